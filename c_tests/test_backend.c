@@ -1,0 +1,54 @@
+/* OBLIVEX_BACKEND is honoured: run with OBLIVEX_BACKEND set to the backend
+ * named in argv[1]. "portable" and "auto" must work; "ifma" must work exactly
+ * when this CPU has AVX-512 IFMA and otherwise fail with
+ * OBLIVEX_ERR_UNSUPPORTED_BACKEND (never a crash or a silent fallback); any
+ * other name is unsupported. */
+#include "test_util.h"
+
+/* This release builds the portable backend only; "ifma" is unsupported. */
+#define LIBRARY_HAS_IFMA 0
+
+static int cpu_has_ifma(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+#else
+    return 0;
+#endif
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_backend <expected backend>\n");
+        return 2;
+    }
+    const char *requested = argv[1];
+    const char *env = getenv("OBLIVEX_BACKEND");
+    CHECK(env != NULL && strcmp(env, requested) == 0, "OBLIVEX_BACKEND=%s must be set", requested);
+    test_seed("test_backend");
+
+    int supported = strcmp(requested, "portable") == 0 || strcmp(requested, "auto") == 0 ||
+                    (strcmp(requested, "ifma") == 0 && LIBRARY_HAS_IFMA && cpu_has_ifma());
+    const char *name = oblivex_backend_name();
+    const uint8_t m[] = {0x01, 0x00, 0x01}, base[] = {2}, exponent[] = {20};
+    oblivex_mont_ctx *ctx = NULL;
+    CHECK_STATUS(oblivex_mont_ctx_new(m, sizeof m, &ctx), OBLIVEX_OK, "ctx_new works on any backend");
+    uint8_t out[3] = {0xee, 0xee, 0xee};
+    size_t written = 0;
+    oblivex_status st = oblivex_mod_exp_batch(ctx, base, 1, exponent, 1, 1, out, sizeof out, &written);
+    if (supported) {
+        CHECK_STATUS(st, OBLIVEX_OK, requested);
+        CHECK(strcmp(name, "unsupported") != 0, "backend name %s", name);
+        if (strcmp(requested, "auto") != 0) {
+            CHECK(strcmp(name, requested) == 0, "backend name %s, requested %s", name, requested);
+        }
+        /* 2^20 mod 65537 = 1048576 mod 65537 = 65521 = 0x00fff1 */
+        CHECK(out[0] == 0x00 && out[1] == 0xff && out[2] == 0xf1, "2^20 mod 65537");
+    } else {
+        CHECK_STATUS(st, OBLIVEX_ERR_UNSUPPORTED_BACKEND, requested);
+        CHECK(strcmp(name, "unsupported") == 0, "backend name %s", name);
+        CHECK(out[0] == 0xee && written == 0, "nothing written");
+    }
+    oblivex_mont_ctx_free(ctx);
+    return test_finish("test_backend");
+}

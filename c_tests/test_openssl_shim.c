@@ -1,0 +1,117 @@
+/* The header-only OpenSSL shim behaves exactly like BN_mod_exp: random odd
+ * and even moduli, negative operands, aliasing of r with the inputs, m = 1,
+ * p = 0, oversize operands, and the batch form. */
+#include <openssl/bn.h>
+
+#include "oblivex_openssl.h"
+#include "test_util.h"
+
+static BIGNUM *random_bn(size_t max_bytes, int allow_negative) {
+    uint8_t buf[600];
+    size_t len = test_range(0, max_bytes);
+    test_bytes(buf, len);
+    BIGNUM *x = BN_bin2bn(buf, (int)len, NULL);
+    if (allow_negative && test_range(0, 5) == 0) {
+        BN_set_negative(x, 1);
+    }
+    return x;
+}
+
+static void compare_single(BN_CTX *ctx, size_t cases) {
+    for (size_t i = 0; i < cases; i++) {
+        BIGNUM *m = random_bn(1 + i % 300, 1), *a = random_bn(320, 1), *p = random_bn(40, 1);
+        BIGNUM *want = BN_new(), *got = BN_new();
+        if (i % 7 == 0) {
+            BN_set_word(m, 1);
+        }
+        if (i % 11 == 0) {
+            BN_zero(p);
+        }
+        int ok_want = BN_mod_exp(want, a, p, m, ctx);
+        int ok_got = oblivex_BN_mod_exp(got, a, p, m, ctx);
+        CHECK(ok_want == ok_got, "case %zu: OpenSSL returned %d, shim %d (m has %d bits, %s)", i,
+              ok_want, ok_got, BN_num_bits(m), BN_is_odd(m) ? "odd" : "even");
+        if (ok_want && ok_got) {
+            CHECK(BN_cmp(want, got) == 0, "case %zu: results differ", i);
+        }
+        /* r aliasing a: r = a^p mod m in place. */
+        if (ok_want) {
+            BIGNUM *alias = BN_dup(a);
+            int ok_alias = oblivex_BN_mod_exp(alias, alias, p, m, ctx);
+            CHECK(ok_alias == 1 && BN_cmp(alias, want) == 0, "case %zu: r aliasing a", i);
+            BN_free(alias);
+        }
+        BN_free(m); BN_free(a); BN_free(p); BN_free(want); BN_free(got);
+    }
+}
+
+static void compare_batch(BN_CTX *ctx, size_t rounds) {
+    enum { N = 13 };
+    for (size_t round = 0; round < rounds; round++) {
+        BIGNUM *m = random_bn(256, 0);
+        BN_set_bit(m, 0); /* odd; half the rounds even below */
+        if (round % 2 == 1) {
+            BN_clear_bit(m, 0);
+        }
+        if (BN_is_zero(m) || BN_is_one(m)) {
+            BN_set_word(m, 1009);
+        }
+        BIGNUM *a[N], *p[N], *r[N];
+        size_t n = test_range(1, N);
+        for (size_t i = 0; i < n; i++) {
+            a[i] = random_bn(300, 1);
+            p[i] = random_bn(1 + (round * 7 + i) % 64, 1);
+            r[i] = BN_new();
+        }
+        CHECK(oblivex_BN_mod_exp_batch(r, (const BIGNUM *const *)a, (const BIGNUM *const *)p, m, n,
+                                       ctx) == 1,
+              "batch round %zu", round);
+        for (size_t i = 0; i < n; i++) {
+            BIGNUM *want = BN_new();
+            CHECK(BN_mod_exp(want, a[i], p[i], m, ctx) == 1, "OpenSSL");
+            CHECK(BN_cmp(want, r[i]) == 0, "batch round %zu element %zu", round, i);
+            BN_free(want); BN_free(a[i]); BN_free(p[i]); BN_free(r[i]);
+        }
+        BN_free(m);
+    }
+}
+
+static void edge_cases(BN_CTX *ctx) {
+    BIGNUM *r = BN_new(), *a = BN_new(), *p = BN_new(), *m = BN_new(), *want = BN_new();
+    /* Zero modulus: OpenSSL fails, so must the shim, leaving r untouched. */
+    BN_set_word(r, 42); BN_set_word(a, 3); BN_set_word(p, 5); BN_zero(m);
+    CHECK(oblivex_BN_mod_exp(r, a, p, m, ctx) == 0, "zero modulus fails");
+    CHECK(BN_is_word(r, 42), "r untouched on failure");
+    /* A modulus above 8192 bits goes to OpenSSL's consttime path. */
+    BN_set_bit(m, 9000); BN_set_bit(m, 0);
+    CHECK(oblivex_BN_mod_exp(r, a, p, m, ctx) == 1 && BN_is_word(r, 243), "9001-bit modulus");
+    /* An exponent beyond oblivex's operand limit, and a huge base. */
+    BN_set_word(m, 1000003);
+    BN_set_bit(p, 8 * (OBLIVEX_MAX_OPERAND_BYTES + 10));
+    BN_set_bit(a, 8 * (OBLIVEX_MAX_OPERAND_BYTES + 10));
+    CHECK(BN_mod_exp(want, a, p, m, ctx) == 1, "OpenSSL");
+    CHECK(oblivex_BN_mod_exp(r, a, p, m, ctx) == 1 && BN_cmp(r, want) == 0, "oversize operands");
+    /* NULL BN_CTX is accepted (a temporary one is used). */
+    BN_set_word(a, 2); BN_set_word(p, 10);
+    CHECK(oblivex_BN_mod_exp(r, a, p, m, NULL) == 1 && BN_is_word(r, 1024), "NULL BN_CTX");
+    /* r aliasing m and p. */
+    BN_set_word(m, 1000003);
+    CHECK(oblivex_BN_mod_exp(m, a, p, m, ctx) == 1 && BN_is_word(m, 1024), "r aliasing m");
+    BN_set_word(m, 1000003);
+    CHECK(oblivex_BN_mod_exp(p, a, p, m, ctx) == 1 && BN_is_word(p, 1024), "r aliasing p");
+    /* An empty batch succeeds and does nothing. */
+    CHECK(oblivex_BN_mod_exp_batch(&r, (const BIGNUM *const *)&a, (const BIGNUM *const *)&p, m, 0,
+                                   ctx) == 1,
+          "empty batch");
+    BN_free(r); BN_free(a); BN_free(p); BN_free(m); BN_free(want);
+}
+
+int main(void) {
+    test_seed("test_openssl_shim");
+    BN_CTX *ctx = BN_CTX_new();
+    compare_single(ctx, 3000);
+    compare_batch(ctx, 200);
+    edge_cases(ctx);
+    BN_CTX_free(ctx);
+    return test_finish("test_openssl_shim");
+}

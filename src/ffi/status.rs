@@ -1,0 +1,100 @@
+//! Status codes of the C ABI.
+
+use core::ffi::{c_char, c_int};
+
+use super::guard::catch_or;
+use crate::Error;
+
+/// Result of every fallible oblivex function. `OBLIVEX_OK` is 0; each error
+/// has its own code (codes are stable: new ones are only ever appended).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum oblivex_status {
+    /// Success.
+    OBLIVEX_OK = 0,
+    /// A required pointer argument was NULL.
+    OBLIVEX_ERR_NULL_POINTER = 1,
+    /// A length does not fit the operation (not a multiple of the element
+    /// width, element counts that disagree, or an operand longer than
+    /// supported).
+    OBLIVEX_ERR_BAD_LENGTH = 2,
+    /// A batch of zero elements, or an operand of zero bytes.
+    OBLIVEX_ERR_EMPTY_INPUT = 3,
+    /// The modulus is zero.
+    OBLIVEX_ERR_ZERO_MODULUS = 4,
+    /// The modulus is even (use OpenSSL's `BN_mod_exp`, or the
+    /// `oblivex_openssl.h` shim, which delegates even moduli to it).
+    OBLIVEX_ERR_EVEN_MODULUS = 5,
+    /// The modulus is longer than 8192 bits.
+    OBLIVEX_ERR_MODULUS_TOO_LARGE = 6,
+    /// An output buffer is too small for the result.
+    OBLIVEX_ERR_BUFFER_TOO_SMALL = 7,
+    /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
+    /// cannot run.
+    OBLIVEX_ERR_UNSUPPORTED_BACKEND = 8,
+    /// Internal error: a panic was caught at the ABI boundary (a bug in
+    /// oblivex; please report it).
+    OBLIVEX_ERR_PANIC = 100,
+}
+
+impl From<Error> for oblivex_status {
+    fn from(error: Error) -> Self {
+        use oblivex_status::*;
+        match error {
+            Error::NullPointer => OBLIVEX_ERR_NULL_POINTER,
+            Error::BadLength => OBLIVEX_ERR_BAD_LENGTH,
+            Error::EmptyInput => OBLIVEX_ERR_EMPTY_INPUT,
+            Error::ZeroModulus => OBLIVEX_ERR_ZERO_MODULUS,
+            Error::EvenModulus => OBLIVEX_ERR_EVEN_MODULUS,
+            Error::ModulusTooLarge => OBLIVEX_ERR_MODULUS_TOO_LARGE,
+            Error::BufferTooSmall => OBLIVEX_ERR_BUFFER_TOO_SMALL,
+            Error::UnsupportedBackend => OBLIVEX_ERR_UNSUPPORTED_BACKEND,
+            Error::Panic => OBLIVEX_ERR_PANIC,
+        }
+    }
+}
+
+/// Every error, in code order (used to map codes back and in tests).
+const ALL_ERRORS: [Error; 9] = [
+    Error::NullPointer,
+    Error::BadLength,
+    Error::EmptyInput,
+    Error::ZeroModulus,
+    Error::EvenModulus,
+    Error::ModulusTooLarge,
+    Error::BufferTooSmall,
+    Error::UnsupportedBackend,
+    Error::Panic,
+];
+
+/// A static, NUL-terminated English description of a status code (an
+/// `oblivex_status` value; any other integer gives "unknown status code").
+/// Never returns NULL; the string must not be freed.
+#[no_mangle]
+pub extern "C" fn oblivex_status_str(status: c_int) -> *const c_char {
+    catch_or(c"internal error".as_ptr(), || {
+        if status == oblivex_status::OBLIVEX_OK as c_int {
+            return c"success".as_ptr();
+        }
+        ALL_ERRORS
+            .iter()
+            .find(|&&e| oblivex_status::from(e) as c_int == status)
+            .map_or(c"unknown status code".as_ptr(), |&e| e.c_message().as_ptr())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_distinct() {
+        let codes: HashSet<c_int> = ALL_ERRORS
+            .iter()
+            .map(|&e| oblivex_status::from(e) as c_int)
+            .collect();
+        assert_eq!(codes.len(), ALL_ERRORS.len());
+        assert!(!codes.contains(&0));
+    }
+}

@@ -1,0 +1,231 @@
+//! The modulus context: an odd modulus with its Montgomery constants,
+//! computed once and then only read (like OpenSSL's `BN_MONT_CTX`).
+
+use zeroize::Zeroize;
+
+use super::limbs::{be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes};
+use super::{ct, portable, MAX_MODULUS_BITS};
+use crate::Error;
+
+/// A precomputed odd modulus `m` (1 ≤ m < 2^8192) for Montgomery arithmetic
+/// with `R = 2^(64·n)`, `n` = number of 64-bit limbs of `m`.
+///
+/// The modulus is public; the context holds no secret. It is immutable after
+/// [`MontContext::new`] and can be shared freely between threads
+/// (`Send + Sync`). Its memory is wiped on drop all the same, as the C ABI
+/// promises for every handle.
+#[derive(Clone)]
+pub struct MontContext {
+    /// `m`, little-endian limbs, exactly `n` of them (top limb non-zero).
+    modulus: Vec<u64>,
+    /// `-m^{-1} mod 2^64`.
+    m_inv_neg: u64,
+    /// `R mod m`: the Montgomery form of 1.
+    r_mod_m: Vec<u64>,
+    /// `R^2 mod m`: multiplying by it enters the Montgomery domain.
+    r2_mod_m: Vec<u64>,
+    /// Bit length of `m`.
+    bits: usize,
+}
+
+impl Drop for MontContext {
+    fn drop(&mut self) {
+        self.modulus.zeroize();
+        self.m_inv_neg.zeroize();
+        self.r_mod_m.zeroize();
+        self.r2_mod_m.zeroize();
+        self.bits.zeroize();
+    }
+}
+
+impl core::fmt::Debug for MontContext {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MontContext")
+            .field("bits", &self.bits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MontContext {
+    /// Builds the context of the modulus given as big-endian bytes (leading
+    /// zero bytes are allowed and ignored).
+    ///
+    /// Errors: [`Error::ZeroModulus`] for zero (including no bytes at all),
+    /// [`Error::EvenModulus`] for an even modulus, [`Error::ModulusTooLarge`]
+    /// beyond [`MAX_MODULUS_BITS`] bits.
+    pub fn new(modulus_be: &[u8]) -> Result<Self, Error> {
+        let first_nonzero = modulus_be.iter().position(|&b| b != 0);
+        let Some(start) = first_nonzero else {
+            return Err(Error::ZeroModulus);
+        };
+        let significant = &modulus_be[start..];
+        if significant.len() > MAX_MODULUS_BITS / 8 {
+            return Err(Error::ModulusTooLarge);
+        }
+        if significant[significant.len() - 1] & 1 == 0 {
+            return Err(Error::EvenModulus);
+        }
+        let n = limbs_for_bytes(significant.len());
+        let mut modulus = vec![0u64; n];
+        be_bytes_to_limbs(significant, &mut modulus);
+        let bits = bit_length_vartime(&modulus);
+
+        let m_inv_neg = neg_inverse_mod_2_64(modulus[0]);
+        let r_mod_m = r_mod_m_vartime(&modulus, bits);
+        let r2_mod_m = r2_mod_m(&modulus, m_inv_neg, &r_mod_m);
+        Ok(MontContext {
+            modulus,
+            m_inv_neg,
+            r_mod_m,
+            r2_mod_m,
+            bits,
+        })
+    }
+
+    /// Length of the modulus in bytes, without leading zeros: every result is
+    /// written in exactly this many bytes.
+    pub fn modulus_len(&self) -> usize {
+        self.bits.div_ceil(8)
+    }
+
+    /// Length of the modulus in bits.
+    pub fn modulus_bits(&self) -> usize {
+        self.bits
+    }
+
+    /// The modulus as big-endian bytes, `modulus_len()` of them.
+    pub fn modulus_be(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.modulus_len()];
+        limbs_to_be_bytes(&self.modulus, &mut out);
+        out
+    }
+
+    /// `m` as little-endian 64-bit limbs.
+    pub(crate) fn modulus(&self) -> &[u64] {
+        &self.modulus
+    }
+
+    /// Number of 64-bit limbs of `m`.
+    pub(crate) fn limbs(&self) -> usize {
+        self.modulus.len()
+    }
+
+    /// `-m^{-1} mod 2^64`.
+    pub(crate) fn m_inv_neg(&self) -> u64 {
+        self.m_inv_neg
+    }
+
+    /// `R mod m` with `R = 2^(64n)`.
+    pub(crate) fn r_mod_m(&self) -> &[u64] {
+        &self.r_mod_m
+    }
+
+    /// `R^2 mod m`.
+    pub(crate) fn r2_mod_m(&self) -> &[u64] {
+        &self.r2_mod_m
+    }
+}
+
+/// `-m0^{-1} mod 2^64` for odd `m0`, by Newton iteration (each step doubles
+/// the number of correct low bits: 1 → 2 → … → 64; `m0` is its own inverse
+/// modulo 8, which gives 3 bits to start).
+fn neg_inverse_mod_2_64(m0: u64) -> u64 {
+    debug_assert!(m0 & 1 == 1);
+    let mut inv = m0;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+    }
+    debug_assert_eq!(m0.wrapping_mul(inv), 1);
+    inv.wrapping_neg()
+}
+
+/// `R mod m` for the public modulus: start from `2^bits mod m = 2^bits - m`
+/// (true for m > 1 because 2^(bits-1) < m) and double the rest of the way.
+fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
+    let n = m.len();
+    if bits == 1 {
+        return vec![0u64; n]; // m = 1: every residue is 0
+    }
+    let mut two_pow_bits = vec![0u64; n + 1];
+    two_pow_bits[bits / 64] = 1u64 << (bits % 64);
+    let mut x = vec![0u64; n + 1];
+    let mut m_ext = m.to_vec();
+    m_ext.push(0);
+    ct::sub_with_borrow(&mut x, &two_pow_bits, &m_ext);
+    x.truncate(n);
+    let mut doubled = vec![0u64; n];
+    for _ in bits..64 * n {
+        ct::add_mod(&mut doubled, &x, &x, m);
+        x.copy_from_slice(&doubled);
+    }
+    x
+}
+
+/// `R^2 mod m`. With `f(j) = R·2^j mod m`, a Montgomery product gives
+/// `f(a)·f(b)/R = f(a+b)`; so `R^2 = f(64n)` is a short square-and-multiply
+/// over the public exponent `64n`, starting from `f(0) = R mod m` and
+/// `f(1) = 2R mod m`.
+fn r2_mod_m(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64]) -> Vec<u64> {
+    let n = m.len();
+    let mut two_r = vec![0u64; n];
+    ct::add_mod(&mut two_r, r_mod_m, r_mod_m, m);
+    let target = 64 * n;
+    let mut acc = r_mod_m.to_vec();
+    let mut tmp = vec![0u64; n];
+    for bit in (0..usize::BITS - target.leading_zeros()).rev() {
+        portable::mont_sqr(&mut tmp, &acc, m, m_inv_neg);
+        acc.copy_from_slice(&tmp);
+        if (target >> bit) & 1 == 1 {
+            portable::mont_mul(&mut tmp, &acc, &two_r, m, m_inv_neg);
+            acc.copy_from_slice(&tmp);
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_moduli() {
+        assert_eq!(MontContext::new(&[]).unwrap_err(), Error::ZeroModulus);
+        assert_eq!(MontContext::new(&[0, 0]).unwrap_err(), Error::ZeroModulus);
+        assert_eq!(MontContext::new(&[0x10]).unwrap_err(), Error::EvenModulus);
+        let mut too_big = vec![0xffu8; MAX_MODULUS_BITS / 8 + 1];
+        too_big[0] = 1;
+        assert_eq!(
+            MontContext::new(&too_big).unwrap_err(),
+            Error::ModulusTooLarge
+        );
+        let largest = vec![0xffu8; MAX_MODULUS_BITS / 8];
+        assert_eq!(
+            MontContext::new(&largest).unwrap().modulus_bits(),
+            MAX_MODULUS_BITS
+        );
+    }
+
+    #[test]
+    fn constants_small_modulus() {
+        // m = 2^64 - 59 (prime): R = 2^64, R mod m = 59, R^2 mod m = 59^2.
+        let ctx = MontContext::new(&(u64::MAX - 58).to_be_bytes()).unwrap();
+        assert_eq!(ctx.r_mod_m(), &[59]);
+        assert_eq!(ctx.r2_mod_m(), &[59 * 59]);
+        assert_eq!(ctx.m_inv_neg().wrapping_mul(u64::MAX - 58), u64::MAX);
+        assert_eq!(ctx.modulus_len(), 8);
+    }
+
+    #[test]
+    fn leading_zeros_ignored() {
+        let ctx = MontContext::new(&[0, 0, 1, 1]).unwrap();
+        assert_eq!(ctx.modulus_be(), vec![1, 1]);
+        assert_eq!(ctx.modulus_bits(), 9);
+    }
+
+    #[test]
+    fn modulus_one() {
+        let ctx = MontContext::new(&[1]).unwrap();
+        assert_eq!(ctx.r_mod_m(), &[0]);
+        assert_eq!(ctx.r2_mod_m(), &[0]);
+    }
+}

@@ -1,0 +1,104 @@
+//! Constant-time helpers on limbs. Every choice here is made with masks
+//! derived from `subtle::Choice` (which hides the choice bit from the
+//! optimiser), never with a branch or an index that depends on the value.
+
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+use super::MAX_LIMBS;
+
+/// All-ones when `choice` is set, zero otherwise.
+#[inline(always)]
+pub(crate) fn mask_from_choice(choice: Choice) -> u64 {
+    0u64.wrapping_sub(u64::from(choice.unwrap_u8()))
+}
+
+/// All-ones when `a == b`, zero otherwise, in constant time.
+#[inline(always)]
+pub(crate) fn mask_eq(a: u64, b: u64) -> u64 {
+    mask_from_choice(a.ct_eq(&b))
+}
+
+/// `out = a - b` over equal-length limb slices; returns the final borrow (0 or 1).
+#[inline(always)]
+pub(crate) fn sub_with_borrow(out: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+    let mut borrow = 0u64;
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *o = d2;
+        borrow = u64::from(b1 | b2);
+    }
+    borrow
+}
+
+/// `out = a + b` over equal-length limb slices; returns the final carry (0 or 1).
+#[inline(always)]
+pub(crate) fn add_with_carry(out: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+    let mut carry = 0u64;
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        let (s1, c1) = x.overflowing_add(y);
+        let (s2, c2) = s1.overflowing_add(carry);
+        *o = s2;
+        carry = u64::from(c1 | c2);
+    }
+    carry
+}
+
+/// Reduces `t = t_top·2^(64n) + t_low`, known to be below `2m`, into
+/// `[0, m)`: subtracts `m` exactly when `t >= m`, without branching on it.
+/// `t_top` must be 0 or 1.
+#[inline(always)]
+pub(crate) fn reduce_below_2m(out: &mut [u64], t_low: &[u64], t_top: u64, m: &[u64]) {
+    debug_assert!(t_top <= 1, "t must be below 2m < 2^(64n+1)");
+    let n = m.len();
+    let mut diff = [0u64; MAX_LIMBS];
+    let borrow = sub_with_borrow(&mut diff[..n], t_low, m);
+    // t < m  <=>  the subtraction borrowed out of the low limbs and t_top is 0.
+    let keep_t = Choice::from((borrow & !t_top & 1) as u8);
+    for ((o, &t), &d) in out.iter_mut().zip(t_low).zip(&diff[..n]) {
+        *o = u64::conditional_select(&d, &t, keep_t);
+    }
+}
+
+/// `out = (a + b) mod m` for `a, b < m`, in constant time.
+pub(crate) fn add_mod(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]) {
+    let n = m.len();
+    let mut sum = [0u64; MAX_LIMBS];
+    let carry = add_with_carry(&mut sum[..n], a, b);
+    reduce_below_2m(out, &sum[..n], carry, m);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        assert_eq!(mask_eq(5, 5), u64::MAX);
+        assert_eq!(mask_eq(5, 6), 0);
+    }
+
+    #[test]
+    fn reduce_below_2m_both_sides() {
+        let m = [7u64, 1];
+        let mut out = [0u64; 2];
+        reduce_below_2m(&mut out, &[6, 1], 0, &m); // t = m - 1
+        assert_eq!(out, [6, 1]);
+        reduce_below_2m(&mut out, &[7, 1], 0, &m); // t = m
+        assert_eq!(out, [0, 0]);
+        let m = [u64::MAX, u64::MAX >> 1]; // 2^127 - 1
+        reduce_below_2m(&mut out, &[u64::MAX - 2, u64::MAX], 0, &m); // t = 2m - 1
+        assert_eq!(out, [u64::MAX - 1, u64::MAX >> 1]); // t - m = m - 1
+        let m = [1u64, 1u64 << 63]; // 2^127 + 1, so 2m spills into t_top
+        reduce_below_2m(&mut out, &[1, 0], 1, &m); // t = 2^128 + 1
+        assert_eq!(out, [0, 1u64 << 63]); // t - m = 2^127
+    }
+
+    #[test]
+    fn add_mod_wraps() {
+        let m = [u64::MAX];
+        let mut out = [0u64];
+        add_mod(&mut out, &[u64::MAX - 1], &[3], &m);
+        assert_eq!(out, [2]);
+    }
+}

@@ -1,0 +1,178 @@
+//! Fixed-window exponentiation, written once for every backend.
+//!
+//! Constant time in the bases and the exponents: the window width, the number
+//! of windows and every loop bound come from the exponent's *length* (public),
+//! never from its value; each window performs exactly `w` squarings and one
+//! multiplication (by the Montgomery form of 1 for a zero digit); and the
+//! table entry is fetched by reading *every* entry and keeping the wanted one
+//! with masks, so no memory address depends on a secret digit.
+
+use zeroize::{Zeroize, Zeroizing};
+
+use super::ct;
+use super::lanes::LaneArith;
+use super::MAX_LANES;
+
+/// Widest window considered (a table of 2^6 entries).
+const MAX_WINDOW_BITS: usize = 6;
+
+/// Window width for an exponent of `exponent_bits` (public) bits, minimising
+/// the multiplications: `ceil(bits / w)` window products plus `2^w` to build
+/// the table (the squarings, one per bit, do not depend on `w`).
+pub(crate) fn default_window_bits(exponent_bits: usize) -> usize {
+    (1..=MAX_WINDOW_BITS)
+        .min_by_key(|&w| exponent_bits.div_ceil(w) + (1 << w))
+        .expect("the range is not empty")
+}
+
+/// Bits `[pos, pos + w)` of a little-endian limb string; limbs past its end
+/// read as zero. `pos` and `w` are public, so are the limb indices; the
+/// secret bits are only shifted and masked.
+#[inline(always)]
+fn window_digit(exponent: &[u64], pos: usize, w: usize) -> u64 {
+    let limb = |i: usize| exponent.get(i).copied().unwrap_or(0);
+    let (index, shift) = (pos / 64, pos % 64);
+    let mut bits = limb(index) >> shift;
+    if shift != 0 {
+        bits |= limb(index + 1) << (64 - shift);
+    }
+    bits & ((1u64 << w) - 1)
+}
+
+/// `out = table[digits[j]]` in every lane `j`, reading all entries: each
+/// word of each entry is ANDed with a per-lane mask that is all-ones only for
+/// the wanted entry (mask built with `subtle`, see `ct::mask_eq`).
+#[inline(always)]
+pub(crate) fn select_entry(
+    table: &[u64],
+    words: usize,
+    lanes: usize,
+    digits: &[u64],
+    out: &mut [u64],
+) {
+    out.fill(0);
+    for (index, entry) in table.chunks_exact(words).enumerate() {
+        let mut masks = [0u64; MAX_LANES];
+        for (mask, &digit) in masks.iter_mut().zip(digits) {
+            *mask = ct::mask_eq(index as u64, digit);
+        }
+        for (out_lanes, entry_lanes) in out.chunks_exact_mut(lanes).zip(entry.chunks_exact(lanes)) {
+            for ((o, &e), &mask) in out_lanes.iter_mut().zip(entry_lanes).zip(&masks) {
+                *o |= e & mask;
+            }
+        }
+    }
+}
+
+/// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`.
+fn build_table<'a, A: LaneArith<'a>>(arith: &A, residues: &[&[u64]], table: &mut [u64]) {
+    let words = arith.words();
+    arith.one(&mut table[..words]);
+    arith.enter_mont(residues, &mut table[words..2 * words]);
+    for i in 2..table.len() / words {
+        let (done, rest) = table.split_at_mut(i * words);
+        let out = &mut rest[..words];
+        if i % 2 == 0 {
+            arith.sqr(out, &done[(i / 2) * words..(i / 2 + 1) * words]);
+        } else {
+            arith.mul(
+                out,
+                &done[(i - 1) * words..i * words],
+                &done[words..2 * words],
+            );
+        }
+    }
+}
+
+/// `results[j] = residues[j] ^ exponents[j] mod m_j` for every lane `j`.
+///
+/// `residues[j] < m_j` as 64-bit limbs; `exponents[j]` little-endian limbs of
+/// which the low `exponent_bits` bits count (the length is public, leading
+/// zero bits are processed like any other). Exponent 0 gives 1 mod m_j.
+pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
+    arith: &A,
+    residues: &[&[u64]],
+    exponents: &[&[u64]],
+    exponent_bits: usize,
+    results: &mut [&mut [u64]],
+) {
+    let lanes = A::LANES;
+    assert!(residues.len() == lanes && exponents.len() == lanes && results.len() == lanes);
+    assert!(exponent_bits > 0, "exponents have at least one bit");
+    let words = arith.words();
+    let w = arith.window_bits(exponent_bits);
+    assert!((1..=MAX_WINDOW_BITS).contains(&w));
+
+    let mut table = Zeroizing::new(vec![0u64; words << w]);
+    build_table(arith, residues, &mut table);
+
+    let mut acc = Zeroizing::new(vec![0u64; words]);
+    let mut tmp = Zeroizing::new(vec![0u64; words]);
+    let mut picked = Zeroizing::new(vec![0u64; words]);
+    let mut digits = [0u64; MAX_LANES];
+
+    let windows = exponent_bits.div_ceil(w);
+    // The top window may be partial: its high bits lie past `exponent_bits`
+    // and read as zero (callers pass exponents with no bit set there).
+    for (d, e) in digits.iter_mut().zip(exponents) {
+        *d = window_digit(e, (windows - 1) * w, w);
+    }
+    select_entry(&table, words, lanes, &digits[..lanes], &mut acc);
+    for window in (0..windows - 1).rev() {
+        for _ in 0..w {
+            arith.sqr(&mut tmp, &acc);
+            core::mem::swap(&mut *acc, &mut *tmp);
+        }
+        for (d, e) in digits.iter_mut().zip(exponents) {
+            *d = window_digit(e, window * w, w);
+        }
+        select_entry(&table, words, lanes, &digits[..lanes], &mut picked);
+        arith.mul(&mut tmp, &acc, &picked);
+        core::mem::swap(&mut *acc, &mut *tmp);
+    }
+    digits.zeroize();
+    arith.leave_mont(&acc, results);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_widths() {
+        let expected = [
+            (1, 1),
+            (8, 2),
+            (64, 3),
+            (512, 5),
+            (1024, 6),
+            (2048, 6),
+            (16384, 6),
+        ];
+        for (bits, w) in expected {
+            assert_eq!(default_window_bits(bits), w, "{bits} bits");
+        }
+    }
+
+    #[test]
+    fn digits_cross_limb_boundaries() {
+        let e = [0x8000_0000_0000_0000u64, 0b101];
+        assert_eq!(window_digit(&e, 63, 3), 0b011);
+        assert_eq!(window_digit(&e, 64, 3), 0b101);
+        assert_eq!(window_digit(&e, 126, 5), 0);
+        assert_eq!(window_digit(&e, 0, 6), 0);
+    }
+
+    #[test]
+    fn select_picks_per_lane() {
+        // 4 entries of 2 lanes × 2 words; entry i holds 10·i + lane in each word.
+        let lanes = 2;
+        let words = 4;
+        let table: Vec<u64> = (0..4u64)
+            .flat_map(|i| (0..words as u64).map(move |k| 10 * i + k % 2))
+            .collect();
+        let mut out = vec![0u64; words];
+        select_entry(&table, words, lanes, &[3, 1], &mut out);
+        assert_eq!(out, vec![30, 11, 30, 11]);
+    }
+}

@@ -1,0 +1,73 @@
+//! Conversions between big-endian byte strings (the wire format of every
+//! integer in oblivex) and little-endian `u64` limbs (the arithmetic format).
+//! Written once, used by every backend. Loops run over the public lengths only,
+//! so the conversions are constant time in the values.
+
+/// Number of 64-bit limbs needed for `bytes` bytes.
+pub(crate) const fn limbs_for_bytes(bytes: usize) -> usize {
+    bytes.div_ceil(8)
+}
+
+/// Writes the big-endian integer `bytes` into `limbs` (little-endian, least
+/// significant limb first). `limbs` must hold at least
+/// `limbs_for_bytes(bytes.len())` limbs; any further limbs are set to zero.
+pub(crate) fn be_bytes_to_limbs(bytes: &[u8], limbs: &mut [u64]) {
+    assert!(
+        limbs.len() >= limbs_for_bytes(bytes.len()),
+        "limb buffer too short"
+    );
+    limbs.fill(0);
+    for (i, &byte) in bytes.iter().rev().enumerate() {
+        limbs[i / 8] |= u64::from(byte) << (8 * (i % 8));
+    }
+}
+
+/// Writes `limbs` as a big-endian integer filling all of `out` (left-padded
+/// with zeros). The value must fit: limbs beyond `out`'s width must be zero
+/// (checked in debug builds; it is a caller bug otherwise).
+pub(crate) fn limbs_to_be_bytes(limbs: &[u64], out: &mut [u8]) {
+    let width = out.len();
+    for (i, byte) in out.iter_mut().rev().enumerate() {
+        *byte = limbs
+            .get(i / 8)
+            .map_or(0, |limb| (limb >> (8 * (i % 8))) as u8);
+    }
+    debug_assert!(
+        limbs.iter().enumerate().all(|(k, &limb)| {
+            let bits_kept = (width * 8).saturating_sub(64 * k).min(64);
+            bits_kept == 64 || limb >> bits_kept == 0
+        }),
+        "value does not fit the output width"
+    );
+}
+
+/// Bit length of a public value (0 for zero). Variable time.
+pub(crate) fn bit_length_vartime(limbs: &[u64]) -> usize {
+    limbs
+        .iter()
+        .rposition(|&limb| limb != 0)
+        .map_or(0, |top| 64 * top + 64 - limbs[top].leading_zeros() as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_with_padding() {
+        let bytes = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09];
+        let mut limbs = [0u64; 3];
+        be_bytes_to_limbs(&bytes, &mut limbs);
+        assert_eq!(limbs, [0x0203_0405_0607_0809, 0x01, 0]);
+        let mut out = [0xffu8; 12];
+        limbs_to_be_bytes(&limbs, &mut out);
+        assert_eq!(out, [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn bit_lengths() {
+        assert_eq!(bit_length_vartime(&[0, 0]), 0);
+        assert_eq!(bit_length_vartime(&[1, 0]), 1);
+        assert_eq!(bit_length_vartime(&[0, 0x80]), 72);
+    }
+}

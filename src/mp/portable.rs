@@ -1,0 +1,237 @@
+//! The portable backend: word-serial Montgomery arithmetic on 64-bit limbs,
+//! for any CPU. It is the reference the SIMD backend is tested against, so it
+//! favours obviously-correct loops over cleverness; everything is constant
+//! time (fixed loop bounds, masked final subtraction).
+
+use zeroize::Zeroizing;
+
+use super::context::MontContext;
+use super::lanes::LaneArith;
+use super::limbs::be_bytes_to_limbs;
+use super::{ct, MAX_LIMBS};
+
+#[inline(always)]
+fn mul_add(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
+    // a·b + acc + carry ≤ (2^64-1)^2 + 2(2^64-1) = 2^128 - 1: never overflows.
+    let wide = u128::from(a) * u128::from(b) + u128::from(acc) + u128::from(carry);
+    (wide as u64, (wide >> 64) as u64)
+}
+
+/// `acc += x·y` over `acc.len()` limbs; returns the carry limb.
+#[inline(always)]
+fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
+    let mut carry = 0;
+    for (a, &xi) in acc.iter_mut().zip(x) {
+        (*a, carry) = mul_add(*a, xi, y, carry);
+    }
+    carry
+}
+
+/// Montgomery product `out = a·b·R^{-1} mod m`, word by word: for each limb
+/// `b_i`, `a·b_i` and `u·m` are added in one pass (two independent carry
+/// chains; `u` makes the low limb vanish) and the low limb is dropped.
+///
+/// Requires `a·b < m·R` (e.g. `a < R` and `b < m`); the result is then fully
+/// reduced, `< m`. All slices have `m.len()` limbs.
+pub(crate) fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], m_inv_neg: u64) {
+    let n = m.len();
+    assert!(a.len() == n && b.len() == n && out.len() == n && (1..=MAX_LIMBS).contains(&n));
+    // Invariant after each step: t + top·R < a + m < 2R, so top <= 1.
+    let mut t = [0u64; MAX_LIMBS];
+    let t = &mut t[..n];
+    let mut top = 0u64;
+    for &b_i in b {
+        let (low, mut carry_ab) = mul_add(t[0], a[0], b_i, 0);
+        let u = low.wrapping_mul(m_inv_neg);
+        let (_, mut carry_um) = mul_add(low, u, m[0], 0);
+        for j in 1..n {
+            let (x, c) = mul_add(t[j], a[j], b_i, carry_ab);
+            carry_ab = c;
+            (t[j - 1], carry_um) = mul_add(x, u, m[j], carry_um);
+        }
+        let (s, o1) = top.overflowing_add(carry_ab);
+        let (s, o2) = s.overflowing_add(carry_um);
+        t[n - 1] = s;
+        top = u64::from(o1) + u64::from(o2);
+    }
+    ct::reduce_below_2m(out, t, top, m);
+}
+
+/// Montgomery square `out = a^2·R^{-1} mod m` for `a < m`: the full square is
+/// formed with each cross product computed once (about half the
+/// multiplications of `mont_mul`), then reduced by [`redc`].
+pub(crate) fn mont_sqr(out: &mut [u64], a: &[u64], m: &[u64], m_inv_neg: u64) {
+    let n = m.len();
+    assert!(a.len() == n && out.len() == n && (1..=MAX_LIMBS).contains(&n));
+    let mut t = [0u64; 2 * MAX_LIMBS];
+    let t = &mut t[..2 * n];
+    // Cross products a[i]·a[j], i < j, row by row.
+    for i in 0..n - 1 {
+        t[i + n] = add_mul_row(&mut t[2 * i + 1..i + n], &a[i + 1..], a[i]);
+    }
+    // Double them (a^2 < 2^(128n), so the shift loses nothing) and add the
+    // squares a[i]^2 on the diagonal.
+    let mut shifted_out = 0;
+    for limb in t.iter_mut() {
+        let next = *limb >> 63;
+        *limb = (*limb << 1) | shifted_out;
+        shifted_out = next;
+    }
+    let mut carry = 0u64;
+    for (pair, &ai) in t.chunks_exact_mut(2).zip(a) {
+        let square = u128::from(ai) * u128::from(ai);
+        let sum = u128::from(pair[0]) | (u128::from(pair[1]) << 64);
+        let (sum, c1) = sum.overflowing_add(square);
+        let (sum, c2) = sum.overflowing_add(u128::from(carry));
+        pair[0] = sum as u64;
+        pair[1] = (sum >> 64) as u64;
+        carry = u64::from(c1) + u64::from(c2);
+    }
+    debug_assert_eq!(carry, 0, "a^2 fits in 2n limbs");
+    redc(out, t, m, m_inv_neg);
+}
+
+/// Montgomery reduction `out = t·R^{-1} mod m` of a `2n`-limb `t < m·R`
+/// (destroys `t`); the result is fully reduced.
+fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
+    let n = m.len();
+    assert!(t.len() == 2 * n && out.len() == n);
+    // `top` is the carry out of t[i + n], added in by the next round; at the
+    // end (t + U·m)/R = t[n..2n] + top·R < 2m.
+    let mut top = 0u64;
+    for i in 0..n {
+        let u = t[i].wrapping_mul(m_inv_neg);
+        let carry = add_mul_row(&mut t[i..i + n], m, u);
+        let (s, c0) = t[i + n].overflowing_add(carry);
+        let (s, c1) = s.overflowing_add(top);
+        t[i + n] = s;
+        top = u64::from(c0) + u64::from(c1);
+    }
+    ct::reduce_below_2m(out, &t[n..], top, m);
+}
+
+/// Reduces a secret big-endian integer of any (public) length modulo `m`, in
+/// constant time: Horner's rule over `n`-limb chunks in the Montgomery domain
+/// (each step multiplies the running value by `R` and adds the next chunk).
+pub(crate) fn reduce_be_bytes(ctx: &MontContext, bytes: &[u8], out: &mut [u64]) {
+    let (m, k, r2) = (ctx.modulus(), ctx.m_inv_neg(), ctx.r2_mod_m());
+    let n = m.len();
+    let mut acc = Zeroizing::new(vec![0u64; n]); // Montgomery form of the value so far
+    let mut scaled = Zeroizing::new(vec![0u64; n]);
+    let mut chunk = Zeroizing::new(vec![0u64; n]);
+    let mut chunk_mont = Zeroizing::new(vec![0u64; n]);
+    // Most significant chunk first (it is the short one when the length is
+    // not a multiple of the chunk size).
+    for chunk_bytes in bytes.rchunks(8 * n).rev() {
+        mont_mul(&mut scaled, &acc, r2, m, k); // value · R
+        be_bytes_to_limbs(chunk_bytes, &mut chunk);
+        mont_mul(&mut chunk_mont, &chunk, r2, m, k); // chunk < R and r2 < m: product < m·R
+        ct::add_mod(&mut acc, &scaled, &chunk_mont, m);
+    }
+    let mut one = [0u64; MAX_LIMBS];
+    one[0] = 1;
+    mont_mul(out, &acc, &one[..n], m, k);
+}
+
+/// [`LaneArith`] for one value at a time on 64-bit limbs: element = `n`
+/// limbs in the Montgomery domain of `R = 2^(64n)`, always fully reduced.
+pub(crate) struct PortableArith<'a> {
+    ctx: &'a MontContext,
+}
+
+impl<'a> LaneArith<'a> for PortableArith<'a> {
+    const LANES: usize = 1;
+
+    fn new(contexts: &[&'a MontContext]) -> Self {
+        PortableArith { ctx: contexts[0] }
+    }
+
+    fn words(&self) -> usize {
+        self.ctx.limbs()
+    }
+
+    fn enter_mont(&self, residues: &[&[u64]], out: &mut [u64]) {
+        let ctx = self.ctx;
+        mont_mul(
+            out,
+            residues[0],
+            ctx.r2_mod_m(),
+            ctx.modulus(),
+            ctx.m_inv_neg(),
+        );
+    }
+
+    fn leave_mont(&self, elem: &[u64], residues: &mut [&mut [u64]]) {
+        let mut one = [0u64; MAX_LIMBS];
+        one[0] = 1;
+        let ctx = self.ctx;
+        mont_mul(
+            residues[0],
+            elem,
+            &one[..ctx.limbs()],
+            ctx.modulus(),
+            ctx.m_inv_neg(),
+        );
+    }
+
+    fn one(&self, out: &mut [u64]) {
+        out.copy_from_slice(self.ctx.r_mod_m());
+    }
+
+    fn mul(&self, out: &mut [u64], a: &[u64], b: &[u64]) {
+        mont_mul(out, a, b, self.ctx.modulus(), self.ctx.m_inv_neg());
+    }
+
+    fn sqr(&self, out: &mut [u64], a: &[u64]) {
+        mont_sqr(out, a, self.ctx.modulus(), self.ctx.m_inv_neg());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx_of(m: u128) -> MontContext {
+        MontContext::new(&m.to_be_bytes()).unwrap()
+    }
+
+    #[test]
+    fn mul_and_sqr_agree_with_u128() {
+        // m < 2^64: one limb, R = 2^64; check x·y·R^{-1} via x·y ≡ out·R.
+        let m: u64 = 0xffff_ffff_0000_0001 | 1;
+        let ctx = ctx_of(u128::from(m));
+        for (x, y) in [(3u64, 5u64), (m - 1, m - 1), (0, 7), (12345, m - 2)] {
+            let mut out = [0u64];
+            mont_mul(&mut out, &[x], &[y], ctx.modulus(), ctx.m_inv_neg());
+            let lhs = (u128::from(out[0]) << 64) % u128::from(m);
+            assert_eq!(lhs, u128::from(x) * u128::from(y) % u128::from(m));
+            let mut sq = [0u64];
+            mont_sqr(&mut sq, &[x], ctx.modulus(), ctx.m_inv_neg());
+            let mut xx = [0u64];
+            mont_mul(&mut xx, &[x], &[x], ctx.modulus(), ctx.m_inv_neg());
+            assert_eq!(sq, xx);
+        }
+    }
+
+    #[test]
+    fn reduce_long_input() {
+        let m: u128 = (1 << 100) + 277; // odd, two limbs
+        let ctx = ctx_of(m);
+        // 2^200 + 2^130 + 5, as bytes, reduced mod m (computed by hand with u128 steps)
+        let mut bytes = vec![0u8; 26];
+        bytes[0] = 1; // 2^200
+        bytes[25 - 16] |= 4; // 2^130
+        bytes[25] = 5;
+        let mut out = [0u64; 2];
+        reduce_be_bytes(&ctx, &bytes, &mut out);
+        let pow = |e: u32| -> u128 {
+            let mut r: u128 = 1;
+            for _ in 0..e {
+                r = (r * 2) % m;
+            }
+            r
+        };
+        let expected = (pow(200) + pow(130) + 5) % m;
+        assert_eq!(u128::from(out[0]) | (u128::from(out[1]) << 64), expected);
+    }
+}
