@@ -5,9 +5,6 @@
  * other name is unsupported. */
 #include "test_util.h"
 
-/* This release builds the portable backend only; "ifma" is unsupported. */
-#define LIBRARY_HAS_IFMA 0
-
 static int cpu_has_ifma(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
@@ -28,7 +25,7 @@ int main(int argc, char **argv) {
     test_seed("test_backend");
 
     int supported = strcmp(requested, "portable") == 0 || strcmp(requested, "auto") == 0 ||
-                    (strcmp(requested, "ifma") == 0 && LIBRARY_HAS_IFMA && cpu_has_ifma());
+                    (strcmp(requested, "ifma") == 0 && cpu_has_ifma());
     const char *name = oblivex_backend_name();
     const uint8_t m[] = {0x01, 0x00, 0x01}, base[] = {2}, exponent[] = {20};
     oblivex_mont_ctx *ctx = NULL;

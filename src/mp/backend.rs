@@ -15,11 +15,14 @@ pub const BACKEND_ENV: &str = "OBLIVEX_BACKEND";
 pub enum Backend {
     /// 64-bit limbs, one value at a time; any CPU. The reference.
     Portable,
+    /// AVX-512 IFMA, 8 values at once in radix 2^52 (x86-64 CPUs with
+    /// AVX-512F and AVX-512 IFMA).
+    Ifma,
 }
 
 impl Backend {
     /// Every backend this build knows, fastest first.
-    pub const ALL: &'static [Backend] = &[Backend::Portable];
+    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Portable];
 
     /// The backend's name as `OBLIVEX_BACKEND` spells it.
     pub fn name(self) -> &'static str {
@@ -30,6 +33,7 @@ impl Backend {
     pub const fn c_name(self) -> &'static CStr {
         match self {
             Backend::Portable => c"portable",
+            Backend::Ifma => c"ifma",
         }
     }
 
@@ -37,6 +41,10 @@ impl Backend {
     pub fn is_available(self) -> bool {
         match self {
             Backend::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => super::ifma::cpu_supported(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Ifma => false,
         }
     }
 

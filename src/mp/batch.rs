@@ -7,7 +7,6 @@ use zeroize::Zeroizing;
 
 use super::backend::Backend;
 use super::context::MontContext;
-use super::fixed_window;
 use super::lanes::LaneArith;
 use super::limbs::{be_bytes_to_limbs, limbs_for_bytes, limbs_to_be_bytes};
 use super::portable::{self, PortableArith};
@@ -39,7 +38,7 @@ impl<'a> Operands<'a> {
             return Err(Error::BadLength);
         }
         let count = bases.len() / base_len;
-        if bases.len() % base_len != 0 || exponents.len() != count * exponent_len {
+        if !bases.len().is_multiple_of(base_len) || exponents.len() != count * exponent_len {
             return Err(Error::BadLength);
         }
         Ok(Operands {
@@ -237,64 +236,83 @@ fn run<'c>(
         Backend::Portable => {
             run_groups::<PortableArith>(context_of, operands, stride, &mut results)
         }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Ifma => {
+            run_groups::<super::ifma::IfmaArith>(context_of, operands, stride, &mut results)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Ifma => unreachable!("resolve() refuses backends this CPU cannot run"),
     }
     out.copy_from_slice(&results);
 }
 
-/// Splits the batch into groups of `A::LANES` values; the last group is
-/// padded with zero base and zero exponent lanes whose results are dropped.
+/// Splits the batch into groups of `A::LANES` values of one size class (the
+/// order of the values is public); the last group of a class is padded with
+/// zero-base, zero-exponent lanes whose results are dropped.
 fn run_groups<'c, A: LaneArith<'c>>(
     context_of: &dyn Fn(usize) -> &'c MontContext,
     operands: Operands<'_>,
     stride: usize,
     results: &mut [u8],
 ) {
+    let mut order: Vec<usize> = (0..operands.count).collect();
+    order.sort_by_key(|&i| A::size_class(context_of(i)));
+    let same_class =
+        |&a: &usize, &b: &usize| A::size_class(context_of(a)) == A::size_class(context_of(b));
+    for class in order.chunk_by(same_class) {
+        for group in class.chunks(A::LANES) {
+            run_group::<A>(context_of, operands, group, stride, results);
+        }
+    }
+}
+
+/// Exponentiates the values `group` (at most `A::LANES` indices) in one pass
+/// of the backend and writes their results into `results`.
+fn run_group<'c, A: LaneArith<'c>>(
+    context_of: &dyn Fn(usize) -> &'c MontContext,
+    operands: Operands<'_>,
+    group: &[usize],
+    stride: usize,
+    results: &mut [u8],
+) {
     let lanes = A::LANES;
-    assert!(lanes <= MAX_LANES);
+    assert!(lanes <= MAX_LANES && !group.is_empty() && group.len() <= lanes);
     let exponent_bits = 8 * operands.exponent_len;
     let exponent_limbs = limbs_for_bytes(operands.exponent_len);
+    // Padding lanes reuse the first value's context with base 0, exponent 0.
+    let contexts: Vec<&MontContext> = (0..lanes)
+        .map(|j| context_of(group[j.min(group.len() - 1)]))
+        .collect();
 
-    for group_start in (0..operands.count).step_by(lanes) {
-        let real = (operands.count - group_start).min(lanes);
-        let contexts: Vec<&MontContext> = (0..lanes)
-            .map(|j| context_of(group_start + j.min(real - 1)))
-            .collect();
+    let mut residues: Vec<Zeroizing<Vec<u64>>> = contexts
+        .iter()
+        .map(|ctx| Zeroizing::new(vec![0u64; ctx.limbs()]))
+        .collect();
+    let mut exponents: Vec<Zeroizing<Vec<u64>>> = (0..lanes)
+        .map(|_| Zeroizing::new(vec![0u64; exponent_limbs]))
+        .collect();
+    for (j, &i) in group.iter().enumerate() {
+        portable::reduce_be_bytes(contexts[j], operands.base(i), &mut residues[j]);
+        be_bytes_to_limbs(operands.exponent(i), &mut exponents[j]);
+    }
 
-        let mut residues: Vec<Zeroizing<Vec<u64>>> = contexts
-            .iter()
-            .map(|ctx| Zeroizing::new(vec![0u64; ctx.limbs()]))
-            .collect();
-        let mut exponents: Vec<Zeroizing<Vec<u64>>> = (0..lanes)
-            .map(|_| Zeroizing::new(vec![0u64; exponent_limbs]))
-            .collect();
-        for j in 0..real {
-            let i = group_start + j;
-            portable::reduce_be_bytes(contexts[j], operands.base(i), &mut residues[j]);
-            be_bytes_to_limbs(operands.exponent(i), &mut exponents[j]);
-        }
-
-        let arith = A::new(&contexts);
-        let mut powers: Vec<Zeroizing<Vec<u64>>> = contexts
-            .iter()
-            .map(|ctx| Zeroizing::new(vec![0u64; ctx.limbs()]))
-            .collect();
-        {
-            let residue_refs: Vec<&[u64]> = residues.iter().map(|r| r.as_slice()).collect();
-            let exponent_refs: Vec<&[u64]> = exponents.iter().map(|e| e.as_slice()).collect();
-            let mut power_refs: Vec<&mut [u64]> =
-                powers.iter_mut().map(|p| p.as_mut_slice()).collect();
-            fixed_window::mod_exp(
-                &arith,
-                &residue_refs,
-                &exponent_refs,
-                exponent_bits,
-                &mut power_refs,
-            );
-        }
-        for (j, power) in powers.iter().take(real).enumerate() {
-            let i = group_start + j;
-            let slot = &mut results[i * stride..(i + 1) * stride];
-            limbs_to_be_bytes(power, slot);
-        }
+    let mut arith = A::new(&contexts);
+    let mut powers: Vec<Zeroizing<Vec<u64>>> = contexts
+        .iter()
+        .map(|ctx| Zeroizing::new(vec![0u64; ctx.limbs()]))
+        .collect();
+    {
+        let residue_refs: Vec<&[u64]> = residues.iter().map(|r| r.as_slice()).collect();
+        let exponent_refs: Vec<&[u64]> = exponents.iter().map(|e| e.as_slice()).collect();
+        let mut power_refs: Vec<&mut [u64]> = powers.iter_mut().map(|p| p.as_mut_slice()).collect();
+        arith.exp(
+            &residue_refs,
+            &exponent_refs,
+            exponent_bits,
+            &mut power_refs,
+        );
+    }
+    for (power, &i) in powers.iter().zip(group) {
+        limbs_to_be_bytes(power, &mut results[i * stride..(i + 1) * stride]);
     }
 }

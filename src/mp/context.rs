@@ -26,6 +26,9 @@ pub struct MontContext {
     r2_mod_m: Vec<u64>,
     /// Bit length of `m`.
     bits: usize,
+    /// The IFMA backend's constants (public, like everything here).
+    #[cfg(target_arch = "x86_64")]
+    radix52: std::sync::OnceLock<super::ifma::Radix52Constants>,
 }
 
 impl Drop for MontContext {
@@ -72,13 +75,15 @@ impl MontContext {
 
         let m_inv_neg = neg_inverse_mod_2_64(modulus[0]);
         let r_mod_m = r_mod_m_vartime(&modulus, bits);
-        let r2_mod_m = r2_mod_m(&modulus, m_inv_neg, &r_mod_m);
+        let r2_mod_m = pow2_times_r(&modulus, m_inv_neg, &r_mod_m, 64 * n);
         Ok(MontContext {
             modulus,
             m_inv_neg,
             r_mod_m,
             r2_mod_m,
             bits,
+            #[cfg(target_arch = "x86_64")]
+            radix52: std::sync::OnceLock::new(),
         })
     }
 
@@ -124,6 +129,24 @@ impl MontContext {
     pub(crate) fn r2_mod_m(&self) -> &[u64] {
         &self.r2_mod_m
     }
+
+    /// `2^e mod m` for a public `e`, fully reduced.
+    pub(crate) fn pow2_mod_vartime(&self, e: usize) -> Vec<u64> {
+        let n = self.limbs();
+        let in_mont = pow2_times_r(&self.modulus, self.m_inv_neg, &self.r_mod_m, e);
+        let mut one = vec![0u64; n];
+        one[0] = 1;
+        let mut out = vec![0u64; n];
+        portable::mont_mul(&mut out, &in_mont, &one, &self.modulus, self.m_inv_neg);
+        out
+    }
+
+    /// The IFMA backend's radix-2^52 constants, computed on first use.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn radix52(&self) -> &super::ifma::Radix52Constants {
+        self.radix52
+            .get_or_init(|| super::ifma::Radix52Constants::new(self))
+    }
 }
 
 /// `-m0^{-1} mod 2^64` for odd `m0`, by Newton iteration (each step doubles
@@ -161,21 +184,20 @@ fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
     x
 }
 
-/// `R^2 mod m`. With `f(j) = R·2^j mod m`, a Montgomery product gives
-/// `f(a)·f(b)/R = f(a+b)`; so `R^2 = f(64n)` is a short square-and-multiply
-/// over the public exponent `64n`, starting from `f(0) = R mod m` and
-/// `f(1) = 2R mod m`.
-fn r2_mod_m(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64]) -> Vec<u64> {
+/// `R·2^e mod m` (the Montgomery form of `2^e`) for a public `e`. With
+/// `f(j) = R·2^j mod m`, a Montgomery product gives `f(a)·f(b)/R = f(a+b)`;
+/// so `f(e)` is a short square-and-multiply over the bits of `e`, from
+/// `f(0) = R mod m` and `f(1) = 2R mod m`. (`f(64n) = R^2 mod m`.)
+fn pow2_times_r(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64], e: usize) -> Vec<u64> {
     let n = m.len();
     let mut two_r = vec![0u64; n];
     ct::add_mod(&mut two_r, r_mod_m, r_mod_m, m);
-    let target = 64 * n;
     let mut acc = r_mod_m.to_vec();
     let mut tmp = vec![0u64; n];
-    for bit in (0..usize::BITS - target.leading_zeros()).rev() {
+    for bit in (0..usize::BITS - e.leading_zeros()).rev() {
         portable::mont_sqr(&mut tmp, &acc, m, m_inv_neg);
         acc.copy_from_slice(&tmp);
-        if (target >> bit) & 1 == 1 {
+        if (e >> bit) & 1 == 1 {
             portable::mont_mul(&mut tmp, &acc, &two_r, m, m_inv_neg);
             acc.copy_from_slice(&tmp);
         }
@@ -220,6 +242,18 @@ mod tests {
         let ctx = MontContext::new(&[0, 0, 1, 1]).unwrap();
         assert_eq!(ctx.modulus_be(), vec![1, 1]);
         assert_eq!(ctx.modulus_bits(), 9);
+    }
+
+    #[test]
+    fn powers_of_two() {
+        let ctx = MontContext::new(&1_000_003u64.to_be_bytes()).unwrap();
+        for e in [0usize, 1, 5, 63, 64, 65, 200, 1000] {
+            let mut expected = 1u64;
+            for _ in 0..e {
+                expected = expected * 2 % 1_000_003;
+            }
+            assert_eq!(ctx.pow2_mod_vartime(e), vec![expected], "2^{e}");
+        }
     }
 
     #[test]

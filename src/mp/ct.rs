@@ -1,21 +1,19 @@
-//! Constant-time helpers on limbs. Every choice here is made with masks
-//! derived from `subtle::Choice` (which hides the choice bit from the
-//! optimiser), never with a branch or an index that depends on the value.
+//! Constant-time helpers on limbs. Every choice here is made with masks,
+//! never with a branch or an index that depends on the value; the masks pass
+//! through an optimisation barrier (`subtle::Choice`, or `black_box` for
+//! whole mask vectors) so the compiler cannot turn them back into branches.
 
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use subtle::{Choice, ConditionallySelectable};
 
 use super::MAX_LIMBS;
 
-/// All-ones when `choice` is set, zero otherwise.
+/// All-ones when `a == b`, zero otherwise, by arithmetic only: `d | -d` has
+/// its top bit set exactly when `d != 0`. Branch-free and vectorizable; the
+/// caller puts its masks through [`core::hint::black_box`] before use.
 #[inline(always)]
-pub(crate) fn mask_from_choice(choice: Choice) -> u64 {
-    0u64.wrapping_sub(u64::from(choice.unwrap_u8()))
-}
-
-/// All-ones when `a == b`, zero otherwise, in constant time.
-#[inline(always)]
-pub(crate) fn mask_eq(a: u64, b: u64) -> u64 {
-    mask_from_choice(a.ct_eq(&b))
+pub(crate) fn mask_eq_arith(a: u64, b: u64) -> u64 {
+    let d = a ^ b;
+    ((d | d.wrapping_neg()) >> 63).wrapping_sub(1)
 }
 
 /// `out = a - b` over equal-length limb slices; returns the final borrow (0 or 1).
@@ -74,8 +72,10 @@ mod tests {
 
     #[test]
     fn masks() {
-        assert_eq!(mask_eq(5, 5), u64::MAX);
-        assert_eq!(mask_eq(5, 6), 0);
+        assert_eq!(mask_eq_arith(5, 5), u64::MAX);
+        assert_eq!(mask_eq_arith(5, 6), 0);
+        assert_eq!(mask_eq_arith(0, 1 << 63), 0);
+        assert_eq!(mask_eq_arith(u64::MAX, u64::MAX), u64::MAX);
     }
 
     #[test]

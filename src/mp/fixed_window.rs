@@ -7,8 +7,9 @@
 //! table entry is fetched by reading *every* entry and keeping the wanted one
 //! with masks, so no memory address depends on a secret digit.
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
+use super::aligned::AlignedWords;
 use super::ct;
 use super::lanes::LaneArith;
 use super::MAX_LANES;
@@ -40,13 +41,15 @@ fn window_digit(exponent: &[u64], pos: usize, w: usize) -> u64 {
 }
 
 /// `out = table[digits[j]]` in every lane `j`, reading all entries: each
-/// word of each entry is ANDed with a per-lane mask that is all-ones only for
-/// the wanted entry (mask built with `subtle`, see `ct::mask_eq`).
+/// word of each entry is ANDed with its lane's mask, all-ones only for the
+/// wanted entry, and ORed into `out` ([`LaneArith::accumulate_masked`]).
+/// The masks are computed arithmetically for all lanes at once and pass
+/// through `black_box` as one vector, so they stay data: no branch and no
+/// address depends on a digit.
 #[inline(always)]
-pub(crate) fn select_entry(
+pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     table: &[u64],
     words: usize,
-    lanes: usize,
     digits: &[u64],
     out: &mut [u64],
 ) {
@@ -54,18 +57,31 @@ pub(crate) fn select_entry(
     for (index, entry) in table.chunks_exact(words).enumerate() {
         let mut masks = [0u64; MAX_LANES];
         for (mask, &digit) in masks.iter_mut().zip(digits) {
-            *mask = ct::mask_eq(index as u64, digit);
+            *mask = ct::mask_eq_arith(index as u64, digit);
         }
-        for (out_lanes, entry_lanes) in out.chunks_exact_mut(lanes).zip(entry.chunks_exact(lanes)) {
-            for ((o, &e), &mask) in out_lanes.iter_mut().zip(entry_lanes).zip(&masks) {
-                *o |= e & mask;
-            }
+        A::accumulate_masked(out, entry, &core::hint::black_box(masks));
+    }
+}
+
+/// `out |= entry & masks[lane]`, word `k` in lane `k % LANES`: the default
+/// of [`LaneArith::accumulate_masked`].
+#[inline(always)]
+pub(crate) fn accumulate_masked_words(
+    lanes: usize,
+    out: &mut [u64],
+    entry: &[u64],
+    masks: &[u64; MAX_LANES],
+) {
+    for (out_lanes, entry_lanes) in out.chunks_exact_mut(lanes).zip(entry.chunks_exact(lanes)) {
+        for ((o, &e), &mask) in out_lanes.iter_mut().zip(entry_lanes).zip(masks) {
+            *o |= e & mask;
         }
     }
 }
 
 /// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`.
-fn build_table<'a, A: LaneArith<'a>>(arith: &A, residues: &[&[u64]], table: &mut [u64]) {
+#[inline(always)]
+fn build_table<'a, A: LaneArith<'a>>(arith: &mut A, residues: &[&[u64]], table: &mut [u64]) {
     let words = arith.words();
     arith.one(&mut table[..words]);
     arith.enter_mont(residues, &mut table[words..2 * words]);
@@ -89,8 +105,13 @@ fn build_table<'a, A: LaneArith<'a>>(arith: &A, residues: &[&[u64]], table: &mut
 /// `residues[j] < m_j` as 64-bit limbs; `exponents[j]` little-endian limbs of
 /// which the low `exponent_bits` bits count (the length is public, leading
 /// zero bits are processed like any other). Exponent 0 gives 1 mod m_j.
+///
+/// Always inlined, so a backend can run it inside its own
+/// `#[target_feature]` function (see `LaneArith::exp`) and have the table
+/// select compiled for its vector width too.
+#[inline(always)]
 pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
-    arith: &A,
+    arith: &mut A,
     residues: &[&[u64]],
     exponents: &[&[u64]],
     exponent_bits: usize,
@@ -103,12 +124,12 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     let w = arith.window_bits(exponent_bits);
     assert!((1..=MAX_WINDOW_BITS).contains(&w));
 
-    let mut table = Zeroizing::new(vec![0u64; words << w]);
+    let mut table = AlignedWords::zeroed(words << w);
     build_table(arith, residues, &mut table);
 
-    let mut acc = Zeroizing::new(vec![0u64; words]);
-    let mut tmp = Zeroizing::new(vec![0u64; words]);
-    let mut picked = Zeroizing::new(vec![0u64; words]);
+    let mut acc = AlignedWords::zeroed(words);
+    let mut tmp = AlignedWords::zeroed(words);
+    let mut picked = AlignedWords::zeroed(words);
     let mut digits = [0u64; MAX_LANES];
 
     let windows = exponent_bits.div_ceil(w);
@@ -117,18 +138,18 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     for (d, e) in digits.iter_mut().zip(exponents) {
         *d = window_digit(e, (windows - 1) * w, w);
     }
-    select_entry(&table, words, lanes, &digits[..lanes], &mut acc);
+    select_entry::<A>(&table, words, &digits[..lanes], &mut acc);
     for window in (0..windows - 1).rev() {
         for _ in 0..w {
             arith.sqr(&mut tmp, &acc);
-            core::mem::swap(&mut *acc, &mut *tmp);
+            core::mem::swap(&mut acc, &mut tmp);
         }
         for (d, e) in digits.iter_mut().zip(exponents) {
             *d = window_digit(e, window * w, w);
         }
-        select_entry(&table, words, lanes, &digits[..lanes], &mut picked);
+        select_entry::<A>(&table, words, &digits[..lanes], &mut picked);
         arith.mul(&mut tmp, &acc, &picked);
-        core::mem::swap(&mut *acc, &mut *tmp);
+        core::mem::swap(&mut acc, &mut tmp);
     }
     digits.zeroize();
     arith.leave_mont(&acc, results);
@@ -164,15 +185,26 @@ mod tests {
     }
 
     #[test]
-    fn select_picks_per_lane() {
-        // 4 entries of 2 lanes × 2 words; entry i holds 10·i + lane in each word.
-        let lanes = 2;
-        let words = 4;
-        let table: Vec<u64> = (0..4u64)
-            .flat_map(|i| (0..words as u64).map(move |k| 10 * i + k % 2))
+    fn masked_accumulate_per_lane() {
+        // 2 lanes × 2 words; lane 0 keeps its value, lane 1 is masked out.
+        let mut masks = [0u64; MAX_LANES];
+        masks[0] = u64::MAX;
+        let mut out = [1u64, 2, 4, 8];
+        accumulate_masked_words(2, &mut out, &[16, 32, 64, 128], &masks);
+        assert_eq!(out, [17, 2, 68, 8]);
+    }
+
+    #[test]
+    fn select_reads_the_wanted_entry() {
+        use crate::mp::portable::PortableArith;
+        // 5 entries of 3 words; entry i holds 10·i + word index.
+        let table: Vec<u64> = (0..5u64)
+            .flat_map(|i| (0..3).map(move |k| 10 * i + k))
             .collect();
-        let mut out = vec![0u64; words];
-        select_entry(&table, words, lanes, &[3, 1], &mut out);
-        assert_eq!(out, vec![30, 11, 30, 11]);
+        let mut out = [0u64; 3];
+        for digit in 0..5u64 {
+            select_entry::<PortableArith<'_>>(&table, 3, &[digit], &mut out);
+            assert_eq!(out, [10 * digit, 10 * digit + 1, 10 * digit + 2]);
+        }
     }
 }

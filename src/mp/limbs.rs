@@ -41,6 +41,48 @@ pub(crate) fn limbs_to_be_bytes(limbs: &[u64], out: &mut [u8]) {
     );
 }
 
+/// Bits per digit of the radix-2^52 representation used by the IFMA backend.
+pub(crate) const RADIX52_BITS: usize = 52;
+const RADIX52_MASK: u64 = (1 << RADIX52_BITS) - 1;
+
+/// Splits 64-bit limbs into 52-bit digits (`digits[k]` = bits `[52k, 52k+52)`);
+/// digits past the value are zero, bits past `digits.len()·52` are dropped.
+pub(crate) fn limbs_to_radix52(limbs: &[u64], digits: &mut [u64]) {
+    let limb = |i: usize| limbs.get(i).copied().unwrap_or(0);
+    for (k, digit) in digits.iter_mut().enumerate() {
+        let bit = k * RADIX52_BITS;
+        let (index, shift) = (bit / 64, bit % 64);
+        let mut value = limb(index) >> shift;
+        if shift > 64 - RADIX52_BITS {
+            value |= limb(index + 1) << (64 - shift);
+        }
+        *digit = value & RADIX52_MASK;
+    }
+}
+
+/// Joins normalized 52-bit digits (each `< 2^52`) back into 64-bit limbs;
+/// bits past `limbs.len()·64` must be zero (checked in debug builds).
+pub(crate) fn radix52_to_limbs(digits: &[u64], limbs: &mut [u64]) {
+    limbs.fill(0);
+    for (k, &digit) in digits.iter().enumerate() {
+        debug_assert!(digit <= RADIX52_MASK, "digit not normalized");
+        let bit = k * RADIX52_BITS;
+        let (index, shift) = (bit / 64, bit % 64);
+        if let Some(limb) = limbs.get_mut(index) {
+            *limb |= digit << shift;
+        } else {
+            debug_assert_eq!(digit, 0, "value does not fit the limbs");
+        }
+        if shift > 64 - RADIX52_BITS {
+            if let Some(limb) = limbs.get_mut(index + 1) {
+                *limb |= digit >> (64 - shift);
+            } else {
+                debug_assert_eq!(digit >> (64 - shift), 0, "value does not fit the limbs");
+            }
+        }
+    }
+}
+
 /// Bit length of a public value (0 for zero). Variable time.
 pub(crate) fn bit_length_vartime(limbs: &[u64]) -> usize {
     limbs
@@ -62,6 +104,19 @@ mod tests {
         let mut out = [0xffu8; 12];
         limbs_to_be_bytes(&limbs, &mut out);
         assert_eq!(out, [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn radix52_round_trip() {
+        let limbs = [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x0f0f];
+        let mut digits = [0u64; 4];
+        limbs_to_radix52(&limbs, &mut digits);
+        assert_eq!(digits[0], 0x3_4567_89ab_cdef);
+        assert_eq!(digits[1], 0x9_8765_4321_0012);
+        assert!(digits.iter().all(|&d| d <= RADIX52_MASK));
+        let mut back = [0u64; 3];
+        radix52_to_limbs(&digits, &mut back);
+        assert_eq!(back, limbs);
     }
 
     #[test]

@@ -18,11 +18,14 @@
 //! assert_eq!(out, [0x00, 0x04, 0x00, 0x00, 0x00, 81]);
 //! ```
 
+mod aligned;
 mod backend;
 mod batch;
 mod context;
 mod ct;
 mod fixed_window;
+#[cfg(target_arch = "x86_64")]
+mod ifma;
 mod lanes;
 mod limbs;
 mod portable;

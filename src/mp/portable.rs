@@ -150,7 +150,7 @@ impl<'a> LaneArith<'a> for PortableArith<'a> {
         self.ctx.limbs()
     }
 
-    fn enter_mont(&self, residues: &[&[u64]], out: &mut [u64]) {
+    fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
         let ctx = self.ctx;
         mont_mul(
             out,
@@ -161,7 +161,7 @@ impl<'a> LaneArith<'a> for PortableArith<'a> {
         );
     }
 
-    fn leave_mont(&self, elem: &[u64], residues: &mut [&mut [u64]]) {
+    fn leave_mont(&mut self, elem: &[u64], residues: &mut [&mut [u64]]) {
         let mut one = [0u64; MAX_LIMBS];
         one[0] = 1;
         let ctx = self.ctx;
@@ -178,11 +178,11 @@ impl<'a> LaneArith<'a> for PortableArith<'a> {
         out.copy_from_slice(self.ctx.r_mod_m());
     }
 
-    fn mul(&self, out: &mut [u64], a: &[u64], b: &[u64]) {
+    fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
         mont_mul(out, a, b, self.ctx.modulus(), self.ctx.m_inv_neg());
     }
 
-    fn sqr(&self, out: &mut [u64], a: &[u64]) {
+    fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
         mont_sqr(out, a, self.ctx.modulus(), self.ctx.m_inv_neg());
     }
 }

@@ -1,0 +1,429 @@
+//! The AVX-512 IFMA backend: 8 exponentiations in lockstep, one per 64-bit
+//! lane of a zmm register, in radix 2^52 with VPMADD52LUQ/VPMADD52HUQ doing
+//! the products ("word-sliced": register `i` holds digit `i` of all 8
+//! values, so no carry ever crosses lanes). Each lane has its own modulus,
+//! exponent and base; the lanes of one group share the digit count `L`.
+//!
+//! The arithmetic is in `montgomery.rs` (separated Montgomery with a
+//! truncated, exact reduction) and `strip.rs` (the register-blocked product
+//! kernel); the exponentiation itself is the shared `fixed_window` code,
+//! entered here inside a `#[target_feature]` function so that its table
+//! select is compiled for AVX-512 as well. Nothing here runs unless
+//! [`cpu_supported`] said yes.
+
+#[macro_use]
+mod unroll;
+
+mod constants;
+mod montgomery;
+mod strip;
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use super::context::MontContext;
+use super::fixed_window;
+use super::lanes::LaneArith;
+use super::limbs::radix52_to_limbs;
+use super::{ct, MAX_LIMBS};
+pub(crate) use constants::Radix52Constants;
+use montgomery::{mont_mul, mont_sqr, zero_vector, Modulus, Workspace};
+
+/// Values per group: the 64-bit lanes of a zmm register.
+const LANES: usize = 8;
+
+/// Whether this CPU runs the backend (AVX-512 Foundation + IFMA; only 512-bit
+/// registers are used, so AVX512VL is not needed).
+pub(crate) fn cpu_supported() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+}
+
+/// Views 64-byte-aligned words as vectors (8 words each).
+fn as_vectors(words: &[u64]) -> &[__m512i] {
+    assert!(
+        words.len().is_multiple_of(LANES) && (words.as_ptr() as usize).is_multiple_of(64),
+        "aligned whole vectors"
+    );
+    // SAFETY: the length is a whole number of 64-byte vectors and the start is
+    // 64-byte aligned (checked above); every bit pattern is a valid __m512i.
+    unsafe { core::slice::from_raw_parts(words.as_ptr().cast(), words.len() / LANES) }
+}
+
+/// [`as_vectors`] for writing.
+fn as_vectors_mut(words: &mut [u64]) -> &mut [__m512i] {
+    assert!(
+        words.len().is_multiple_of(LANES) && (words.as_ptr() as usize).is_multiple_of(64),
+        "aligned whole vectors"
+    );
+    // SAFETY: as in `as_vectors`, and the exclusive borrow is carried over.
+    unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast(), words.len() / LANES) }
+}
+
+/// Views vectors as their words (lane `j` of vector `i` is word `8i + j`).
+fn as_words_mut(vectors: &mut [__m512i]) -> &mut [u64] {
+    // SAFETY: a __m512i is 8 u64s with no padding; u64 needs less alignment;
+    // every bit pattern is a valid u64.
+    unsafe { core::slice::from_raw_parts_mut(vectors.as_mut_ptr().cast(), vectors.len() * LANES) }
+}
+
+/// Word-slices per-lane digit strings: vector `i` holds digit `i` of each lane.
+fn word_slice(lanes: [&[u64]; LANES], digits: usize) -> Vec<__m512i> {
+    let mut vectors = vec![zero_vector(); digits];
+    let words = as_words_mut(&mut vectors);
+    for (j, lane) in lanes.iter().enumerate() {
+        for (i, &digit) in lane.iter().enumerate() {
+            words[LANES * i + j] = digit;
+        }
+    }
+    vectors
+}
+
+/// [`LaneArith`] on AVX-512 IFMA: an element is `L` vectors (`8L` words).
+pub(crate) struct IfmaArith<'a> {
+    contexts: [&'a MontContext; LANES],
+    digits: usize,
+    /// `m` after one zero vector (see `Modulus::m_padded`).
+    m_padded: Vec<__m512i>,
+    m_prime: Vec<__m512i>,
+    r2: Vec<__m512i>,
+    one: Vec<__m512i>,
+    /// The number 1 (leaving the Montgomery domain multiplies by it).
+    unit: Vec<__m512i>,
+    /// An operand in vector form (entering/leaving the domain).
+    operand: Vec<__m512i>,
+    work: Workspace,
+}
+
+/// Runs a kernel on the instance for the group's digit count: a dedicated
+/// one for the common sizes, the generic one otherwise.
+macro_rules! dispatch {
+    ($kernel:ident, $self:ident, $($arg:expr),*) => {{
+        let modulus = Modulus { m_padded: &$self.m_padded, m_prime: &$self.m_prime };
+        let l = $self.digits;
+        // SAFETY: an IfmaArith exists only once `cpu_supported()` held (see
+        // `LaneArith::new`), so the AVX-512F/IFMA kernels may run.
+        unsafe {
+            match l {
+                20 => $kernel::<20, 10>(l, &modulus, &mut $self.work, $($arg),*),
+                30 => $kernel::<30, 10>(l, &modulus, &mut $self.work, $($arg),*),
+                40 => $kernel::<40, 10>(l, &modulus, &mut $self.work, $($arg),*),
+                60 => $kernel::<60, 10>(l, &modulus, &mut $self.work, $($arg),*),
+                80 => $kernel::<80, 10>(l, &modulus, &mut $self.work, $($arg),*),
+                _ => $kernel::<0, 4>(l, &modulus, &mut $self.work, $($arg),*),
+            }
+        }
+    }};
+}
+
+impl<'a> LaneArith<'a> for IfmaArith<'a> {
+    const LANES: usize = LANES;
+
+    fn new(contexts: &[&'a MontContext]) -> Self {
+        assert!(
+            cpu_supported(),
+            "the IFMA backend runs only where the CPU has AVX-512 IFMA"
+        );
+        let contexts: [&'a MontContext; LANES] = contexts.try_into().expect("one context per lane");
+        let constants: [&Radix52Constants; LANES] = contexts.map(|ctx| ctx.radix52());
+        let digits = constants[0].digits;
+        assert!(
+            constants.iter().all(|c| c.digits == digits),
+            "one size class per group"
+        );
+        let mut unit_digits = vec![0u64; digits];
+        unit_digits[0] = 1;
+        let unit: [&[u64]; LANES] = [&unit_digits; LANES];
+        IfmaArith {
+            contexts,
+            digits,
+            m_padded: [zero_vector()]
+                .into_iter()
+                .chain(word_slice(constants.map(|c| c.modulus.as_slice()), digits))
+                .collect(),
+            m_prime: word_slice(constants.map(|c| c.m_prime.as_slice()), digits),
+            r2: word_slice(constants.map(|c| c.r2.as_slice()), digits),
+            one: word_slice(constants.map(|c| c.one.as_slice()), digits),
+            unit: word_slice(unit, digits),
+            operand: word_slice([&[]; LANES], digits),
+            work: Workspace::new(digits),
+        }
+    }
+
+    fn size_class(context: &MontContext) -> usize {
+        context.radix52().digits
+    }
+
+    fn words(&self) -> usize {
+        LANES * self.digits
+    }
+
+    fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
+        let mut digits = [[0u64; 2 * MAX_LIMBS]; LANES];
+        for (lane_digits, residue) in digits.iter_mut().zip(residues) {
+            super::limbs::limbs_to_radix52(residue, &mut lane_digits[..self.digits]);
+        }
+        let mut operand = core::mem::take(&mut self.operand);
+        operand.copy_from_slice(&word_slice(
+            digits.each_ref().map(|d| &d[..self.digits]),
+            self.digits,
+        ));
+        let r2 = core::mem::take(&mut self.r2);
+        dispatch!(mont_mul, self, as_vectors_mut(out), &operand, &r2);
+        self.r2 = r2;
+        as_words_mut(&mut operand).zeroize();
+        self.operand = operand;
+        for d in digits.iter_mut() {
+            d.zeroize();
+        }
+    }
+
+    fn leave_mont(&mut self, elem: &[u64], residues: &mut [&mut [u64]]) {
+        // (x·1 + q·m)/R <= m for x < 2m < R: one masked subtraction of m at
+        // most, done on 64-bit limbs.
+        let mut operand = core::mem::take(&mut self.operand);
+        let unit = core::mem::take(&mut self.unit);
+        dispatch!(mont_mul, self, &mut operand, as_vectors(elem), &unit);
+        self.unit = unit;
+        let words = as_words_mut(&mut operand);
+        let mut lane_digits = [0u64; 2 * MAX_LIMBS];
+        let mut value = [0u64; MAX_LIMBS + 1];
+        for (j, (residue, ctx)) in residues.iter_mut().zip(self.contexts).enumerate() {
+            for (i, d) in lane_digits[..self.digits].iter_mut().enumerate() {
+                *d = words[LANES * i + j];
+            }
+            let n = ctx.limbs();
+            radix52_to_limbs(&lane_digits[..self.digits], &mut value[..n]);
+            ct::reduce_below_2m(residue, &value[..n], 0, ctx.modulus());
+        }
+        lane_digits.zeroize();
+        value.zeroize();
+        words.zeroize();
+        self.operand = operand;
+    }
+
+    fn one(&self, out: &mut [u64]) {
+        as_vectors_mut(out).copy_from_slice(&self.one);
+    }
+
+    fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
+        dispatch!(
+            mont_mul,
+            self,
+            as_vectors_mut(out),
+            as_vectors(a),
+            as_vectors(b)
+        );
+    }
+
+    fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
+        dispatch!(mont_sqr, self, as_vectors_mut(out), as_vectors(a));
+    }
+
+    fn accumulate_masked(out: &mut [u64], entry: &[u64], masks: &[u64; super::MAX_LANES]) {
+        // SAFETY: this backend's methods run only on a CPU with AVX-512F
+        // (an IfmaArith exists, see `new`).
+        unsafe { accumulate_masked_avx512(as_vectors_mut(out), as_vectors(entry), masks) }
+    }
+
+    fn exp(
+        &mut self,
+        residues: &[&[u64]],
+        exponents: &[&[u64]],
+        exponent_bits: usize,
+        results: &mut [&mut [u64]],
+    ) {
+        // SAFETY: as in `dispatch!`: this value exists only on a CPU with
+        // AVX-512F and IFMA.
+        unsafe { exp_avx512(self, residues, exponents, exponent_bits, results) }
+    }
+}
+
+/// `out |= entry & masks` one register at a time (a ternary-logic op).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn accumulate_masked_avx512(out: &mut [__m512i], entry: &[__m512i], masks: &[u64; LANES]) {
+    // SAFETY: [u64; 8] and __m512i have the same size, any bits are valid.
+    let masks: __m512i = unsafe { core::mem::transmute(*masks) };
+    for (o, &e) in out.iter_mut().zip(entry) {
+        // 0xF8 = A | (B & C)
+        *o = _mm512_ternarylogic_epi64::<0xF8>(*o, e, masks);
+    }
+}
+
+/// The shared exponentiation, compiled with AVX-512 enabled (it is inlined
+/// here), so the table select and the glue use zmm registers too.
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn exp_avx512(
+    arith: &mut IfmaArith<'_>,
+    residues: &[&[u64]],
+    exponents: &[&[u64]],
+    exponent_bits: usize,
+    results: &mut [&mut [u64]],
+) {
+    fixed_window::mod_exp(arith, residues, exponents, exponent_bits, results);
+}
+
+impl Drop for IfmaArith<'_> {
+    fn drop(&mut self) {
+        as_words_mut(&mut self.work.columns).zeroize();
+        as_words_mut(&mut self.work.quotient).zeroize();
+        as_words_mut(&mut self.operand).zeroize();
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    use std::time::Instant;
+
+    /// IFMA instructions per second of this core, right now: 8 independent
+    /// chains in named registers (an array here would be kept in memory and
+    /// measure store forwarding instead).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn ifma_peak_rate() -> f64 {
+        let b = _mm512_set1_epi64(12345);
+        let c = _mm512_set1_epi64(678);
+        let [mut a0, mut a1, mut a2, mut a3, mut a4, mut a5, mut a6, mut a7] =
+            std::hint::black_box([_mm512_setzero_si512(); 8]);
+        let iters = 2_000_000;
+        let start = Instant::now();
+        for _ in 0..iters {
+            a0 = _mm512_madd52lo_epu64(a0, b, c);
+            a1 = _mm512_madd52lo_epu64(a1, b, c);
+            a2 = _mm512_madd52lo_epu64(a2, b, c);
+            a3 = _mm512_madd52lo_epu64(a3, b, c);
+            a4 = _mm512_madd52lo_epu64(a4, b, c);
+            a5 = _mm512_madd52lo_epu64(a5, b, c);
+            a6 = _mm512_madd52lo_epu64(a6, b, c);
+            a7 = _mm512_madd52lo_epu64(a7, b, c);
+            // SAFETY: an empty asm statement; it only keeps the loop a loop.
+            unsafe { core::arch::asm!("", options(nomem, nostack)) };
+        }
+        let rate = (8 * iters) as f64 / start.elapsed().as_secs_f64();
+        std::hint::black_box([a0, a1, a2, a3, a4, a5, a6, a7]);
+        rate
+    }
+
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn select_avx512(table: &[u64], words: usize, digits: &[u64], out: &mut [u64]) {
+        fixed_window::select_entry::<IfmaArith<'_>>(table, words, digits, out);
+    }
+
+    #[test]
+    #[ignore]
+    fn select_timing() {
+        if !cpu_supported() {
+            return;
+        }
+        for (digits, w) in [(20usize, 6usize), (20, 5), (40, 5), (80, 5)] {
+            let words = 8 * digits;
+            let table = crate::mp::aligned::AlignedWords::zeroed(words << w);
+            let mut out = crate::mp::aligned::AlignedWords::zeroed(words);
+            let lane_digits = [3u64, 1, 4, 1, 5, 9, 2, 6];
+            // SAFETY: cpu_supported() checked above.
+            let rate = unsafe { ifma_peak_rate() };
+            let start = Instant::now();
+            for _ in 0..2000 {
+                // SAFETY: cpu_supported() checked above.
+                unsafe { select_avx512(&table, words, &lane_digits, &mut out) };
+            }
+            let slots = start.elapsed().as_secs_f64() * rate / 2000.0;
+            println!("select L={digits} w={w}: {slots:.0} cycles per select");
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn window_only(arith: &mut IfmaArith<'_>, out: &mut [__m512i], diag: bool) {
+        let modulus = Modulus {
+            m_padded: &arith.m_padded,
+            m_prime: &arith.m_prime,
+        };
+        let a = arith.one.clone();
+        montgomery::reduce_window::<20>(
+            &modulus,
+            &arith.work.columns,
+            out,
+            if diag { Some(&a) } else { None },
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn window_timing() {
+        if !cpu_supported() {
+            return;
+        }
+        let mut m = vec![0xa7u8; 128];
+        m[0] |= 0x80;
+        let ctx = MontContext::new(&m).unwrap();
+        let ctxs = [&ctx; LANES];
+        let mut arith = IfmaArith::new(&ctxs);
+        let mut out = vec![zero_vector(); 20];
+        for diag in [false, true] {
+            let mut best = f64::MAX;
+            for _ in 0..5 {
+                // SAFETY: cpu_supported() checked above.
+                let rate = unsafe { ifma_peak_rate() };
+                let start = Instant::now();
+                for _ in 0..20000 {
+                    // SAFETY: cpu_supported() checked above.
+                    unsafe { window_only(&mut arith, &mut out, diag) };
+                }
+                best = best.min(start.elapsed().as_secs_f64() * rate / 20000.0);
+            }
+            println!(
+                "window REDC L=20 diag {diag}: {best:.0} slots for {} IFMA",
+                20 * 41 + if diag { 40 } else { 0 }
+            );
+        }
+    }
+
+    /// Cycles (in IFMA issue slots, measured in the same run) per Montgomery
+    /// square and product. Run with
+    /// `cargo test --release kernel_timing -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn kernel_timing() {
+        if !cpu_supported() {
+            return;
+        }
+        for bits in [1024usize, 2048, 3072, 4096] {
+            let mut m = vec![0xa7u8; bits / 8];
+            m[0] |= 0x80;
+            let ctx = MontContext::new(&m).unwrap();
+            let ctxs = [&ctx; LANES];
+            let mut arith = IfmaArith::new(&ctxs);
+            let words = arith.words();
+            let mut a = crate::mp::aligned::AlignedWords::zeroed(words);
+            let mut b = crate::mp::aligned::AlignedWords::zeroed(words);
+            arith.one(&mut a);
+            let n = 20000;
+            let cases = [
+                ("sqr truncated", true, false),
+                ("sqr blocks", true, true),
+                ("mul truncated", false, false),
+                ("mul blocks", false, true),
+            ];
+            for (name, square, blocks) in cases {
+                montgomery::USE_BLOCKS.store(blocks, std::sync::atomic::Ordering::Relaxed);
+                let mut best = f64::MAX;
+                for _ in 0..5 {
+                    // SAFETY: cpu_supported() checked above.
+                    let rate = unsafe { ifma_peak_rate() };
+                    let start = Instant::now();
+                    for _ in 0..n {
+                        if square {
+                            arith.sqr(&mut b, &a);
+                        } else {
+                            arith.mul(&mut b, &a, &a);
+                        }
+                        core::mem::swap(&mut a, &mut b);
+                    }
+                    best = best.min(start.elapsed().as_secs_f64() * rate / n as f64);
+                }
+                println!("{bits} {name}: {best:.0} IFMA slots");
+            }
+        }
+    }
+}
