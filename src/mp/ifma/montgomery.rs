@@ -1,40 +1,45 @@
-//! Montgomery multiplication and squaring of 8 word-sliced numbers in radix
+//! Montgomery multiplication and squaring of word-sliced numbers in radix
 //! 2^52, built from strips (see `strip.rs`).
 //!
-//! Representation: a number is `L` digits, digit `i` of all 8 lanes in one
-//! zmm register. Inputs and outputs have normalized digits (`< 2^52`: IFMA
-//! reads only the low 52 bits of its operands) and values `< 2m`; with
-//! `R = 2^(52L) >= 4m` that set is closed under the Montgomery product, so no
-//! subtraction is needed until the very end of an exponentiation.
+//! Representation: a number is `L` digits; digit `i` of 8 lanes is one zmm
+//! register (word-sliced: no carry crosses lanes). Inputs and outputs have normalized
+//! digits (`< 2^52`: IFMA reads only the low 52 bits of its operands) and
+//! values `< 2m`; with `R = 2^(52L) >= 4m` that set is closed under the
+//! Montgomery product, so no subtraction is needed until the very end.
 //!
-//! Separated Montgomery with a truncated reduction:
-//! 1. `T = a·b` (or `a^2`, cross products once and doubled), digits kept
-//!    redundant (unnormalized) in 64-bit columns;
-//! 2. `q = (T mod R)·m' mod R` with `m' = -m^{-1} mod R`: only the low half
-//!    of that product is formed;
-//! 3. of `q·m` only columns `L-1 ..` are formed: the high half plus the one
-//!    column below it. The skipped low columns would only produce the carry
-//!    into column `L`; it is recovered exactly from column `L-1` (see
-//!    [`reduce`]).
+//! `T = a·b` (or `a^2`, cross products once and doubled) is formed in 64-bit
+//! columns with redundant digits, then reduced by one of three forms of
+//! Montgomery reduction (chosen per size in `tuning.rs`):
+//! - [`reduce_truncated`]: `q = (T mod R)·m' mod R` as a low-half product,
+//!   and of `q·m` only the columns `>= L-1`: the skipped low columns only
+//!   produce the carry into column `L`, which is recovered exactly;
+//! - [`reduce_blocks`]: the full form in blocks of `TI` digits;
+//! - [`reduce_window`]: the full word-by-word form with every live column in
+//!   a register (small `L`).
 //!
-//! Column bounds (all below 2^63, so 64-bit lanes never wrap): a column
-//! collects at most `2L` low or high halves of products, each `< 2^52`, for
-//! `a·b` (doubled cross products of a square: the same bound), plus `2L`
-//! more from `q·m`, plus a carry `< 2^12`: `< (4L + 1)·2^52 < 2^62` for every
-//! `L <= 160` (8192-bit moduli).
+//! Column bounds (64-bit lanes never wrap): a column collects at most `2L`
+//! low or high halves of products, each `< 2^52`, for `a·b` (doubled cross
+//! products of a square: the same bound), plus `2L` more from `q·m`, plus a
+//! carry `< 2^12`: `< (4L + 1)·2^52 < 2^62` for every `L <= 160` (8192-bit
+//! moduli). The Karatsuba product (`karatsuba.rs`) subtracts within that
+//! range, so a column may be negative before its carry pass: every carry
+//! shift is arithmetic.
 
 use core::arch::x86_64::*;
 
+use super::karatsuba;
 use super::strip::{
     load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, MAX_ROWS,
     TAIL_ANTI_DIAGONAL,
 };
+use super::tuning::{tuning, Reduction};
 
-/// The kernels are instantiated per size by two const parameters: `L`, the
+/// The kernels are instantiated per size by const parameters: `L`, the
 /// digit count (0 for the generic path, which takes it at run time), and
 /// `TI`, the rows per strip (`L` is a multiple of `TI` and at least `2·TI`).
-/// One source serves every instance; `digits::<L>(l)` picks the constant
-/// when there is one, so loop bounds fold at compile time.
+/// One source serves every instance;
+/// `digits::<L>(l)` picks the constant when there is one, so loop bounds
+/// fold at compile time.
 #[inline(always)]
 fn digits<const L: usize>(runtime: usize) -> usize {
     debug_assert!(L == 0 || L == runtime);
@@ -45,12 +50,14 @@ fn digits<const L: usize>(runtime: usize) -> usize {
     }
 }
 
-/// Scratch columns of one group (wiped on drop by the owner).
+/// Scratch columns (wiped on drop by the owner).
 pub(super) struct Workspace {
-    /// `T` (then the high product is added onto it): `2L + TI + 1` vectors.
+    /// `T` (then the reduction works on it): `2L + TI + 1` vectors.
     pub(super) columns: Vec<__m512i>,
-    /// `q`: `L + TI + 1` vectors.
+    /// `q` (or one block of it): `L + TI + 1` vectors.
     pub(super) quotient: Vec<__m512i>,
+    /// The Karatsuba product's half sums and middle product: `2L + TI + 2`.
+    pub(super) karatsuba: Vec<__m512i>,
 }
 
 impl Workspace {
@@ -59,6 +66,7 @@ impl Workspace {
         Workspace {
             columns: vec![zero; 2 * digits + MAX_ROWS + 1],
             quotient: vec![zero; digits + MAX_ROWS + 1],
+            karatsuba: vec![zero; 2 * digits + MAX_ROWS + 2],
         }
     }
 }
@@ -69,16 +77,38 @@ pub(super) fn zero_vector() -> __m512i {
     unsafe { core::mem::zeroed() }
 }
 
-/// The per-lane constants a product needs, word-sliced.
+/// The per-lane constants a product needs, word-sliced like the operands.
 pub(super) struct Modulus<'a> {
-    /// `m`, `L` normalized digits, preceded by one zero vector (strips of
-    /// the high half start one digit below `m_0`).
+    /// `m`, `L` normalized digits, preceded by one zero digit (strips of the
+    /// high half start one digit below `m_0`).
     pub(super) m_padded: &'a [__m512i],
     /// `m' = -m^{-1} mod R`, `L` normalized digits.
     pub(super) m_prime: &'a [__m512i],
 }
 
 const DIGIT_MASK: i64 = (1 << 52) - 1;
+
+/// Carries through the columns `v[range]` (plus their diagonal terms),
+/// starting from `carry`, storing the normalized digits when `STORE`;
+/// returns the carry out. One add, mask and shift per column, in sequence.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn carry_through<const STORE: bool>(
+    v: &mut [__m512i],
+    range: core::ops::Range<usize>,
+    mut carry: __m512i,
+    diagonal: Option<&[__m512i]>,
+) -> __m512i {
+    let mask = _mm512_set1_epi64(DIGIT_MASK);
+    for c in range {
+        let sum = _mm512_add_epi64(add_diagonal(v[c], diagonal, c), carry);
+        if STORE {
+            v[c] = _mm512_and_si512(sum, mask);
+        }
+        carry = _mm512_srai_epi64::<52>(sum);
+    }
+    carry
+}
 
 /// Where strip `i0` of a full or square product starts storing instead of
 /// adding: the earlier strips cover columns `0 .. i0 + L + 1`.
@@ -102,22 +132,26 @@ pub(super) fn mont_mul<const L: usize, const TI: usize>(
     b: &[__m512i],
 ) {
     let l = digits::<L>(l);
-    for i0 in (0..l).step_by(TI) {
-        let rows = load_rows::<TI>(a, i0);
-        let span = Span {
-            y_first: 0,
-            steps: l,
-            col0: i0,
-            fresh_from: product_fresh_from(i0, l),
-        };
-        strip::<TI, FULL, FULL, false>(&rows, b, &mut work.columns, span);
+    if tuning(l).karatsuba && karatsuba::applies(l, TI) {
+        karatsuba::product::<TI>(l, work, a, b);
+    } else {
+        for i0 in (0..l).step_by(TI) {
+            let rows = load_rows::<TI>(a, i0);
+            let span = Span {
+                y_first: 0,
+                steps: l,
+                col0: i0,
+                fresh_from: product_fresh_from(i0, l),
+            };
+            strip::<TI, FULL, FULL, false>(&rows, b, &mut work.columns, span);
+        }
     }
     reduce::<L, TI>(l, modulus, work, out, None);
 }
 
 /// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits):
 /// each cross product `a_i·a_j`, `i < j`, once (doubled as its column is
-/// stored); the squares `a_i^2` on the diagonal are added by [`reduce`]
+/// stored); the squares `a_i^2` on the diagonal are added by the reduction
 /// while it passes over the columns anyway.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
@@ -142,180 +176,7 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize>(
     reduce::<L, TI>(l, modulus, work, out, Some(a));
 }
 
-/// Which Montgomery reduction a kernel instance uses (measured per size;
-/// see `reduce_truncated` and `reduce_blocks`).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn reduce<const L: usize, const TI: usize>(
-    l: usize,
-    modulus: &Modulus<'_>,
-    work: &mut Workspace,
-    out: &mut [__m512i],
-    diagonal: Option<&[__m512i]>,
-) {
-    let columns = &work.columns;
-    match digits::<L>(l) {
-        8 => reduce_window::<8>(modulus, columns, out, diagonal),
-        12 => reduce_window::<12>(modulus, columns, out, diagonal),
-        16 => reduce_window::<16>(modulus, columns, out, diagonal),
-        20 => reduce_window::<20>(modulus, columns, out, diagonal),
-        24 => reduce_window::<24>(modulus, columns, out, diagonal),
-        l if truncated_is_faster(l) => reduce_truncated::<L, TI>(l, modulus, work, out, diagonal),
-        l => reduce_blocks::<L, TI>(l, modulus, work, out, diagonal),
-    }
-}
-
-/// Widest register window of [`reduce_window`]: `L + 1` accumulators plus
-/// the quotient digit, `m'_0` and a streamed digit of `m` must fit in the 32
-/// zmm registers.
-const MAX_WINDOW_DIGITS: usize = 24;
-
-/// Montgomery reduction, full word-by-word form with every live column in a
-/// register (for `L <= 24`): row `i` takes `y = lo(acc_0·m'_0)`, adds `y·m`
-/// (which clears the low 52 bits of `acc_0`), carries `acc_0 >> 52` into the
-/// next column and slides the window one column up, loading column
-/// `i + L + 1`. Each row has `2L + 1` independent multiply-adds against a
-/// dependency chain of about four, so it runs at the multiplier's rate, and
-/// no column is normalized until the result. Result `< 2m` as for the other
-/// forms (`Y = Σ y_i·2^(52i) < R`).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn reduce_window<const L: usize>(
-    modulus: &Modulus<'_>,
-    columns: &[__m512i],
-    out: &mut [__m512i],
-    diagonal: Option<&[__m512i]>,
-) {
-    const { assert!(L <= MAX_WINDOW_DIGITS) };
-    let zero = _mm512_setzero_si512();
-    let m = &modulus.m_padded[1..L + 1];
-    let k0 = modulus.m_prime[0];
-    let columns = &columns[..2 * L + 1];
-    let mut acc = [zero; MAX_WINDOW_DIGITS + 1];
-    unrolled!(j < L + 1 => {
-        acc[j] = add_diagonal(columns[j], diagonal, j);
-    });
-    for i in 0..L {
-        // Only the low 52 bits of acc_0 matter for y; acc_0 + lo(y·m_0) is
-        // then a multiple of 2^52 (acc_0 < 2^63, so nothing wraps).
-        let y = _mm512_madd52lo_epu64(zero, acc[0], k0);
-        unrolled!(j < L => {
-            acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
-            acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
-        });
-        let carry = _mm512_srli_epi64::<52>(acc[0]);
-        unrolled!(j < L => {
-            acc[j] = acc[j + 1];
-        });
-        acc[0] = _mm512_add_epi64(acc[0], carry);
-        acc[L] = add_diagonal(columns[i + L + 1], diagonal, i + L + 1);
-    }
-    let mask = _mm512_set1_epi64(DIGIT_MASK);
-    let mut carry = zero;
-    unrolled!(j < L => {
-        let sum = _mm512_add_epi64(acc[j], carry);
-        out[j] = _mm512_and_si512(sum, mask);
-        carry = _mm512_srli_epi64::<52>(sum);
-    });
-    debug_assert!(
-        lanes(_mm512_add_epi64(acc[L], carry))
-            .iter()
-            .all(|&c| c == 0),
-        "result < 2m < R"
-    );
-}
-
-/// Measured choice of reduction per digit count (see the closing note of
-/// the IFMA issue for the figures).
-#[inline(always)]
-fn truncated_is_faster(_digits: usize) -> bool {
-    !USE_BLOCKS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-pub(super) static USE_BLOCKS: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
-
-/// Montgomery reduction, full form in blocks of `TI` digits (Montgomery
-/// with radix `2^(52·TI)`): for each block `b`, normalize the block's
-/// columns, take `Y_b = (T_block · m') mod 2^(52·TI)` (a `TI x TI` low
-/// triangle), and add `Y_b·m` shifted by the block (one full strip of `TI`
-/// rows over all `L` digits of `m`), which clears the block. After `L/TI`
-/// blocks `T + Y·m ≡ 0 (mod R)` and the result is the columns from `L` on,
-/// with the carry out of the cleared low half. `Y < R`, so the result is
-/// `< 4m^2/R + m <= 2m` as in the truncated form.
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn reduce_blocks<const L: usize, const TI: usize>(
-    l: usize,
-    modulus: &Modulus<'_>,
-    work: &mut Workspace,
-    out: &mut [__m512i],
-    diagonal: Option<&[__m512i]>,
-) {
-    let l = digits::<L>(l);
-    let columns = &mut work.columns;
-    let block_q = &mut work.quotient;
-    let mask = _mm512_set1_epi64(DIGIT_MASK);
-    let m = &modulus.m_padded[1..];
-    let mut carry = _mm512_setzero_si512();
-    for base in (0..l).step_by(TI) {
-        // The previous block is cleared: its digits are 0, only the carry
-        // matters. This block's digits become exact (IFMA operands).
-        if base > 0 {
-            for column in columns[base - TI..base].iter() {
-                carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(*column, carry));
-            }
-        }
-        for (c, column) in columns[base..base + TI].iter_mut().enumerate() {
-            let sum = _mm512_add_epi64(add_diagonal(*column, diagonal, base + c), carry);
-            *column = _mm512_and_si512(sum, mask);
-            carry = _mm512_srli_epi64::<52>(sum);
-        }
-        // The columns of this block now hold exact digits and `carry` is
-        // already accounted for in the next block: subtract it back out of
-        // the running chain by re-adding it at the next normalization.
-        columns[base + TI] = _mm512_add_epi64(columns[base + TI], carry);
-        carry = _mm512_setzero_si512();
-
-        // Y_b = low TI digits of T_block · m'.
-        let rows = load_rows::<TI>(modulus.m_prime, 0);
-        let span = Span {
-            y_first: base,
-            steps: TI,
-            col0: 0,
-            fresh_from: 0,
-        };
-        strip::<TI, FULL, TAIL_ANTI_DIAGONAL, false>(&rows, columns, block_q, span);
-        let mut y_carry = _mm512_setzero_si512();
-        for digit in block_q[..TI].iter_mut() {
-            let sum = _mm512_add_epi64(*digit, y_carry);
-            *digit = _mm512_and_si512(sum, mask);
-            y_carry = _mm512_srli_epi64::<52>(sum);
-        }
-
-        // T += Y_b · m · 2^(52·base).
-        let rows = load_rows::<TI>(block_q, 0);
-        let span = Span {
-            y_first: 0,
-            steps: l,
-            col0: base,
-            fresh_from: usize::MAX,
-        };
-        strip::<TI, FULL, FULL, false>(&rows, m, columns, span);
-    }
-    // The last block is cleared; its carry enters the result.
-    for column in columns[l - TI..l].iter() {
-        carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(*column, carry));
-    }
-    for (k, digit) in out[..l].iter_mut().enumerate() {
-        let sum = _mm512_add_epi64(add_diagonal(columns[l + k], diagonal, l + k), carry);
-        *digit = _mm512_and_si512(sum, mask);
-        carry = _mm512_srli_epi64::<52>(sum);
-    }
-    debug_assert!(lanes(carry).iter().all(|&c| c == 0), "result < 2m < R");
-}
-
-/// Column `c` of `diagonal^2`'s diagonal terms added to `v`: `lo(a_i^2)` for
+/// Column `c` plus the diagonal term of `diagonal^2` there: `lo(a_i^2)` for
 /// `c = 2i`, `hi(a_i^2)` for `c = 2i + 1`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
@@ -333,8 +194,147 @@ fn add_diagonal(v: __m512i, diagonal: Option<&[__m512i]>, c: usize) -> __m512i {
     }
 }
 
-/// Montgomery reduction, truncated form: of the columns `T = work.columns`
-/// (plus the diagonal terms of `diagonal^2` for a square; value `< 4m^2`),
+/// The Montgomery reduction chosen for the digit count (`tuning.rs`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn reduce<const L: usize, const TI: usize>(
+    l: usize,
+    modulus: &Modulus<'_>,
+    work: &mut Workspace,
+    out: &mut [__m512i],
+    diagonal: Option<&[__m512i]>,
+) {
+    let l = digits::<L>(l);
+    let columns = &work.columns;
+    match (tuning(l).reduction, l) {
+        (Reduction::Window, 8) => reduce_window::<8>(modulus, columns, out, diagonal),
+        (Reduction::Window, 12) => reduce_window::<12>(modulus, columns, out, diagonal),
+        (Reduction::Window, 16) => reduce_window::<16>(modulus, columns, out, diagonal),
+        (Reduction::Window, 20) => reduce_window::<20>(modulus, columns, out, diagonal),
+        (Reduction::Window, 24) => reduce_window::<24>(modulus, columns, out, diagonal),
+        (Reduction::Blocks, _) => reduce_blocks::<L, TI>(l, modulus, work, out, diagonal),
+        _ => reduce_truncated::<L, TI>(l, modulus, work, out, diagonal),
+    }
+}
+
+/// Widest register window of [`reduce_window`]: `L + 1` accumulators plus
+/// the quotient digit, `m'_0` and a streamed digit of `m` must fit in the 32
+/// zmm registers.
+pub(super) const MAX_WINDOW_DIGITS: usize = 24;
+
+/// Montgomery reduction, full word-by-word form with every live column in a
+/// register (one group, `L <= 24`): row `i` takes `y = lo(acc_0·m'_0)`, adds
+/// `y·m` (which clears the low 52 bits of `acc_0`), carries `acc_0 >> 52`
+/// into the next column and slides the window one column up, loading
+/// column `i + L + 1`. Each row has `2L + 1` independent multiply-adds
+/// against a dependency chain of three, and no column is normalized until
+/// the result. Result `< 2m` as for the other forms (`Y = Σ y_i·2^(52i) < R`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn reduce_window<const L: usize>(
+    modulus: &Modulus<'_>,
+    columns: &[__m512i],
+    out: &mut [__m512i],
+    diagonal: Option<&[__m512i]>,
+) {
+    const { assert!(L <= MAX_WINDOW_DIGITS) };
+    let zero = _mm512_setzero_si512();
+    let m = &modulus.m_padded[1..L + 1];
+    let k0 = modulus.m_prime[0];
+    let columns = &columns[..2 * L + 1];
+    let mut acc = [zero; MAX_WINDOW_DIGITS + 1];
+    unrolled_window!(j < L + 1 => {
+        acc[j] = add_diagonal(columns[j], diagonal, j);
+    });
+    for i in 0..L {
+        // Only the low 52 bits of acc_0 matter for y; acc_0 + lo(y·m_0) is
+        // then a multiple of 2^52 (acc_0 < 2^63, so nothing wraps).
+        let y = _mm512_madd52lo_epu64(zero, acc[0], k0);
+        unrolled_window!(j < L => {
+            acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
+            acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
+        });
+        let carry = _mm512_srai_epi64::<52>(acc[0]);
+        unrolled_window!(j < L => {
+            acc[j] = acc[j + 1];
+        });
+        acc[0] = _mm512_add_epi64(acc[0], carry);
+        acc[L] = add_diagonal(columns[i + L + 1], diagonal, i + L + 1);
+    }
+    let mask = _mm512_set1_epi64(DIGIT_MASK);
+    let mut carry = zero;
+    unrolled_window!(j < L => {
+        let sum = _mm512_add_epi64(acc[j], carry);
+        out[j] = _mm512_and_si512(sum, mask);
+        carry = _mm512_srai_epi64::<52>(sum);
+    });
+    debug_assert!(
+        lanes(_mm512_add_epi64(acc[L], carry))
+            .iter()
+            .all(|&c| c == 0),
+        "result < 2m < R"
+    );
+}
+
+/// Montgomery reduction, full form in blocks of `TI` digits (Montgomery
+/// with radix `2^(52·TI)`): for each block `b`, normalize the block's
+/// columns, take `Y_b = (T_block · m') mod 2^(52·TI)` (a `TI x TI` low
+/// triangle), and add `Y_b·m` shifted by the block (one full strip of `TI`
+/// rows over all `L` digits of `m`), which clears the block. After `L/TI`
+/// blocks `T + Y·m ≡ 0 (mod R)` and the result is the columns from `L` on,
+/// with the carry out of the cleared low half. `Y < R`, so the result is
+/// `< 4m^2/R + m <= 2m` as in the truncated form.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn reduce_blocks<const L: usize, const TI: usize>(
+    l: usize,
+    modulus: &Modulus<'_>,
+    work: &mut Workspace,
+    out: &mut [__m512i],
+    diagonal: Option<&[__m512i]>,
+) {
+    let l = digits::<L>(l);
+    let columns = &mut work.columns;
+    let block_q = &mut work.quotient;
+    let m = &modulus.m_padded[1..];
+    let zero = _mm512_setzero_si512();
+    for base in (0..l).step_by(TI) {
+        // The previous block was cleared by its strip: re-carrying through
+        // it gives only the carry into this block (its digits are all 0).
+        let carry = carry_through::<false>(columns, base.saturating_sub(TI)..base, zero, None);
+        // This block's exact digits (IFMA operands); its own carry goes into
+        // the next column, which no later pass re-reads before the strip.
+        let carry = carry_through::<true>(columns, base..base + TI, carry, diagonal);
+        columns[base + TI] = _mm512_add_epi64(columns[base + TI], carry);
+
+        // Y_b = low TI digits of T_block · m'.
+        let rows = load_rows::<TI>(modulus.m_prime, 0);
+        let span = Span {
+            y_first: base,
+            steps: TI,
+            col0: 0,
+            fresh_from: 0,
+        };
+        strip::<TI, FULL, TAIL_ANTI_DIAGONAL, false>(&rows, columns, block_q, span);
+        carry_through::<true>(block_q, 0..TI, zero, None); // mod 2^(52·TI)
+
+        // T += Y_b · m · 2^(52·base).
+        let rows = load_rows::<TI>(block_q, 0);
+        let span = Span {
+            y_first: 0,
+            steps: l,
+            col0: base,
+            fresh_from: usize::MAX,
+        };
+        strip::<TI, FULL, FULL, false>(&rows, m, columns, span);
+    }
+    // The last block is cleared; its carry enters the result.
+    let carry = carry_through::<false>(columns, l - TI..l, zero, None);
+    finish(l, columns, out, carry, diagonal);
+}
+
+/// Montgomery reduction, truncated form: of the columns `T` (plus the
+/// diagonal terms of `diagonal^2` for a square; value `< 4m^2`),
 /// `out = (T + q·m) / R`, exactly, with `q = (T mod R)·m' mod R`.
 ///
 /// Of `q·m` only the columns `>= L-1` are formed. Write `T mod R =
@@ -347,7 +347,7 @@ fn add_diagonal(v: __m512i, diagonal: Option<&[__m512i]>, c: usize) -> __m512i {
 /// no precision, and needs no correction step afterwards.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn reduce_truncated<const L: usize, const TI: usize>(
+fn reduce_truncated<const L: usize, const TI: usize>(
     l: usize,
     modulus: &Modulus<'_>,
     work: &mut Workspace,
@@ -357,15 +357,10 @@ pub(super) fn reduce_truncated<const L: usize, const TI: usize>(
     let l = digits::<L>(l);
     let columns = &mut work.columns;
     let quotient = &mut work.quotient;
-    let mask = _mm512_set1_epi64(DIGIT_MASK);
+    let zero = _mm512_setzero_si512();
 
     // T mod R must be exact digits: it is an IFMA operand for q.
-    let mut carry = _mm512_setzero_si512();
-    for (c, column) in columns[..l].iter_mut().enumerate() {
-        let sum = _mm512_add_epi64(add_diagonal(*column, diagonal, c), carry);
-        *column = _mm512_and_si512(sum, mask);
-        carry = _mm512_srli_epi64::<52>(sum);
-    }
+    let carry = carry_through::<true>(columns, 0..l, zero, diagonal);
     columns[l] = _mm512_add_epi64(columns[l], carry);
 
     // q = low half of (T mod R)·m': rows m'_i, streaming T's digits as they
@@ -381,16 +376,11 @@ pub(super) fn reduce_truncated<const L: usize, const TI: usize>(
         };
         strip::<TI, FULL, TAIL_ANTI_DIAGONAL, false>(&rows, columns, quotient, span);
     }
-    let mut carry = _mm512_setzero_si512();
-    for digit in quotient[..l].iter_mut() {
-        let sum = _mm512_add_epi64(*digit, carry);
-        *digit = _mm512_and_si512(sum, mask);
-        carry = _mm512_srli_epi64::<52>(sum);
-    } // mod R: the last carry is dropped
+    carry_through::<true>(quotient, 0..l, zero, None); // mod R: the carry is dropped
 
     // Columns >= L-1 of q·m, added onto T: rows q_i (the low digits of q are
-    // final first), streaming m_j from j0 = L-1-TI-i0 >= -1 (m_padded[0] is
-    // the zero m_{-1}).
+    // final first), streaming m_j from j0 = L-1-TI-i0 >= -1 (m_padded
+    // starts with the zero digit m_{-1}).
     for i0 in (0..l).step_by(TI) {
         let rows = load_rows::<TI>(quotient, i0);
         let span = Span {
@@ -402,13 +392,29 @@ pub(super) fn reduce_truncated<const L: usize, const TI: usize>(
         strip::<TI, HEAD_ANTI_DIAGONAL, FULL, false>(&rows, modulus.m_padded, columns, span);
     }
 
-    // e = carry into column L; the result is columns L .. 2L (+ diagonal).
+    // e = carry into column L.
     let x = columns[l - 1];
-    let mut carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, _mm512_set1_epi64(1 << 51)));
+    let carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, _mm512_set1_epi64(1 << 51)));
+    finish(l, columns, out, carry, diagonal);
+}
+
+/// The result digits: columns `L .. 2L` (plus their diagonal terms) with
+/// `carry` entering column `L`, normalized into `out`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn finish(
+    l: usize,
+    columns: &mut [__m512i],
+    out: &mut [__m512i],
+    carry: __m512i,
+    diagonal: Option<&[__m512i]>,
+) {
+    let mask = _mm512_set1_epi64(DIGIT_MASK);
+    let mut carry = carry;
     for (k, digit) in out[..l].iter_mut().enumerate() {
         let sum = _mm512_add_epi64(add_diagonal(columns[l + k], diagonal, l + k), carry);
         *digit = _mm512_and_si512(sum, mask);
-        carry = _mm512_srli_epi64::<52>(sum);
+        carry = _mm512_srai_epi64::<52>(sum);
     }
     debug_assert!(lanes(carry).iter().all(|&c| c == 0), "result < 2m < R");
 }

@@ -16,8 +16,8 @@
 
 use core::arch::x86_64::*;
 
-/// Widest strip (rows kept in registers): 10 rows + 11 accumulators + the
-/// streamed operand use 22 of the 32 zmm registers.
+/// Widest strip: 10 rows + 11 accumulators + the streamed operand use 22
+/// of the 32 zmm registers.
 pub(super) const MAX_ROWS: usize = 10;
 
 /// Every row takes part in every step.
@@ -67,7 +67,6 @@ pub(super) struct Span {
 /// twice (the cross products of a square).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-#[allow(clippy::too_many_arguments)]
 pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBLE: bool>(
     rows: &Rows,
     y: &[__m512i],
@@ -83,12 +82,16 @@ pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBL
     debug_assert!(TI <= MAX_ROWS && steps >= TI && (HEAD == FULL || TAIL == FULL));
     let y = &y[y_first..y_first + steps];
     let out = &mut out[col0..col0 + steps + TI + 1];
-    // out[i] is fresh (stored, not added to) from this index on.
+    // Column i is fresh (stored, not added to) from this index on.
     let fresh = fresh_from.saturating_sub(col0);
+    let zero = _mm512_setzero_si512();
+    // Indexed only by compile-time constants (see `unroll.rs`), so the
+    // accumulators and rows live in registers.
+    let mut acc = [zero; MAX_ROWS + 1];
     macro_rules! flush {
-        ($i:expr, $value:expr) => {{
+        ($i:expr, $k:expr) => {{
             let i: usize = $i;
-            let value = $value;
+            let value = acc[$k];
             let done = if DOUBLE {
                 _mm512_add_epi64(value, value)
             } else {
@@ -101,10 +104,6 @@ pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBL
             };
         }};
     }
-    let zero = _mm512_setzero_si512();
-    // Indexed only by compile-time constants (see `unroll.rs`), so the
-    // accumulators and rows live in registers.
-    let mut acc = [zero; MAX_ROWS + 1];
 
     // One step: row k adds lo(x_k·y_j) to acc[k] and hi(x_k·y_j) to
     // acc[k+1] when `$active` holds for it; then the lowest column is
@@ -119,7 +118,7 @@ pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBL
                     acc[$k + 1] = _mm512_madd52hi_epu64(acc[$k + 1], rows[$k], yj);
                 }
             });
-            flush!(step_index, acc[0]);
+            flush!(step_index, 0);
             unrolled!(k < TI => {
                 acc[k] = acc[k + 1];
             });
@@ -148,8 +147,7 @@ pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBL
         }
     });
     // The last TI+1 columns are still in registers.
-    unrolled!(k < TI => {
-        flush!(steps + k, acc[k]);
+    unrolled!(k < TI + 1 => {
+        flush!(steps + k, k);
     });
-    flush!(steps + TI, acc[TI]);
 }
