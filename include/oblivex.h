@@ -42,6 +42,11 @@
 #define OBLIVEX_MAX_OPERAND_BYTES 2048
 
 /**
+ * Largest thread count accepted (more than any machine's cores is useless).
+ */
+#define MAX_THREADS 1024
+
+/**
  * Result of every fallible oblivex function. `OBLIVEX_OK` is 0; each error
  * has its own code (codes are stable: new ones are only ever appended).
  */
@@ -103,6 +108,31 @@ typedef struct oblivex_mont_ctx oblivex_mont_ctx;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The name of the arithmetic backend that runs batch exponentiations in this
+ * process: "portable" or "ifma", as chosen once from the environment variable
+ * `OBLIVEX_BACKEND` (`portable`, `ifma` or `auto`, the default). Returns
+ * "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
+ * that this CPU cannot run (exponentiations then fail with
+ * `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
+ */
+const char *oblivex_backend_name(void);
+
+/**
+ * Sets how many threads a large batch exponentiation may use: 1 (the
+ * default) runs everything in the calling thread; more spreads the groups
+ * of a batch (8 values per group on the IFMA backend, 1 on the portable
+ * one) over that many threads, started per call. 0 restores the default,
+ * taken from the environment variable `OBLIVEX_THREADS` (1 when unset).
+ * Values above 1024 are clamped. Applies to the whole process.
+ */
+void oblivex_set_threads(size_t threads);
+
+/**
+ * The thread count in effect (see `oblivex_set_threads`).
+ */
+size_t oblivex_threads(void);
 
 /**
  * Creates the context of an odd modulus `1 <= m < 2^8192`, given as
@@ -216,16 +246,6 @@ const char *oblivex_status_str(int status);
  * Static; never NULL; do not free.
  */
 const char *oblivex_version(void);
-
-/**
- * The name of the arithmetic backend that runs batch exponentiations in this
- * process: "portable" or "ifma", as chosen once from the environment variable
- * `OBLIVEX_BACKEND` (`portable`, `ifma` or `auto`, the default). Returns
- * "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
- * that this CPU cannot run (exponentiations then fail with
- * `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
- */
-const char *oblivex_backend_name(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -252,3 +252,33 @@ fn errors_write_nothing() {
     );
     assert_eq!(out, [0xaa; 8]);
 }
+
+#[test]
+fn threaded_batches_match_single_threaded() {
+    let modulus = odd_modulus(&[0x3d, 0x91], 1024);
+    let ctx = MontContext::new(&modulus).unwrap();
+    let len = ctx.modulus_len();
+    let count = 37; // several groups of 8 and a partial one
+    let bases: Vec<u8> = (0..count * len).map(|i| (i * 131 + 7) as u8).collect();
+    let exponents: Vec<u8> = (0..count * 16).map(|i| (i * 29 + 3) as u8).collect();
+    for backend in backends() {
+        let mut single = vec![0u8; count * len];
+        let mut threaded = vec![0u8; count * len];
+        oblivex::mp::set_threads(1);
+        ctx.mod_exp_batch_on(backend, &bases, len, &exponents, 16, &mut single)
+            .unwrap();
+        oblivex::mp::set_threads(3);
+        ctx.mod_exp_batch_on(backend, &bases, len, &exponents, 16, &mut threaded)
+            .unwrap();
+        oblivex::mp::set_threads(0);
+        assert_eq!(single, threaded, "{}", backend.name());
+        for (i, result) in single.chunks(len).enumerate() {
+            let expected = reference(
+                &bases[i * len..(i + 1) * len],
+                &exponents[i * 16..(i + 1) * 16],
+                &modulus,
+            );
+            assert_eq!(result, &padded(&expected, len)[..]);
+        }
+    }
+}

@@ -13,11 +13,13 @@
 
 #![allow(non_camel_case_types)]
 
+mod config;
 mod guard;
 mod modexp;
 mod status;
 mod version;
 
+pub use config::*;
 pub use modexp::*;
 pub use status::*;
 pub use version::*;

@@ -1,9 +1,8 @@
-//! Library version and the backend in use.
+//! Library version and limits.
 
 use core::ffi::c_char;
 
 use super::guard::catch_or;
-use crate::mp::Backend;
 
 /// Major version of the library this header belongs to.
 pub const OBLIVEX_VERSION_MAJOR: u32 = 0;
@@ -24,20 +23,6 @@ pub const OBLIVEX_MAX_OPERAND_BYTES: usize = 2048;
 pub extern "C" fn oblivex_version() -> *const c_char {
     const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
     catch_or(c"unknown".as_ptr(), || VERSION.as_ptr().cast())
-}
-
-/// The name of the arithmetic backend that runs batch exponentiations in this
-/// process: "portable" or "ifma", as chosen once from the environment variable
-/// `OBLIVEX_BACKEND` (`portable`, `ifma` or `auto`, the default). Returns
-/// "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
-/// that this CPU cannot run (exponentiations then fail with
-/// `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
-#[no_mangle]
-pub extern "C" fn oblivex_backend_name() -> *const c_char {
-    catch_or(c"unsupported".as_ptr(), || match Backend::selected() {
-        Ok(backend) => backend.c_name().as_ptr(),
-        Err(_) => c"unsupported".as_ptr(),
-    })
 }
 
 #[cfg(test)]

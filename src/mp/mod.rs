@@ -29,10 +29,13 @@ mod ifma;
 mod lanes;
 mod limbs;
 mod portable;
+mod schedule;
+mod threads;
 
 pub use backend::{Backend, BACKEND_ENV};
 pub use batch::{mod_exp_batch_multi, mod_exp_batch_multi_on};
 pub use context::MontContext;
+pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};
 
 /// Largest modulus supported, in bits.
 pub const MAX_MODULUS_BITS: usize = 8192;

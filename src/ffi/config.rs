@@ -1,0 +1,37 @@
+//! Run-time configuration: the arithmetic backend and the thread count.
+
+use core::ffi::c_char;
+
+use super::guard::catch_or;
+use crate::mp::{self, Backend};
+
+/// The name of the arithmetic backend that runs batch exponentiations in this
+/// process: "portable" or "ifma", as chosen once from the environment variable
+/// `OBLIVEX_BACKEND` (`portable`, `ifma` or `auto`, the default). Returns
+/// "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
+/// that this CPU cannot run (exponentiations then fail with
+/// `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
+#[no_mangle]
+pub extern "C" fn oblivex_backend_name() -> *const c_char {
+    catch_or(c"unsupported".as_ptr(), || match Backend::selected() {
+        Ok(backend) => backend.c_name().as_ptr(),
+        Err(_) => c"unsupported".as_ptr(),
+    })
+}
+
+/// Sets how many threads a large batch exponentiation may use: 1 (the
+/// default) runs everything in the calling thread; more spreads the groups
+/// of a batch (8 values per group on the IFMA backend, 1 on the portable
+/// one) over that many threads, started per call. 0 restores the default,
+/// taken from the environment variable `OBLIVEX_THREADS` (1 when unset).
+/// Values above 1024 are clamped. Applies to the whole process.
+#[no_mangle]
+pub extern "C" fn oblivex_set_threads(threads: usize) {
+    catch_or((), || mp::set_threads(threads))
+}
+
+/// The thread count in effect (see `oblivex_set_threads`).
+#[no_mangle]
+pub extern "C" fn oblivex_threads() -> usize {
+    catch_or(1, mp::threads)
+}
