@@ -54,28 +54,60 @@ pub(crate) unsafe fn handle<'a, T>(ptr: *const T) -> Result<&'a T, Error> {
     unsafe { ptr.as_ref() }.ok_or(Error::NullPointer)
 }
 
-/// Checks an output pointer and its capacity, returning the pointer. Nothing
-/// is written here: outputs are copied in with [`write_output`] once the
-/// whole operation has succeeded.
-pub(crate) fn output(ptr: *mut u8, capacity: usize) -> Result<*mut u8, Error> {
-    if ptr.is_null() {
-        return Err(Error::NullPointer);
-    }
-    if capacity > isize::MAX as usize {
-        return Err(Error::BadLength);
-    }
-    Ok(ptr)
+/// A caller's output buffer (`capacity` bytes) and the `size_t` that
+/// receives the length written: checked, and written only by
+/// [`OutBuffer::fill`] once the whole operation has succeeded.
+pub(crate) struct OutBuffer {
+    ptr: *mut u8,
+    capacity: usize,
+    written: *mut usize,
 }
 
-/// Copies a finished result into a checked output buffer.
-///
-/// # Safety
-/// `dst` must come from [`output`] with a capacity of at least `src.len()`
-/// writable bytes.
-pub(crate) unsafe fn write_output(dst: *mut u8, src: &[u8]) {
-    // SAFETY: the caller guarantees `src.len()` writable bytes at `dst`;
-    // `src` is our own buffer, so the ranges cannot overlap.
-    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len()) }
+impl OutBuffer {
+    /// Checks the pointers (NULL → `NullPointer`) and the capacity.
+    ///
+    /// # Safety
+    /// If not NULL, `ptr` points to `capacity` writable bytes and `written`
+    /// to a writable `size_t`, both valid until [`OutBuffer::fill`] returns.
+    pub(crate) unsafe fn new(
+        ptr: *mut u8,
+        capacity: usize,
+        written: *mut usize,
+    ) -> Result<Self, Error> {
+        if ptr.is_null() || written.is_null() {
+            return Err(Error::NullPointer);
+        }
+        if capacity > isize::MAX as usize {
+            return Err(Error::BadLength);
+        }
+        Ok(OutBuffer {
+            ptr,
+            capacity,
+            written,
+        })
+    }
+
+    /// Runs `produce` on a private, wiped-on-drop buffer of
+    /// `min(needed, capacity)` bytes (so `produce` reports a short buffer
+    /// itself); on success copies the bytes it reports written out, and
+    /// their count into `*written`. On error nothing is written.
+    pub(crate) fn fill(
+        self,
+        needed: usize,
+        produce: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
+    ) -> Result<(), Error> {
+        let mut private = zeroize::Zeroizing::new(vec![0u8; needed.min(self.capacity)]);
+        let written = produce(&mut private)?;
+        let result = &private[..written];
+        // SAFETY: `written <= private.len() <= capacity` bytes are writable
+        // at `ptr`, and `written` points to a writable size_t (`new`'s
+        // contract); `private` is our own allocation, so nothing overlaps.
+        unsafe {
+            core::ptr::copy_nonoverlapping(result.as_ptr(), self.ptr, result.len());
+            self.written.write(result.len());
+        }
+        Ok(())
+    }
 }
 
 /// Checks a pointer through which a single value will be returned.

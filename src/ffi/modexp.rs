@@ -1,6 +1,6 @@
 //! C ABI of the batch modular exponentiation (`mp`).
 
-use super::guard::{array_len, catch, catch_or, handle, input, out_value, output, write_output};
+use super::guard::{array_len, catch, catch_or, handle, input, out_value, OutBuffer};
 use super::status::oblivex_status;
 use crate::mp::{mod_exp_batch_multi, MontContext};
 use crate::Error;
@@ -113,23 +113,16 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch(
         let bases = unsafe { input(bases, array_len(count, base_len)?) }?;
         // SAFETY: `exponents` holds count·exponent_len readable bytes by the contract.
         let exponents = unsafe { input(exponents, array_len(count, exponent_len)?) }?;
-        let out = output(out, out_capacity)?;
-        let out_written = out_value(out_written)?;
+        // SAFETY: `out` holds `out_capacity` writable bytes and `out_written`
+        // is a writable size_t by the contract.
+        let out = unsafe { OutBuffer::new(out, out_capacity, out_written) }?;
         if count == 0 {
             return Err(Error::EmptyInput);
         }
-        let needed = array_len(count, ctx.ctx.modulus_len())?.min(out_capacity);
-        let mut results = zeroize::Zeroizing::new(vec![0u8; needed]);
-        let written =
+        out.fill(array_len(count, ctx.ctx.modulus_len())?, |results| {
             ctx.ctx
-                .mod_exp_batch(bases, base_len, exponents, exponent_len, &mut results)?;
-        // SAFETY: `written <= needed <= out_capacity` bytes are writable at `out`;
-        // `out_written` is non-NULL and writable.
-        unsafe {
-            write_output(out, &results[..written]);
-            out_written.write(written);
-        }
-        Ok(())
+                .mod_exp_batch(bases, base_len, exponents, exponent_len, results)
+        })
     })
 }
 
@@ -180,28 +173,22 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch_multi(
         let bases = unsafe { input(bases, array_len(count, base_len)?) }?;
         // SAFETY: `exponents` holds count·exponent_len readable bytes by the contract.
         let exponents = unsafe { input(exponents, array_len(count, exponent_len)?) }?;
-        let out = output(out, out_capacity)?;
-        let out_written = out_value(out_written)?;
+        // SAFETY: `out` holds `out_capacity` writable bytes and `out_written`
+        // is a writable size_t by the contract.
+        let out = unsafe { OutBuffer::new(out, out_capacity, out_written) }?;
         if count == 0 {
             return Err(Error::EmptyInput);
         }
-        let needed = array_len(count, result_len)?.min(out_capacity);
-        let mut results = zeroize::Zeroizing::new(vec![0u8; needed]);
-        let written = mod_exp_batch_multi(
-            &contexts,
-            bases,
-            base_len,
-            exponents,
-            exponent_len,
-            result_len,
-            &mut results,
-        )?;
-        // SAFETY: `written <= needed <= out_capacity` bytes are writable at `out`;
-        // `out_written` is non-NULL and writable.
-        unsafe {
-            write_output(out, &results[..written]);
-            out_written.write(written);
-        }
-        Ok(())
+        out.fill(array_len(count, result_len)?, |results| {
+            mod_exp_batch_multi(
+                &contexts,
+                bases,
+                base_len,
+                exponents,
+                exponent_len,
+                result_len,
+                results,
+            )
+        })
     })
 }
