@@ -56,7 +56,9 @@ static int compare_doubles(const void *a, const void *b) {
  * `seconds` have passed; returns µs per exponentiation. */
 typedef void (*step_fn)(void *state);
 static double time_once(step_fn step, void *state, int per_call) {
-    step(state); /* warm-up */
+    double warm = now();
+    do step(state); /* warm-up: caches, page faults, the clock's ramp */
+    while (now() - warm < seconds / 4);
     long calls = 0;
     double start = now(), elapsed;
     do {
