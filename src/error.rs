@@ -29,6 +29,23 @@ pub enum Error {
     UnsupportedBackend,
     /// A Rust panic was caught at the C ABI boundary (a bug in oblivex).
     Panic,
+    /// An encoded group element is not canonical, not in the prime-order
+    /// group, or the identity.
+    InvalidElement,
+    /// An encoded scalar is not canonical (`>= q`) or is zero.
+    InvalidScalar,
+    /// A proof or a check of the server's answers failed: the server did not
+    /// apply its committed key (a malicious or broken server).
+    VerificationFailed,
+    /// The operating system's random number generator failed.
+    RngFailure,
+    /// A protocol input was rejected: it hashes to the identity, or a POPRF
+    /// `info` yields an unusable tweaked key.
+    InvalidInput,
+    /// DeriveKeyPair found no non-zero key in 256 attempts (RFC 9497 §3.2.1).
+    DeriveKeyPairFailed,
+    /// A suite identifier this library does not know (C ABI).
+    UnknownSuite,
 }
 
 impl Error {
@@ -54,6 +71,15 @@ impl Error {
                 c"OBLIVEX_BACKEND names a backend that is unknown or unsupported on this CPU"
             }
             Error::Panic => c"internal error: a panic was caught at the C ABI boundary",
+            Error::InvalidElement => c"invalid group element: not canonical, not in the group, or the identity",
+            Error::InvalidScalar => c"invalid scalar: not canonical (>= group order) or zero",
+            Error::VerificationFailed => {
+                c"verification failed: the server did not apply its committed key (malicious server detected)"
+            }
+            Error::RngFailure => c"the operating system's random number generator failed",
+            Error::InvalidInput => c"invalid protocol input (hashes to the identity, or an unusable POPRF info)",
+            Error::DeriveKeyPairFailed => c"DeriveKeyPair found no valid key in 256 attempts",
+            Error::UnknownSuite => c"unknown suite identifier",
         }
     }
 }

@@ -18,6 +18,8 @@
 
 pub mod error;
 pub mod ffi;
+pub mod group;
 pub mod mp;
+pub mod oprf;
 
 pub use error::Error;

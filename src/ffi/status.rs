@@ -32,6 +32,23 @@ pub enum oblivex_status {
     /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
     /// cannot run.
     OBLIVEX_ERR_UNSUPPORTED_BACKEND = 8,
+    /// An encoded group element is not canonical, not in the prime-order
+    /// group, or the identity.
+    OBLIVEX_ERR_INVALID_ELEMENT = 9,
+    /// An encoded scalar is not canonical (`>= q`) or zero.
+    OBLIVEX_ERR_INVALID_SCALAR = 10,
+    /// A proof or the server-answer check failed: the server did not apply
+    /// its committed key (malicious server detected). No output was written.
+    OBLIVEX_ERR_VERIFICATION_FAILED = 11,
+    /// The operating system's random number generator failed.
+    OBLIVEX_ERR_RNG_FAILURE = 12,
+    /// A protocol input was rejected (it hashes to the identity, or a POPRF
+    /// info gives an unusable tweaked key).
+    OBLIVEX_ERR_INVALID_INPUT = 13,
+    /// DeriveKeyPair found no valid key in 256 attempts.
+    OBLIVEX_ERR_DERIVE_KEY_PAIR = 14,
+    /// A suite identifier that this library does not know.
+    OBLIVEX_ERR_UNKNOWN_SUITE = 15,
     /// Internal error: a panic was caught at the ABI boundary (a bug in
     /// oblivex; please report it).
     OBLIVEX_ERR_PANIC = 100,
@@ -50,12 +67,19 @@ impl From<Error> for oblivex_status {
             Error::BufferTooSmall => OBLIVEX_ERR_BUFFER_TOO_SMALL,
             Error::UnsupportedBackend => OBLIVEX_ERR_UNSUPPORTED_BACKEND,
             Error::Panic => OBLIVEX_ERR_PANIC,
+            Error::InvalidElement => OBLIVEX_ERR_INVALID_ELEMENT,
+            Error::InvalidScalar => OBLIVEX_ERR_INVALID_SCALAR,
+            Error::VerificationFailed => OBLIVEX_ERR_VERIFICATION_FAILED,
+            Error::RngFailure => OBLIVEX_ERR_RNG_FAILURE,
+            Error::InvalidInput => OBLIVEX_ERR_INVALID_INPUT,
+            Error::DeriveKeyPairFailed => OBLIVEX_ERR_DERIVE_KEY_PAIR,
+            Error::UnknownSuite => OBLIVEX_ERR_UNKNOWN_SUITE,
         }
     }
 }
 
 /// Every error, in code order (used to map codes back and in tests).
-const ALL_ERRORS: [Error; 9] = [
+const ALL_ERRORS: [Error; 16] = [
     Error::NullPointer,
     Error::BadLength,
     Error::EmptyInput,
@@ -65,6 +89,13 @@ const ALL_ERRORS: [Error; 9] = [
     Error::BufferTooSmall,
     Error::UnsupportedBackend,
     Error::Panic,
+    Error::InvalidElement,
+    Error::InvalidScalar,
+    Error::VerificationFailed,
+    Error::RngFailure,
+    Error::InvalidInput,
+    Error::DeriveKeyPairFailed,
+    Error::UnknownSuite,
 ];
 
 /// A static, NUL-terminated English description of a status code (an

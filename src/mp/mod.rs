@@ -27,7 +27,8 @@ mod fixed_window;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 mod lanes;
-mod limbs;
+pub(crate) mod limbs;
+mod modular;
 mod portable;
 mod schedule;
 mod threads;

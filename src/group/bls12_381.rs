@@ -1,0 +1,323 @@
+//! BLS12-381 G1 with SHA-256 (`BLS12381G1-SHA256`, this library's suite):
+//! RFC 9380 `BLS12381G1_XMD:SHA-256_SSWU_RO_` hashing, 48-byte compressed
+//! points, scalars modulo the group order r as 32 bytes big-endian.
+//! Arithmetic by blst (its `portable` build: one binary for every x86-64).
+
+use blst::{
+    blst_bendian_from_scalar, blst_fr, blst_fr_add, blst_fr_from_scalar, blst_fr_from_uint64,
+    blst_fr_inverse, blst_fr_mul, blst_fr_sub, blst_hash_to_g1, blst_p1, blst_p1_add_or_double,
+    blst_p1_affine, blst_p1_affine_in_g1, blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_compress,
+    blst_p1_from_affine, blst_p1_generator, blst_p1_is_equal, blst_p1_is_inf, blst_p1_mult,
+    blst_p1_uncompress, blst_p1s_mult_pippenger, blst_p1s_mult_pippenger_scratch_sizeof,
+    blst_p1s_to_affine, blst_scalar, blst_scalar_fr_check, blst_scalar_from_be_bytes,
+    blst_scalar_from_bendian, blst_scalar_from_fr, BLST_ERROR,
+};
+use rand_core::CryptoRng;
+use sha2::{Digest, Sha256};
+use zeroize::Zeroize;
+
+use super::xmd::expand_message_xmd;
+use super::PrimeOrderGroup;
+use crate::Error;
+
+/// The BLS12-381 G1 group (`BLS12381G1-SHA256`).
+#[derive(Clone, Copy, Debug)]
+pub struct Bls12381G1;
+
+/// A point of G1 (Jacobian coordinates).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct G1(pub(crate) blst_p1);
+
+impl PartialEq for G1 {
+    fn eq(&self, other: &Self) -> bool {
+        // SAFETY: both pointers are to valid, initialised blst_p1 values.
+        unsafe { blst_p1_is_equal(&self.0, &other.0) }
+    }
+}
+
+/// A scalar modulo r (Montgomery form inside blst); wiped on drop.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fr(pub(crate) blst_fr);
+
+impl Zeroize for Fr {
+    fn zeroize(&mut self) {
+        self.0.l.zeroize();
+    }
+}
+
+impl Fr {
+    /// The 32-byte little-endian scalar blst's point multiplication takes.
+    pub(crate) fn to_blst_scalar(self) -> blst_scalar {
+        let mut s = blst_scalar::default();
+        // SAFETY: valid output and input pointers.
+        unsafe { blst_scalar_from_fr(&mut s, &self.0) };
+        s
+    }
+
+    fn from_blst_scalar(s: &blst_scalar) -> Fr {
+        let mut fr = blst_fr::default();
+        // SAFETY: valid output and input pointers.
+        unsafe { blst_fr_from_scalar(&mut fr, s) };
+        Fr(fr)
+    }
+
+    /// Reduces a big-endian integer of any length modulo r.
+    fn from_be_bytes_reduced(bytes: &[u8]) -> Fr {
+        let mut s = blst_scalar::default();
+        // SAFETY: `bytes` is a valid slice of `bytes.len()` bytes; the result
+        // (whether it is zero) is not needed here.
+        unsafe { blst_scalar_from_be_bytes(&mut s, bytes.as_ptr(), bytes.len()) };
+        let fr = Fr::from_blst_scalar(&s);
+        s.b.zeroize();
+        fr
+    }
+}
+
+/// The multiplication of G1 points by a scalar (constant time in blst).
+fn mul_p1(point: &blst_p1, s: &Fr) -> blst_p1 {
+    let mut scalar = s.to_blst_scalar();
+    let mut out = blst_p1::default();
+    // SAFETY: valid pointers; `scalar.b` holds 32 little-endian bytes = 255
+    // significant bits (r < 2^255).
+    unsafe { blst_p1_mult(&mut out, point, scalar.b.as_ptr(), 255) };
+    scalar.b.zeroize();
+    out
+}
+
+fn to_affine_batch(points: &[G1]) -> Vec<blst_p1_affine> {
+    let mut affine = vec![blst_p1_affine::default(); points.len()];
+    let pointers: Vec<*const blst_p1> = points.iter().map(|p| &p.0 as *const blst_p1).collect();
+    // SAFETY: `affine` has room for `points.len()` outputs, `pointers` holds
+    // that many valid input pointers (blst's batch conversion shares one
+    // field inversion).
+    unsafe { blst_p1s_to_affine(affine.as_mut_ptr(), pointers.as_ptr(), points.len()) };
+    affine
+}
+
+impl PrimeOrderGroup for Bls12381G1 {
+    type Element = G1;
+    type Scalar = Fr;
+
+    const SUITE_ID: &'static str = "BLS12381G1-SHA256";
+    const ELEMENT_LEN: usize = 48;
+    const SCALAR_LEN: usize = 32;
+    const HASH_LEN: usize = 32;
+
+    fn hash(parts: &[&[u8]]) -> Vec<u8> {
+        let mut h = Sha256::new();
+        for part in parts {
+            h.update(part);
+        }
+        h.finalize().to_vec()
+    }
+
+    fn generator() -> G1 {
+        // SAFETY: blst returns a pointer to its static generator.
+        G1(unsafe { *blst_p1_generator() })
+    }
+
+    fn identity() -> G1 {
+        G1(blst_p1::default()) // z = 0: the point at infinity
+    }
+
+    fn is_identity(element: &G1) -> bool {
+        // SAFETY: valid pointer.
+        unsafe { blst_p1_is_inf(&element.0) }
+    }
+
+    fn add(a: &G1, b: &G1) -> G1 {
+        let mut out = blst_p1::default();
+        // SAFETY: valid pointers; the function handles doubling and infinity.
+        unsafe { blst_p1_add_or_double(&mut out, &a.0, &b.0) };
+        G1(out)
+    }
+
+    fn neg(a: &G1) -> G1 {
+        let mut out = a.0;
+        // SAFETY: valid pointer.
+        unsafe { blst_p1_cneg(&mut out, true) };
+        G1(out)
+    }
+
+    /// RFC 9380 `BLS12381G1_XMD:SHA-256_SSWU_RO_`.
+    fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> G1 {
+        let msg = msg.concat();
+        let mut out = blst_p1::default();
+        // SAFETY: valid output pointer and byte slices with their lengths; no
+        // augmentation string.
+        unsafe {
+            blst_hash_to_g1(
+                &mut out,
+                msg.as_ptr(),
+                msg.len(),
+                dst.as_ptr(),
+                dst.len(),
+                core::ptr::null(),
+                0,
+            )
+        };
+        G1(out)
+    }
+
+    /// 48 bytes of expand_message_xmd (SHA-256) reduced mod r, as RFC 9380
+    /// `hash_to_field` does for this curve's scalar field.
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Fr {
+        let mut uniform = expand_message_xmd::<Sha256>(msg, dst, 48);
+        let s = Fr::from_be_bytes_reduced(&uniform);
+        uniform.zeroize();
+        s
+    }
+
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Fr {
+        loop {
+            let mut wide = [0u8; 48];
+            rng.fill_bytes(&mut wide);
+            let s = Fr::from_be_bytes_reduced(&wide);
+            wide.zeroize();
+            if !Self::scalar_is_zero(&s) {
+                return s;
+            }
+        }
+    }
+
+    fn scalar_from_u64(v: u64) -> Fr {
+        let mut fr = blst_fr::default();
+        let limbs = [v, 0, 0, 0];
+        // SAFETY: blst reads 4 limbs from the pointer.
+        unsafe { blst_fr_from_uint64(&mut fr, limbs.as_ptr()) };
+        Fr(fr)
+    }
+
+    fn scalar_add(a: &Fr, b: &Fr) -> Fr {
+        let mut out = blst_fr::default();
+        // SAFETY: valid pointers.
+        unsafe { blst_fr_add(&mut out, &a.0, &b.0) };
+        Fr(out)
+    }
+
+    fn scalar_sub(a: &Fr, b: &Fr) -> Fr {
+        let mut out = blst_fr::default();
+        // SAFETY: valid pointers.
+        unsafe { blst_fr_sub(&mut out, &a.0, &b.0) };
+        Fr(out)
+    }
+
+    fn scalar_mul(a: &Fr, b: &Fr) -> Fr {
+        let mut out = blst_fr::default();
+        // SAFETY: valid pointers.
+        unsafe { blst_fr_mul(&mut out, &a.0, &b.0) };
+        Fr(out)
+    }
+
+    /// blst's `blst_fr_inverse` is the constant-time inversion.
+    fn scalar_invert(s: &Fr) -> Fr {
+        let mut out = blst_fr::default();
+        // SAFETY: valid pointers.
+        unsafe { blst_fr_inverse(&mut out, &s.0) };
+        Fr(out)
+    }
+
+    fn scalar_is_zero(s: &Fr) -> bool {
+        // OR of the limbs (Montgomery form of 0 is 0): no early exit.
+        s.0.l.iter().fold(0u64, |acc, &l| acc | l) == 0
+    }
+
+    fn mul(element: &G1, s: &Fr) -> G1 {
+        G1(mul_p1(&element.0, s))
+    }
+
+    fn mul_base(s: &Fr) -> G1 {
+        // SAFETY: blst returns a pointer to its static generator.
+        G1(mul_p1(unsafe { &*blst_p1_generator() }, s))
+    }
+
+    /// blst's Pippenger multi-scalar multiplication (variable time).
+    fn msm_vartime(scalars: &[Fr], elements: &[G1]) -> G1 {
+        let n = scalars.len().min(elements.len());
+        if n == 0 {
+            return Self::identity();
+        }
+        if n == 1 {
+            return Self::mul(&elements[0], &scalars[0]);
+        }
+        let affine = to_affine_batch(&elements[..n]);
+        let scalar_bytes: Vec<blst_scalar> =
+            scalars[..n].iter().map(|s| s.to_blst_scalar()).collect();
+        let point_ptrs: Vec<*const blst_p1_affine> = affine.iter().map(|p| p as *const _).collect();
+        let scalar_ptrs: Vec<*const u8> = scalar_bytes.iter().map(|s| s.b.as_ptr()).collect();
+        // SAFETY: the scratch size comes from blst for `n` points.
+        let scratch_bytes = unsafe { blst_p1s_mult_pippenger_scratch_sizeof(n) };
+        let mut scratch = vec![0u64; scratch_bytes.div_ceil(8)];
+        let mut out = blst_p1::default();
+        // SAFETY: `n` valid point and scalar pointers (255-bit little-endian
+        // scalars), a scratch area of the size blst asked for.
+        unsafe {
+            blst_p1s_mult_pippenger(
+                &mut out,
+                point_ptrs.as_ptr(),
+                n,
+                scalar_ptrs.as_ptr(),
+                255,
+                scratch.as_mut_ptr().cast(),
+            )
+        };
+        G1(out)
+    }
+
+    fn encode(element: &G1, out: &mut [u8]) {
+        assert_eq!(out.len(), Self::ELEMENT_LEN);
+        // SAFETY: `out` has the 48 bytes blst writes.
+        unsafe { blst_p1_compress(out.as_mut_ptr(), &element.0) };
+    }
+
+    /// Compressed form only; rejects non-canonical coordinates, points off
+    /// the curve or outside the order-r subgroup, and the point at infinity.
+    fn decode(bytes: &[u8]) -> Result<G1, Error> {
+        if bytes.len() != Self::ELEMENT_LEN || bytes[0] & 0x80 == 0 {
+            return Err(Error::InvalidElement);
+        }
+        let mut affine = blst_p1_affine::default();
+        // SAFETY: `bytes` holds the 48 bytes blst reads.
+        let status = unsafe { blst_p1_uncompress(&mut affine, bytes.as_ptr()) };
+        if status != BLST_ERROR::BLST_SUCCESS {
+            return Err(Error::InvalidElement);
+        }
+        // SAFETY: `affine` is a valid, initialised point.
+        let infinity = unsafe { blst_p1_affine_is_inf(&affine) };
+        // SAFETY: as above.
+        let in_subgroup = unsafe { blst_p1_affine_in_g1(&affine) };
+        if infinity || !in_subgroup {
+            return Err(Error::InvalidElement);
+        }
+        let mut point = blst_p1::default();
+        // SAFETY: valid pointers.
+        unsafe { blst_p1_from_affine(&mut point, &affine) };
+        Ok(G1(point))
+    }
+
+    fn encode_scalar(s: &Fr, out: &mut [u8]) {
+        assert_eq!(out.len(), Self::SCALAR_LEN);
+        let mut scalar = s.to_blst_scalar();
+        // SAFETY: `out` has the 32 bytes blst writes.
+        unsafe { blst_bendian_from_scalar(out.as_mut_ptr(), &scalar) };
+        scalar.b.zeroize();
+    }
+
+    /// 32 bytes big-endian, `< r`, not zero.
+    fn decode_scalar(bytes: &[u8]) -> Result<Fr, Error> {
+        if bytes.len() != Self::SCALAR_LEN {
+            return Err(Error::InvalidScalar);
+        }
+        let mut scalar = blst_scalar::default();
+        // SAFETY: `bytes` holds the 32 bytes blst reads.
+        unsafe { blst_scalar_from_bendian(&mut scalar, bytes.as_ptr()) };
+        // SAFETY: valid pointer; the check is `scalar < r`.
+        let canonical = unsafe { blst_scalar_fr_check(&scalar) };
+        let fr = Fr::from_blst_scalar(&scalar);
+        scalar.b.zeroize();
+        if !canonical || Self::scalar_is_zero(&fr) {
+            return Err(Error::InvalidScalar);
+        }
+        Ok(fr)
+    }
+}

@@ -1,0 +1,461 @@
+//! The RFC 7919 finite-field groups (`FFDHE2048/3072/4096-SHA512`, this
+//! library's suites): the subgroup of prime order `q = (p - 1)/2` of `Z_p^*`
+//! (the quadratic residues), generator 2. "Adding" is multiplying mod p and
+//! `k·X` is `X^k mod p`; the same-scalar batch multiplication is one call of
+//! the `mp` batch engine, so it runs on AVX-512 IFMA where the CPU has it.
+//!
+//! Encodings: an element is `len(p)` bytes big-endian, valid iff `1 < x < p`
+//! and `x` is a quadratic residue (Jacobi symbol +1, computed in variable
+//! time: elements are public); a scalar is `len(q)` bytes big-endian in
+//! `[1, q)`. Hash to group: `v = expand_message_xmd(SHA-512, msg, DST,
+//! len(p) + 16)` as an integer mod p, element `v^2 mod p`. Hash to scalar:
+//! `len(q) + 16` bytes of expand_message_xmd, mod q.
+
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+use rand_core::CryptoRng;
+use sha2::{Digest, Sha512};
+use zeroize::{Zeroize, Zeroizing};
+
+use super::ffdhe_params::{FFDHE2048_P, FFDHE3072_P, FFDHE4096_P};
+use super::xmd::expand_message_xmd;
+use super::PrimeOrderGroup;
+use crate::mp::limbs::{be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes};
+use crate::mp::MontContext;
+use crate::Error;
+
+/// One RFC 7919 group: its name and prime.
+pub trait FfdheParams: 'static + Send + Sync {
+    /// The suite identifier.
+    const SUITE_ID: &'static str;
+    /// `p` in hexadecimal.
+    const P_HEX: &'static str;
+    /// Bytes of `p` (and of an element).
+    const P_LEN: usize;
+    /// The moduli p and q, computed once.
+    fn moduli() -> &'static Moduli;
+}
+
+/// The Montgomery contexts of `p` and `q = (p - 1)/2`.
+pub struct Moduli {
+    p: MontContext,
+    q: MontContext,
+    /// Bytes of `q`.
+    q_len: usize,
+}
+
+impl Moduli {
+    fn from_hex(p_hex: &str) -> Moduli {
+        let p_bytes: Vec<u8> = (0..p_hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&p_hex[i..i + 2], 16).expect("hex constant"))
+            .collect();
+        // q = (p - 1) / 2: p is odd, so this is p >> 1.
+        let mut q_bytes = vec![0u8; p_bytes.len()];
+        let mut carry = 0u8;
+        for (q, &p) in q_bytes.iter_mut().zip(&p_bytes) {
+            *q = (p >> 1) | (carry << 7);
+            carry = p & 1;
+        }
+        let p = MontContext::new(&p_bytes).expect("RFC 7919 primes are odd");
+        let q = MontContext::new(&q_bytes).expect("q is an odd prime");
+        let q_len = q.modulus_len();
+        Moduli { p, q, q_len }
+    }
+}
+
+macro_rules! ffdhe_group {
+    ($params:ident, $alias:ident, $id:literal, $hex:ident, $len:literal) => {
+        /// Parameters of one RFC 7919 group.
+        #[derive(Clone, Copy, Debug)]
+        pub struct $params;
+
+        impl FfdheParams for $params {
+            const SUITE_ID: &'static str = $id;
+            const P_HEX: &'static str = $hex;
+            const P_LEN: usize = $len;
+            fn moduli() -> &'static Moduli {
+                static MODULI: OnceLock<Moduli> = OnceLock::new();
+                MODULI.get_or_init(|| Moduli::from_hex($hex))
+            }
+        }
+
+        #[doc = concat!("The `", $id, "` group.")]
+        pub type $alias = Ffdhe<$params>;
+    };
+}
+
+ffdhe_group!(Params2048, Ffdhe2048, "FFDHE2048-SHA512", FFDHE2048_P, 256);
+ffdhe_group!(Params3072, Ffdhe3072, "FFDHE3072-SHA512", FFDHE3072_P, 384);
+ffdhe_group!(Params4096, Ffdhe4096, "FFDHE4096-SHA512", FFDHE4096_P, 512);
+
+/// An RFC 7919 group (see the module documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct Ffdhe<P: FfdheParams>(PhantomData<P>);
+
+/// An element: a residue mod p (64-bit limbs, `< p`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Residue(Vec<u64>);
+
+/// A scalar: a residue mod q (64-bit limbs, `< q`); wiped on drop.
+#[derive(Clone, Debug)]
+pub struct Exponent(Vec<u64>);
+
+impl Zeroize for Exponent {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for Exponent {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<P: FfdheParams> Ffdhe<P> {
+    fn p() -> &'static MontContext {
+        &P::moduli().p
+    }
+
+    fn q() -> &'static MontContext {
+        &P::moduli().q
+    }
+
+    fn q_len() -> usize {
+        P::moduli().q_len
+    }
+
+    fn residue_from_u64(v: u64, ctx: &MontContext) -> Vec<u64> {
+        let mut limbs = vec![0u64; ctx.limbs()];
+        limbs[0] = v;
+        limbs
+    }
+
+    /// `base_i ^ exponent_i mod p` for every `i` in one batch call (the
+    /// exponents are `len(q)` bytes each).
+    fn pow_batch(bases: &[u8], exponents: &[u8]) -> Vec<Residue> {
+        let count = bases.len() / P::P_LEN;
+        let mut out = Zeroizing::new(vec![0u8; count * P::P_LEN]);
+        Self::p()
+            .mod_exp_batch(bases, P::P_LEN, exponents, Self::q_len(), &mut out)
+            .expect("valid operands of the group's own sizes");
+        out.chunks_exact(P::P_LEN)
+            .map(|c| Residue(Self::p().reduce(c)))
+            .collect()
+    }
+
+    fn element_bytes(elements: &[Residue]) -> Vec<u8> {
+        let mut bytes = vec![0u8; elements.len() * P::P_LEN];
+        Self::encode_batch(elements, &mut bytes);
+        bytes
+    }
+}
+
+/// The Jacobi symbol `(a / n)` for odd `n` and `a < n` (binary algorithm,
+/// variable time: for public values only).
+fn jacobi_vartime(a: &[u64], n: &[u64]) -> i32 {
+    let (mut a, mut n) = (a.to_vec(), n.to_vec());
+    let mut t = 1;
+    let is_zero = |x: &[u64]| x.iter().all(|&l| l == 0);
+    loop {
+        if is_zero(&a) {
+            let one = n[0] == 1 && n[1..].iter().all(|&l| l == 0);
+            return if one { t } else { 0 };
+        }
+        let zeros = trailing_zeros(&a);
+        shift_right(&mut a, zeros);
+        if zeros % 2 == 1 && matches!(n[0] & 7, 3 | 5) {
+            t = -t;
+        }
+        if less_than(&a, &n) {
+            core::mem::swap(&mut a, &mut n);
+            if a[0] & 3 == 3 && n[0] & 3 == 3 {
+                t = -t;
+            }
+        }
+        // a >= n, both odd: a - n is even (or zero).
+        subtract_in_place(&mut a, &n);
+    }
+}
+
+fn trailing_zeros(x: &[u64]) -> usize {
+    let limb = x.iter().position(|&l| l != 0).expect("non-zero");
+    64 * limb + x[limb].trailing_zeros() as usize
+}
+
+fn shift_right(x: &mut [u64], bits: usize) {
+    let (limbs, bits) = (bits / 64, bits % 64);
+    for i in 0..x.len() {
+        let lo = x.get(i + limbs).copied().unwrap_or(0);
+        let hi = x.get(i + limbs + 1).copied().unwrap_or(0);
+        x[i] = if bits == 0 {
+            lo
+        } else {
+            (lo >> bits) | (hi << (64 - bits))
+        };
+    }
+}
+
+fn less_than(a: &[u64], b: &[u64]) -> bool {
+    for (x, y) in a.iter().zip(b).rev() {
+        if x != y {
+            return x < y;
+        }
+    }
+    false
+}
+
+fn subtract_in_place(a: &mut [u64], b: &[u64]) {
+    let mut borrow = 0u64;
+    for (x, &y) in a.iter_mut().zip(b) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *x = d2;
+        borrow = u64::from(b1 | b2);
+    }
+}
+
+impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
+    type Element = Residue;
+    type Scalar = Exponent;
+
+    const SUITE_ID: &'static str = P::SUITE_ID;
+    const ELEMENT_LEN: usize = P::P_LEN;
+    const SCALAR_LEN: usize = P::P_LEN;
+    const HASH_LEN: usize = 64;
+
+    fn hash(parts: &[&[u8]]) -> Vec<u8> {
+        let mut h = Sha512::new();
+        for part in parts {
+            h.update(part);
+        }
+        h.finalize().to_vec()
+    }
+
+    fn generator() -> Residue {
+        Residue(Self::residue_from_u64(2, Self::p()))
+    }
+
+    fn identity() -> Residue {
+        Residue(Self::residue_from_u64(1, Self::p()))
+    }
+
+    fn is_identity(element: &Residue) -> bool {
+        *element == Self::identity()
+    }
+
+    fn add(a: &Residue, b: &Residue) -> Residue {
+        Residue(Self::p().mul_mod(&a.0, &b.0))
+    }
+
+    /// The inverse mod p, `a^(p-2)` (elements are public; this runs in
+    /// constant time all the same).
+    fn neg(a: &Residue) -> Residue {
+        let p = Self::p();
+        let p_minus_2 = p.sub_mod(&vec![0u64; p.limbs()], &Self::residue_from_u64(2, p)); // -2 mod p
+        let mut exponent = vec![0u8; P::P_LEN];
+        limbs_to_be_bytes(&p_minus_2, &mut exponent);
+        let mut base = vec![0u8; P::P_LEN];
+        limbs_to_be_bytes(&a.0, &mut base);
+        let mut out = vec![0u8; P::P_LEN];
+        p.mod_exp_batch(&base, P::P_LEN, &exponent, P::P_LEN, &mut out)
+            .expect("valid operands");
+        Residue(p.reduce(&out))
+    }
+
+    fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> Residue {
+        let uniform = expand_message_xmd::<Sha512>(msg, dst, P::P_LEN + 16);
+        let v = Self::p().reduce(&uniform);
+        let square = Self::p().mul_mod(&v, &v);
+        if square.iter().all(|&l| l == 0) {
+            // v ≡ 0 (probability 2^-2000): not a group element; the identity
+            // makes the caller's identity check reject the input.
+            return Self::identity();
+        }
+        Residue(square)
+    }
+
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Exponent {
+        let mut uniform = expand_message_xmd::<Sha512>(msg, dst, Self::q_len() + 16);
+        let s = Exponent(Self::q().reduce(&uniform));
+        uniform.zeroize();
+        s
+    }
+
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Exponent {
+        let mut wide = Zeroizing::new(vec![0u8; Self::q_len() + 16]);
+        loop {
+            rng.fill_bytes(&mut wide);
+            let s = Exponent(Self::q().reduce(&wide));
+            if !Self::scalar_is_zero(&s) {
+                return s;
+            }
+        }
+    }
+
+    fn scalar_from_u64(v: u64) -> Exponent {
+        let limbs = Self::residue_from_u64(v, Self::q());
+        let mut bytes = vec![0u8; Self::q_len()];
+        limbs_to_be_bytes(&limbs, &mut bytes);
+        Exponent(Self::q().reduce(&bytes))
+    }
+
+    fn scalar_add(a: &Exponent, b: &Exponent) -> Exponent {
+        Exponent(Self::q().add_mod(&a.0, &b.0))
+    }
+
+    fn scalar_sub(a: &Exponent, b: &Exponent) -> Exponent {
+        Exponent(Self::q().sub_mod(&a.0, &b.0))
+    }
+
+    fn scalar_mul(a: &Exponent, b: &Exponent) -> Exponent {
+        Exponent(Self::q().mul_mod(&a.0, &b.0))
+    }
+
+    /// `s^(q-2) mod q` (q is prime), constant time in `s`.
+    fn scalar_invert(s: &Exponent) -> Exponent {
+        let q = Self::q();
+        let mut exponent = vec![0u8; Self::q_len()];
+        let two = Self::residue_from_u64(2, q);
+        let q_minus_2 = q.sub_mod(&vec![0u64; q.limbs()], &two); // -2 mod q = q - 2
+        limbs_to_be_bytes(&q_minus_2, &mut exponent);
+        let mut base = Zeroizing::new(vec![0u8; Self::q_len()]);
+        limbs_to_be_bytes(&s.0, &mut base);
+        let mut out = Zeroizing::new(vec![0u8; Self::q_len()]);
+        q.mod_exp_batch(&base, Self::q_len(), &exponent, Self::q_len(), &mut out)
+            .expect("valid operands");
+        Exponent(q.reduce(&out))
+    }
+
+    fn scalar_is_zero(s: &Exponent) -> bool {
+        s.0.iter().fold(0u64, |acc, &l| acc | l) == 0
+    }
+
+    fn mul(element: &Residue, s: &Exponent) -> Residue {
+        Self::mul_batch(s, core::slice::from_ref(element))
+            .pop()
+            .expect("one result")
+    }
+
+    fn mul_base(s: &Exponent) -> Residue {
+        Self::mul(&Self::generator(), s)
+    }
+
+    /// One batch exponentiation with the same exponent in every lane.
+    fn mul_batch(s: &Exponent, elements: &[Residue]) -> Vec<Residue> {
+        if elements.is_empty() {
+            return Vec::new();
+        }
+        let mut scalar = Zeroizing::new(vec![0u8; Self::q_len()]);
+        Self::encode_scalar(s, &mut scalar);
+        let exponents = Zeroizing::new(scalar.repeat(elements.len()));
+        Self::pow_batch(&Self::element_bytes(elements), &exponents)
+    }
+
+    /// `Π X_i^(s_i)`: one batch exponentiation with per-lane exponents, then
+    /// the product.
+    fn msm_vartime(scalars: &[Exponent], elements: &[Residue]) -> Residue {
+        let n = scalars.len().min(elements.len());
+        if n == 0 {
+            return Self::identity();
+        }
+        let mut exponents = vec![0u8; n * Self::q_len()];
+        for (s, slot) in scalars
+            .iter()
+            .zip(exponents.chunks_exact_mut(Self::q_len()))
+        {
+            Self::encode_scalar(s, slot);
+        }
+        let powers = Self::pow_batch(&Self::element_bytes(&elements[..n]), &exponents);
+        powers
+            .iter()
+            .fold(Self::identity(), |acc, x| Self::add(&acc, x))
+    }
+
+    fn encode(element: &Residue, out: &mut [u8]) {
+        limbs_to_be_bytes(&element.0, out);
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Residue, Error> {
+        if bytes.len() != P::P_LEN {
+            return Err(Error::InvalidElement);
+        }
+        let p = Self::p();
+        let mut x = vec![0u64; p.limbs().max(limbs_for_bytes(bytes.len()))];
+        be_bytes_to_limbs(bytes, &mut x);
+        // 1 < x < p
+        if bit_length_vartime(&x) <= 1 || !less_than(&x, p.modulus()) {
+            return Err(Error::InvalidElement);
+        }
+        if jacobi_vartime(&x, p.modulus()) != 1 {
+            return Err(Error::InvalidElement);
+        }
+        Ok(Residue(x))
+    }
+
+    fn encode_scalar(s: &Exponent, out: &mut [u8]) {
+        limbs_to_be_bytes(&s.0, out);
+    }
+
+    /// `len(q)` bytes big-endian, `< q`, not zero.
+    fn decode_scalar(bytes: &[u8]) -> Result<Exponent, Error> {
+        let q = Self::q();
+        if bytes.len() != Self::q_len() {
+            return Err(Error::InvalidScalar);
+        }
+        let mut s = Zeroizing::new(vec![0u64; q.limbs()]);
+        be_bytes_to_limbs(bytes, &mut s);
+        // The range check compares a secret with public q: done on a
+        // borrow, without an early exit.
+        let mut diff = Zeroizing::new(vec![0u64; q.limbs()]);
+        let borrow = {
+            let mut borrow = 0u64;
+            for ((d, &x), &y) in diff.iter_mut().zip(s.iter()).zip(q.modulus()) {
+                let (d1, b1) = x.overflowing_sub(y);
+                let (d2, b2) = d1.overflowing_sub(borrow);
+                *d = d2;
+                borrow = u64::from(b1 | b2);
+            }
+            borrow
+        };
+        let zero = s.iter().fold(0u64, |acc, &l| acc | l) == 0;
+        if borrow == 0 || zero {
+            return Err(Error::InvalidScalar);
+        }
+        Ok(Exponent(s.to_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jacobi_small() {
+        // (a / 7): residues 1, 2, 4 are +1; 3, 5, 6 are -1.
+        let expected = [0, 1, 1, -1, 1, -1, -1];
+        for (a, &j) in expected.iter().enumerate() {
+            assert_eq!(jacobi_vartime(&[a as u64, 0], &[7, 0]), j, "({a}/7)");
+        }
+        // (2 / 15) = (2/3)(2/5) = (-1)(-1) = 1
+        assert_eq!(jacobi_vartime(&[2], &[15]), 1);
+    }
+
+    #[test]
+    fn generator_has_order_q() {
+        let q = Ffdhe2048::q();
+        let mut q_bytes = vec![0u8; Ffdhe2048::q_len()];
+        limbs_to_be_bytes(q.modulus(), &mut q_bytes);
+        let mut out = vec![0u8; 256];
+        let mut two = vec![0u8; 256];
+        two[255] = 2;
+        Ffdhe2048::p()
+            .mod_exp_batch(&two, 256, &q_bytes, q_bytes.len(), &mut out)
+            .unwrap();
+        assert_eq!(out[255], 1);
+        assert!(out[..255].iter().all(|&b| b == 0));
+        assert!(Ffdhe2048::decode(&two).is_ok(), "2 is a quadratic residue");
+    }
+}

@@ -1,0 +1,180 @@
+//! Prime-order groups behind one trait, so every protocol is written once.
+//!
+//! Additive notation throughout (`k·X`); on the FFDHE groups that is `X^k mod
+//! p`. Every element that comes from outside is decoded *with validation*
+//! (canonical encoding, in the prime-order group, not the identity), and
+//! every scalar that comes from outside is checked to be in `[1, q)`.
+//! Secret scalars (keys, blinds) only ever meet constant-time code; the
+//! `_vartime` functions are for public data.
+
+pub mod bls12_381;
+pub mod ffdhe;
+mod ffdhe_params;
+pub mod p256;
+pub mod ristretto255;
+pub(crate) mod xmd;
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use crate::Error;
+
+pub use self::bls12_381::Bls12381G1;
+pub use self::ffdhe::{Ffdhe2048, Ffdhe3072, Ffdhe4096};
+pub use self::p256::P256;
+pub use self::ristretto255::Ristretto255;
+
+/// A group of prime order `q` with a fixed generator `B`, together with the
+/// hash of its RFC 9497-style ciphersuite.
+pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
+    /// A group element.
+    type Element: Clone + PartialEq + Send + Sync + core::fmt::Debug;
+    /// An integer modulo `q`; wiped on drop where it holds a secret.
+    type Scalar: Clone + Send + Sync + Zeroize;
+
+    /// The ciphersuite identifier (RFC 9497 §4, or this library's own).
+    const SUITE_ID: &'static str;
+    /// Bytes of an encoded element.
+    const ELEMENT_LEN: usize;
+    /// Bytes of an encoded scalar.
+    const SCALAR_LEN: usize;
+    /// Bytes of the suite's hash output.
+    const HASH_LEN: usize;
+
+    /// The suite's hash (SHA-256 or SHA-512) of the concatenated `parts`.
+    fn hash(parts: &[&[u8]]) -> Vec<u8>;
+
+    /// The generator `B`.
+    fn generator() -> Self::Element;
+    /// The identity element.
+    fn identity() -> Self::Element;
+    /// Whether `element` is the identity (variable time: public elements).
+    fn is_identity(element: &Self::Element) -> bool;
+    /// `a + b`.
+    fn add(a: &Self::Element, b: &Self::Element) -> Self::Element;
+    /// `-a`.
+    fn neg(a: &Self::Element) -> Self::Element;
+
+    /// Hash to the group (RFC 9380 for the curves) with domain separation
+    /// tag `dst`; `msg` is the concatenation of the parts.
+    fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> Self::Element;
+    /// Hash to a scalar with domain separation tag `dst` (may be 0).
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Self::Scalar;
+
+    /// A uniformly random non-zero scalar.
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Self::Scalar;
+    /// The scalar `v mod q`.
+    fn scalar_from_u64(v: u64) -> Self::Scalar;
+    /// `a + b mod q` (constant time).
+    fn scalar_add(a: &Self::Scalar, b: &Self::Scalar) -> Self::Scalar;
+    /// `a - b mod q` (constant time).
+    fn scalar_sub(a: &Self::Scalar, b: &Self::Scalar) -> Self::Scalar;
+    /// `a · b mod q` (constant time).
+    fn scalar_mul(a: &Self::Scalar, b: &Self::Scalar) -> Self::Scalar;
+    /// `s^{-1} mod q` for `s != 0` (constant time).
+    fn scalar_invert(s: &Self::Scalar) -> Self::Scalar;
+    /// Whether `s` is zero (constant time in `s`; the answer is returned).
+    fn scalar_is_zero(s: &Self::Scalar) -> bool;
+
+    /// Inverts every scalar in place with one inversion (Montgomery's
+    /// trick); constant time, all scalars non-zero.
+    fn batch_invert(scalars: &mut [Self::Scalar]) {
+        if scalars.is_empty() {
+            return;
+        }
+        // prefix[i] = s_0 · … · s_i
+        let mut prefix: Vec<Self::Scalar> = Vec::with_capacity(scalars.len());
+        let mut running = scalars[0].clone();
+        prefix.push(running.clone());
+        for s in &scalars[1..] {
+            running = Self::scalar_mul(&running, s);
+            prefix.push(running.clone());
+        }
+        let mut inverse = Self::scalar_invert(&running);
+        for i in (1..scalars.len()).rev() {
+            let inv_i = Self::scalar_mul(&inverse, &prefix[i - 1]);
+            inverse = Self::scalar_mul(&inverse, &scalars[i]);
+            scalars[i] = inv_i;
+        }
+        scalars[0] = inverse;
+        running.zeroize();
+        prefix.iter_mut().for_each(Zeroize::zeroize);
+    }
+
+    /// `s·X`, constant time in `s` and `X`.
+    fn mul(element: &Self::Element, s: &Self::Scalar) -> Self::Element;
+    /// `s·B`, constant time in `s`.
+    fn mul_base(s: &Self::Scalar) -> Self::Element;
+    /// `s·X_i` for every `i`: the server's hot path (one secret scalar, many
+    /// elements), constant time in `s`.
+    fn mul_batch(s: &Self::Scalar, elements: &[Self::Element]) -> Vec<Self::Element> {
+        elements.iter().map(|e| Self::mul(e, s)).collect()
+    }
+    /// `s·X_i` for every `i`, encoded into `out` (`ELEMENT_LEN` bytes each):
+    /// a group may fuse the multiplication with a batch encoding.
+    fn mul_batch_encode(s: &Self::Scalar, elements: &[Self::Element], out: &mut [u8]) {
+        Self::encode_batch(&Self::mul_batch(s, elements), out);
+    }
+    /// `s_i·X_i` for every `i` (a scalar per element), encoded into `out`
+    /// (`ELEMENT_LEN` bytes each), and returned; constant time in the
+    /// scalars (the client's blinding and unblinding).
+    fn mul_each_encode(
+        scalars: &[Self::Scalar],
+        elements: &[Self::Element],
+        out: &mut [u8],
+    ) -> Vec<Self::Element> {
+        let products: Vec<Self::Element> = scalars
+            .iter()
+            .zip(elements)
+            .map(|(s, e)| Self::mul(e, s))
+            .collect();
+        Self::encode_batch(&products, out);
+        products
+    }
+    /// `Σ s_i·X_i`, variable time: for public scalars and elements only.
+    fn msm_vartime(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Self::Element;
+
+    /// The canonical encoding of `element` into `out` (`ELEMENT_LEN` bytes).
+    fn encode(element: &Self::Element, out: &mut [u8]);
+    /// Encodes every element, `ELEMENT_LEN` bytes each (a group may share
+    /// work across the batch, e.g. one field inversion).
+    fn encode_batch(elements: &[Self::Element], out: &mut [u8]) {
+        for (element, slot) in elements.iter().zip(out.chunks_exact_mut(Self::ELEMENT_LEN)) {
+            Self::encode(element, slot);
+        }
+    }
+    /// Decodes and validates one element: canonical, in the prime-order
+    /// group, not the identity ([`Error::InvalidElement`] otherwise).
+    fn decode(bytes: &[u8]) -> Result<Self::Element, Error>;
+    /// Decodes a concatenation of encodings ([`Error::BadLength`] unless
+    /// the length is a non-zero multiple of `ELEMENT_LEN`).
+    fn decode_batch(bytes: &[u8]) -> Result<Vec<Self::Element>, Error> {
+        if bytes.is_empty() || !bytes.len().is_multiple_of(Self::ELEMENT_LEN) {
+            return Err(Error::BadLength);
+        }
+        bytes
+            .chunks_exact(Self::ELEMENT_LEN)
+            .map(Self::decode)
+            .collect()
+    }
+
+    /// The canonical encoding of a scalar into `out` (`SCALAR_LEN` bytes).
+    fn encode_scalar(s: &Self::Scalar, out: &mut [u8]);
+    /// Decodes a scalar, rejecting non-canonical values (`>= q`) and zero
+    /// ([`Error::InvalidScalar`]).
+    fn decode_scalar(bytes: &[u8]) -> Result<Self::Scalar, Error>;
+}
+
+/// The encoding of one element as a vector.
+pub fn encode_to_vec<G: PrimeOrderGroup>(element: &G::Element) -> Vec<u8> {
+    let mut out = vec![0u8; G::ELEMENT_LEN];
+    G::encode(element, &mut out);
+    out
+}
+
+/// The encoding of one scalar as a vector (wipe it if the scalar is secret).
+pub fn encode_scalar_to_vec<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
+    let mut out = vec![0u8; G::SCALAR_LEN];
+    G::encode_scalar(s, &mut out);
+    out
+}

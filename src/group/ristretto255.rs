@@ -1,0 +1,191 @@
+//! ristretto255 (RFC 9496) with SHA-512: the `ristretto255-SHA512` suite of
+//! RFC 9497 (§4.1). Arithmetic by curve25519-dalek, whose AVX-512 IFMA
+//! backend is chosen at run time where the CPU has it.
+
+use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
+use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::{Identity, VartimeMultiscalarMul};
+use rand_core::CryptoRng;
+use sha2::{Digest, Sha512};
+
+use super::xmd::expand_message_xmd;
+use super::PrimeOrderGroup;
+use crate::Error;
+
+/// The ristretto255 group (`ristretto255-SHA512`).
+#[derive(Clone, Copy, Debug)]
+pub struct Ristretto255;
+
+impl PrimeOrderGroup for Ristretto255 {
+    type Element = RistrettoPoint;
+    type Scalar = Scalar;
+
+    const SUITE_ID: &'static str = "ristretto255-SHA512";
+    const ELEMENT_LEN: usize = 32;
+    const SCALAR_LEN: usize = 32;
+    const HASH_LEN: usize = 64;
+
+    fn hash(parts: &[&[u8]]) -> Vec<u8> {
+        let mut h = Sha512::new();
+        for part in parts {
+            h.update(part);
+        }
+        h.finalize().to_vec()
+    }
+
+    fn generator() -> RistrettoPoint {
+        RISTRETTO_BASEPOINT_POINT
+    }
+
+    fn identity() -> RistrettoPoint {
+        RistrettoPoint::identity()
+    }
+
+    fn is_identity(element: &RistrettoPoint) -> bool {
+        *element == RistrettoPoint::identity()
+    }
+
+    fn add(a: &RistrettoPoint, b: &RistrettoPoint) -> RistrettoPoint {
+        a + b
+    }
+
+    fn neg(a: &RistrettoPoint) -> RistrettoPoint {
+        -a
+    }
+
+    /// RFC 9380 `hash_to_ristretto255`: 64 bytes of expand_message_xmd
+    /// (SHA-512) through the ristretto255 one-way map.
+    fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> RistrettoPoint {
+        let uniform: [u8; 64] = expand_message_xmd::<Sha512>(msg, dst, 64)
+            .try_into()
+            .expect("64 bytes");
+        RistrettoPoint::from_uniform_bytes(&uniform)
+    }
+
+    /// RFC 9497 §4.1: 64 bytes of expand_message_xmd reduced mod the order.
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Scalar {
+        let uniform: [u8; 64] = expand_message_xmd::<Sha512>(msg, dst, 64)
+            .try_into()
+            .expect("64 bytes");
+        Scalar::from_bytes_mod_order_wide(&uniform)
+    }
+
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Scalar {
+        loop {
+            let s = Scalar::random(rng);
+            if s != Scalar::ZERO {
+                return s;
+            }
+        }
+    }
+
+    fn scalar_from_u64(v: u64) -> Scalar {
+        Scalar::from(v)
+    }
+
+    fn scalar_add(a: &Scalar, b: &Scalar) -> Scalar {
+        a + b
+    }
+
+    fn scalar_sub(a: &Scalar, b: &Scalar) -> Scalar {
+        a - b
+    }
+
+    fn scalar_mul(a: &Scalar, b: &Scalar) -> Scalar {
+        a * b
+    }
+
+    fn scalar_invert(s: &Scalar) -> Scalar {
+        s.invert()
+    }
+
+    fn scalar_is_zero(s: &Scalar) -> bool {
+        bool::from(subtle::ConstantTimeEq::ct_eq(s, &Scalar::ZERO))
+    }
+
+    fn batch_invert(scalars: &mut [Scalar]) {
+        if !scalars.is_empty() {
+            Scalar::invert_batch_alloc(scalars);
+        }
+    }
+
+    fn mul(element: &RistrettoPoint, s: &Scalar) -> RistrettoPoint {
+        element * s
+    }
+
+    fn mul_base(s: &Scalar) -> RistrettoPoint {
+        RistrettoPoint::mul_base(s)
+    }
+
+    /// Multiplies by `s/2` and encodes with dalek's batch
+    /// double-and-compress: `compress(2·(s/2)·X) = compress(s·X)`, and the
+    /// batch shares one field inversion across all points.
+    fn mul_batch_encode(s: &Scalar, elements: &[RistrettoPoint], out: &mut [u8]) {
+        let half = s * Scalar::from(2u64).invert();
+        let halves: Vec<RistrettoPoint> = elements.iter().map(|e| e * half).collect();
+        let compressed = RistrettoPoint::double_and_compress_batch(&halves);
+        for (c, slot) in compressed
+            .iter()
+            .zip(out.chunks_exact_mut(Self::ELEMENT_LEN))
+        {
+            slot.copy_from_slice(c.as_bytes());
+        }
+    }
+
+    /// As [`Self::mul_batch_encode`], with a halved scalar per element.
+    fn mul_each_encode(
+        scalars: &[Scalar],
+        elements: &[RistrettoPoint],
+        out: &mut [u8],
+    ) -> Vec<RistrettoPoint> {
+        let inverse_of_two = Scalar::from(2u64).invert();
+        let halves: Vec<RistrettoPoint> = scalars
+            .iter()
+            .zip(elements)
+            .map(|(s, e)| e * (s * inverse_of_two))
+            .collect();
+        let compressed = RistrettoPoint::double_and_compress_batch(&halves);
+        for (c, slot) in compressed
+            .iter()
+            .zip(out.chunks_exact_mut(Self::ELEMENT_LEN))
+        {
+            slot.copy_from_slice(c.as_bytes());
+        }
+        halves.iter().map(|h| h + h).collect()
+    }
+
+    fn msm_vartime(scalars: &[Scalar], elements: &[RistrettoPoint]) -> RistrettoPoint {
+        RistrettoPoint::vartime_multiscalar_mul(scalars, elements)
+    }
+
+    fn encode(element: &RistrettoPoint, out: &mut [u8]) {
+        out.copy_from_slice(element.compress().as_bytes());
+    }
+
+    fn decode(bytes: &[u8]) -> Result<RistrettoPoint, Error> {
+        let compressed =
+            CompressedRistretto::from_slice(bytes).map_err(|_| Error::InvalidElement)?;
+        // `decompress` rejects non-canonical encodings.
+        let point = compressed.decompress().ok_or(Error::InvalidElement)?;
+        if Self::is_identity(&point) {
+            return Err(Error::InvalidElement);
+        }
+        Ok(point)
+    }
+
+    fn encode_scalar(s: &Scalar, out: &mut [u8]) {
+        out.copy_from_slice(s.as_bytes());
+    }
+
+    /// 32 bytes little-endian, `< q`, not zero.
+    fn decode_scalar(bytes: &[u8]) -> Result<Scalar, Error> {
+        let bytes: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidScalar)?;
+        let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(bytes))
+            .ok_or(Error::InvalidScalar)?;
+        if Self::scalar_is_zero(&s) {
+            return Err(Error::InvalidScalar);
+        }
+        Ok(s)
+    }
+}

@@ -1,0 +1,210 @@
+//! The client side of RFC 9497, batched: blind n inputs, then verify (in
+//! VOPRF/POPRF mode) and finalize the server's answers.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use super::context::{len2, Context, Mode, MAX_INPUT_LEN};
+use super::dleq::{verify_proof, Proof, Relation};
+use super::server::poprf_tweaked_key;
+use crate::group::PrimeOrderGroup;
+use crate::Error;
+
+/// One batch on the client: the inputs, their secret blinds and the blinded
+/// elements to send. It cannot be cloned, and [`ClientBatch::finalize`]
+/// consumes it, so blinds are never reused; they are wiped on drop.
+pub struct ClientBatch<G: PrimeOrderGroup> {
+    context: Context,
+    inputs: Vec<Vec<u8>>,
+    info: Vec<u8>,
+    blinds: Vec<G::Scalar>,
+    blinded: Vec<G::Element>,
+    blinded_bytes: Vec<u8>,
+    /// The key the server's proof is checked against: `pkS` (VOPRF) or the
+    /// tweaked key (POPRF).
+    proof_key: Option<G::Element>,
+}
+
+impl<G: PrimeOrderGroup> Drop for ClientBatch<G> {
+    fn drop(&mut self) {
+        self.blinds.iter_mut().for_each(Zeroize::zeroize);
+    }
+}
+
+impl<G: PrimeOrderGroup> core::fmt::Debug for ClientBatch<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ClientBatch")
+            .field("suite", &G::SUITE_ID)
+            .field("mode", &self.context.mode)
+            .field("inputs", &self.inputs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: PrimeOrderGroup> ClientBatch<G> {
+    /// Blinds `inputs` with fresh random blinds. `public_key` (the server's
+    /// `pkS`) is required in VOPRF and POPRF mode; `info` is the POPRF public
+    /// input (must be empty otherwise). Fails with [`Error::InvalidInput`]
+    /// if an input hashes to the identity, [`Error::EmptyInput`] for no
+    /// inputs, [`Error::BadLength`] for an input or info above 65535 bytes.
+    pub fn blind<R: CryptoRng + ?Sized>(
+        mode: Mode,
+        inputs: &[&[u8]],
+        info: &[u8],
+        public_key: Option<&G::Element>,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let blinds = (0..inputs.len()).map(|_| G::random_scalar(rng)).collect();
+        Self::blind_with(mode, inputs, info, public_key, blinds)
+    }
+
+    /// [`ClientBatch::blind`] with the blinds given: for reproducing test
+    /// vectors only (blinds must be secret, uniform and never reused).
+    pub fn blind_with(
+        mode: Mode,
+        inputs: &[&[u8]],
+        info: &[u8],
+        public_key: Option<&G::Element>,
+        mut blinds: Vec<G::Scalar>,
+    ) -> Result<Self, Error> {
+        let result = Self::build(mode, inputs, info, public_key, &blinds);
+        match result {
+            Ok((context, blinded, blinded_bytes, proof_key)) => Ok(ClientBatch {
+                context,
+                inputs: inputs.iter().map(|x| x.to_vec()).collect(),
+                info: info.to_vec(),
+                blinds,
+                blinded,
+                blinded_bytes,
+                proof_key,
+            }),
+            Err(e) => {
+                blinds.iter_mut().for_each(Zeroize::zeroize);
+                Err(e)
+            }
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn build(
+        mode: Mode,
+        inputs: &[&[u8]],
+        info: &[u8],
+        public_key: Option<&G::Element>,
+        blinds: &[G::Scalar],
+    ) -> Result<(Context, Vec<G::Element>, Vec<u8>, Option<G::Element>), Error> {
+        if inputs.is_empty() || blinds.len() != inputs.len() {
+            return Err(Error::EmptyInput);
+        }
+        if inputs.len() > u16::MAX as usize {
+            return Err(Error::BadLength);
+        }
+        if inputs.iter().any(|x| x.len() > MAX_INPUT_LEN) || info.len() > MAX_INPUT_LEN {
+            return Err(Error::BadLength);
+        }
+        let context = Context::new::<G>(mode);
+        let proof_key = match mode {
+            Mode::Oprf => None,
+            Mode::Voprf => Some(public_key.ok_or(Error::NullPointer)?.clone()),
+            Mode::Poprf => Some(poprf_tweaked_key::<G>(
+                &context,
+                public_key.ok_or(Error::NullPointer)?,
+                info,
+            )?),
+        };
+        if mode != Mode::Poprf && !info.is_empty() {
+            return Err(Error::BadLength);
+        }
+        let hashed: Vec<G::Element> = inputs
+            .iter()
+            .map(|x| G::hash_to_group(&[x], &context.hash_to_group_dst))
+            .collect();
+        if hashed.iter().any(G::is_identity) {
+            return Err(Error::InvalidInput);
+        }
+        let mut blinded_bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
+        let blinded = G::mul_each_encode(blinds, &hashed, &mut blinded_bytes);
+        Ok((context, blinded, blinded_bytes, proof_key))
+    }
+
+    /// The blinded elements to send to the server (`ELEMENT_LEN` bytes each).
+    pub fn blinded_elements(&self) -> &[u8] {
+        &self.blinded_bytes
+    }
+
+    /// The number of inputs.
+    pub fn len(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Always false: a batch has at least one input.
+    pub fn is_empty(&self) -> bool {
+        self.inputs.is_empty()
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        self.context.mode
+    }
+
+    /// Checks the server's answer and returns the PRF outputs, one per
+    /// input, in order. `evaluated` holds the server's encoded elements (one
+    /// per input, each validated); `proof` is required in VOPRF and POPRF
+    /// mode and is checked once for the whole batch ([`Error::VerificationFailed`]
+    /// and no output if it does not hold).
+    pub fn finalize(
+        self,
+        evaluated: &[u8],
+        proof: Option<&Proof<G>>,
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        let elements = G::decode_batch(evaluated)?;
+        if elements.len() != self.inputs.len() {
+            return Err(Error::BadLength);
+        }
+        if let Some(key) = &self.proof_key {
+            let proof = proof.ok_or(Error::NullPointer)?;
+            let relation = match self.context.mode {
+                Mode::Poprf => Relation::BlindedIsKeyTimesEvaluated,
+                _ => Relation::EvaluatedIsKeyTimesBlinded,
+            };
+            verify_proof::<G>(
+                &self.context,
+                relation,
+                key,
+                &self.blinded,
+                &self.blinded_bytes,
+                &elements,
+                evaluated,
+                proof,
+            )?;
+        }
+        Ok(self.unblind_and_hash(&elements))
+    }
+
+    /// `N_i = r_i^{-1}·Y_i` (one batch inversion), then the RFC 9497
+    /// Finalize hash of each.
+    pub(crate) fn unblind_and_hash(&self, evaluated: &[G::Element]) -> Vec<Vec<u8>> {
+        let mut inverses = self.blinds.clone();
+        G::batch_invert(&mut inverses);
+        let mut unblinded = vec![0u8; evaluated.len() * G::ELEMENT_LEN];
+        G::mul_each_encode(&inverses, evaluated, &mut unblinded);
+        inverses.iter_mut().for_each(Zeroize::zeroize);
+        let poprf = self.context.mode == Mode::Poprf;
+        self.inputs
+            .iter()
+            .zip(unblinded.chunks_exact(G::ELEMENT_LEN))
+            .map(|(input, n)| {
+                let mut parts: Vec<&[u8]> = vec![];
+                let input_len = len2(input);
+                let info_len = len2(&self.info);
+                let n_len = len2(n);
+                parts.extend([&input_len[..], input]);
+                if poprf {
+                    parts.extend([&info_len[..], &self.info]);
+                }
+                parts.extend([&n_len[..], n, b"Finalize"]);
+                G::hash(&parts)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,234 @@
+//! The batched discrete-log-equality proof of RFC 9497 §2.2 (VOPRF and
+//! POPRF): the server shows that every `D_i = k·C_i` for the `k` with
+//! `B = k·A`, by a Chaum–Pedersen proof on one random linear combination
+//! (ComputeComposites). The composites are one multi-scalar multiplication,
+//! not `n` separate ones.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use super::context::Context;
+use crate::group::{encode_to_vec, PrimeOrderGroup};
+use crate::Error;
+
+/// A proof `(c, s)`; encoded as `SerializeScalar(c) || SerializeScalar(s)`.
+pub struct Proof<G: PrimeOrderGroup> {
+    /// The challenge.
+    pub c: G::Scalar,
+    /// The response.
+    pub s: G::Scalar,
+}
+
+impl<G: PrimeOrderGroup> Clone for Proof<G> {
+    fn clone(&self) -> Self {
+        Proof {
+            c: self.c.clone(),
+            s: self.s.clone(),
+        }
+    }
+}
+
+impl<G: PrimeOrderGroup> core::fmt::Debug for Proof<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Proof")
+            .field("suite", &G::SUITE_ID)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: PrimeOrderGroup> Proof<G> {
+    /// Bytes of an encoded proof.
+    pub const LEN: usize = 2 * G::SCALAR_LEN;
+
+    /// `c || s`.
+    pub fn encode(&self, out: &mut [u8]) {
+        let (c, s) = out.split_at_mut(G::SCALAR_LEN);
+        G::encode_scalar(&self.c, c);
+        G::encode_scalar(&self.s, s);
+    }
+
+    /// Decodes `c || s` (each a canonical, non-zero scalar).
+    pub fn decode(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != Self::LEN {
+            return Err(Error::BadLength);
+        }
+        let (c, s) = bytes.split_at(G::SCALAR_LEN);
+        Ok(Proof {
+            c: G::decode_scalar(c)?,
+            s: G::decode_scalar(s)?,
+        })
+    }
+}
+
+/// The composite weights `d_i` for the encoded `C_i`, `D_i` (RFC 9497
+/// ComputeComposites: one seed from `B`, then a hash per pair).
+fn composite_weights<G: PrimeOrderGroup>(
+    context: &Context,
+    b: &G::Element,
+    c: &[u8],
+    d: &[u8],
+) -> Vec<G::Scalar> {
+    let b_bytes = encode_to_vec::<G>(b);
+    let seed_dst = &context.seed_dst;
+    let seed = G::hash(&[&len2(&b_bytes), &b_bytes, &len2(seed_dst), seed_dst]);
+    c.chunks_exact(G::ELEMENT_LEN)
+        .zip(d.chunks_exact(G::ELEMENT_LEN))
+        .enumerate()
+        .map(|(i, (ci, di))| {
+            let index = u16::try_from(i)
+                .expect("batches are at most 65535 elements")
+                .to_be_bytes();
+            G::hash_to_scalar(
+                &[
+                    &len2(&seed),
+                    &seed,
+                    &index,
+                    &len2(ci),
+                    ci,
+                    &len2(di),
+                    di,
+                    b"Composite",
+                ],
+                &context.hash_to_scalar_dst,
+            )
+        })
+        .collect()
+}
+
+fn len2(x: &[u8]) -> [u8; 2] {
+    super::context::len2(x)
+}
+
+/// The challenge hash of RFC 9497 GenerateProof/VerifyProof.
+fn challenge<G: PrimeOrderGroup>(context: &Context, elements: [&G::Element; 5]) -> G::Scalar {
+    let encoded: Vec<Vec<u8>> = elements.iter().map(|e| encode_to_vec::<G>(e)).collect();
+    let mut parts: Vec<&[u8]> = Vec::with_capacity(11);
+    let lengths: Vec<[u8; 2]> = encoded.iter().map(|e| len2(e)).collect();
+    for (len, e) in lengths.iter().zip(&encoded) {
+        parts.push(len);
+        parts.push(e);
+    }
+    parts.push(b"Challenge");
+    G::hash_to_scalar(&parts, &context.hash_to_scalar_dst)
+}
+
+/// Which elements play `C` and `D` in a proof: VOPRF proves
+/// `evaluated = k·blinded`; POPRF proves `blinded = t·evaluated` (it
+/// evaluates with `t^{-1}`).
+#[derive(Clone, Copy)]
+pub(crate) enum Relation {
+    EvaluatedIsKeyTimesBlinded,
+    BlindedIsKeyTimesEvaluated,
+}
+
+/// GenerateProof for `B = k·G` (B is `public`): `composite` is
+/// `Σ d_i·X_i` over the *blinded* elements `X_i`, from which both composites
+/// follow without the evaluated elements (`M = Σ d_i·C_i`, `Z = k·M`, with
+/// `C = X` for VOPRF, and `C = k^{-1}·X`, `M = k^{-1}·composite`,
+/// `Z = composite` for POPRF). `blinded`/`evaluated` are the encodings.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn generate_proof<G: PrimeOrderGroup>(
+    context: &Context,
+    relation: Relation,
+    k: &G::Scalar,
+    public: &G::Element,
+    blinded: &[G::Element],
+    blinded_bytes: &[u8],
+    evaluated_bytes: &[u8],
+    nonce: &G::Scalar,
+) -> Proof<G> {
+    let (c_bytes, d_bytes) = match relation {
+        Relation::EvaluatedIsKeyTimesBlinded => (blinded_bytes, evaluated_bytes),
+        Relation::BlindedIsKeyTimesEvaluated => (evaluated_bytes, blinded_bytes),
+    };
+    let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
+    let composite = G::msm_vartime(&weights, blinded); // blinded elements and weights are public
+    let (m, z) = match relation {
+        Relation::EvaluatedIsKeyTimesBlinded => {
+            let z = G::mul(&composite, k);
+            (composite, z)
+        }
+        Relation::BlindedIsKeyTimesEvaluated => {
+            let mut k_inverse = G::scalar_invert(k);
+            let m = G::mul(&composite, &k_inverse);
+            k_inverse.zeroize();
+            (m, composite)
+        }
+    };
+    let t2 = G::mul_base(nonce);
+    let t3 = G::mul(&m, nonce);
+    let c = challenge::<G>(context, [public, &m, &z, &t2, &t3]);
+    let mut ck = G::scalar_mul(&c, k);
+    let s = G::scalar_sub(nonce, &ck);
+    ck.zeroize();
+    Proof { c, s }
+}
+
+/// GenerateProof with a fresh random nonce.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn generate_proof_random<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
+    context: &Context,
+    relation: Relation,
+    k: &G::Scalar,
+    public: &G::Element,
+    blinded: &[G::Element],
+    blinded_bytes: &[u8],
+    evaluated_bytes: &[u8],
+    rng: &mut R,
+) -> Proof<G> {
+    let mut nonce = G::random_scalar(rng);
+    let proof = generate_proof::<G>(
+        context,
+        relation,
+        k,
+        public,
+        blinded,
+        blinded_bytes,
+        evaluated_bytes,
+        &nonce,
+    );
+    nonce.zeroize();
+    proof
+}
+
+/// VerifyProof for `B = k·G` over the batch (`C`/`D` by `relation`);
+/// [`Error::VerificationFailed`] unless the proof holds. Everything here is
+/// public: variable-time arithmetic.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn verify_proof<G: PrimeOrderGroup>(
+    context: &Context,
+    relation: Relation,
+    public: &G::Element,
+    blinded: &[G::Element],
+    blinded_bytes: &[u8],
+    evaluated: &[G::Element],
+    evaluated_bytes: &[u8],
+    proof: &Proof<G>,
+) -> Result<(), Error> {
+    let (c_elements, c_bytes, d_elements, d_bytes) = match relation {
+        Relation::EvaluatedIsKeyTimesBlinded => {
+            (blinded, blinded_bytes, evaluated, evaluated_bytes)
+        }
+        Relation::BlindedIsKeyTimesEvaluated => {
+            (evaluated, evaluated_bytes, blinded, blinded_bytes)
+        }
+    };
+    let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
+    let m = G::msm_vartime(&weights, c_elements);
+    let z = G::msm_vartime(&weights, d_elements);
+    let t2 = G::msm_vartime(
+        &[proof.s.clone(), proof.c.clone()],
+        &[G::generator(), public.clone()],
+    );
+    let t3 = G::msm_vartime(&[proof.s.clone(), proof.c.clone()], &[m.clone(), z.clone()]);
+    let expected = challenge::<G>(context, [public, &m, &z, &t2, &t3]);
+    let mut expected_bytes = vec![0u8; G::SCALAR_LEN];
+    let mut c_bytes = vec![0u8; G::SCALAR_LEN];
+    G::encode_scalar(&expected, &mut expected_bytes);
+    G::encode_scalar(&proof.c, &mut c_bytes);
+    if expected_bytes == c_bytes {
+        Ok(())
+    } else {
+        Err(Error::VerificationFailed)
+    }
+}

@@ -1,0 +1,25 @@
+//! RFC 9497 oblivious pseudorandom functions on every group of this
+//! library: OPRF, VOPRF and POPRF modes, batched.
+//!
+//! The client blinds a batch of inputs ([`ClientBatch::blind`]), the server
+//! evaluates the blinded elements with its key ([`Server::blind_evaluate`];
+//! in VOPRF/POPRF mode with one DLEQ proof for the whole batch), and the
+//! client checks the proof once and unblinds and hashes every output
+//! ([`ClientBatch::finalize`]). Byte-exact with RFC 9497 for the
+//! `ristretto255-SHA512` and `P256-SHA256` suites; the same code runs the
+//! `BLS12381G1-SHA256` and `FFDHE*-SHA512` suites of this library.
+//!
+//! Wire format: a batch of elements is the concatenation of fixed-width
+//! canonical encodings; a proof is `c || s`.
+
+mod client;
+mod context;
+mod dleq;
+mod keys;
+mod server;
+
+pub use client::ClientBatch;
+pub use context::{Mode, MAX_INPUT_LEN};
+pub use dleq::Proof;
+pub use keys::KeyPair;
+pub use server::Server;
