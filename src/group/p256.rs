@@ -121,15 +121,21 @@ impl PrimeOrderGroup for P256 {
         ProjectivePoint::lincomb_vartime(pairs.as_slice())
     }
 
+    /// SEC1 compressed. The identity has no 33-byte form: it encodes as 33
+    /// zero bytes, which no decoder accepts.
     fn encode(element: &ProjectivePoint, out: &mut [u8]) {
-        out.copy_from_slice(element.to_affine().to_sec1_point(true).as_bytes());
+        Self::encode_batch(core::slice::from_ref(element), out);
     }
 
     /// One field inversion for the whole batch (projective to affine).
     fn encode_batch(elements: &[ProjectivePoint], out: &mut [u8]) {
         let affine: Vec<AffinePoint> = ProjectivePoint::batch_normalize(elements);
         for (point, slot) in affine.iter().zip(out.chunks_exact_mut(Self::ELEMENT_LEN)) {
-            slot.copy_from_slice(point.to_sec1_point(true).as_bytes());
+            let encoded = point.to_sec1_point(true);
+            match encoded.as_bytes() {
+                bytes if bytes.len() == Self::ELEMENT_LEN => slot.copy_from_slice(bytes),
+                _ => slot.fill(0), // the identity
+            }
         }
     }
 

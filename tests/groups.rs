@@ -1,0 +1,315 @@
+//! Every group honours the trait's contract: group laws, batch operations
+//! equal their one-by-one forms, and the decoders reject every invalid
+//! encoding (non-canonical, off-curve, outside the subgroup, identity,
+//! out-of-range or zero scalars). Plus the RFC 9380 hash-to-curve vectors
+//! for BLS12-381 G1.
+
+use oblivex::group::{
+    encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
+    PrimeOrderGroup, Ristretto255, P256,
+};
+use oblivex::Error;
+use rand_core::UnwrapErr;
+use serde_json::Value;
+
+fn rng() -> UnwrapErr<getrandom::SysRng> {
+    UnwrapErr(getrandom::SysRng)
+}
+
+fn laws<G: PrimeOrderGroup>() {
+    let mut rng = rng();
+    let (a, b) = (G::random_scalar(&mut rng), G::random_scalar(&mut rng));
+    let (pa, pb) = (G::mul_base(&a), G::mul_base(&b));
+    assert_eq!(
+        G::add(&pa, &pb),
+        G::mul_base(&G::scalar_add(&a, &b)),
+        "{} add",
+        G::SUITE_ID
+    );
+    assert_eq!(
+        G::add(&pa, &G::neg(&pb)),
+        G::mul_base(&G::scalar_sub(&a, &b)),
+        "{} neg",
+        G::SUITE_ID
+    );
+    assert_eq!(
+        G::mul(&pa, &b),
+        G::mul_base(&G::scalar_mul(&a, &b)),
+        "{} mul",
+        G::SUITE_ID
+    );
+    assert_eq!(
+        G::mul(&G::mul(&pa, &b), &G::scalar_invert(&b)),
+        pa,
+        "{} invert",
+        G::SUITE_ID
+    );
+    assert!(G::is_identity(&G::add(&pa, &G::neg(&pa))));
+    assert_eq!(G::mul_base(&G::scalar_from_u64(1)), G::generator());
+
+    // Batch forms equal the one-by-one forms.
+    let elements: Vec<G::Element> = (0..5)
+        .map(|i| G::hash_to_group(&[b"element", &[i]], b"test-dst"))
+        .collect();
+    let scalars: Vec<G::Scalar> = (0..5).map(|_| G::random_scalar(&mut rng)).collect();
+    let batch = G::mul_batch(&a, &elements);
+    for (e, product) in elements.iter().zip(&batch) {
+        assert_eq!(G::mul(e, &a), *product);
+    }
+    let mut fused = vec![0u8; 5 * G::ELEMENT_LEN];
+    G::mul_batch_encode(&a, &elements, &mut fused);
+    let mut each = vec![0u8; 5 * G::ELEMENT_LEN];
+    let products = G::mul_each_encode(&scalars, &elements, &mut each);
+    for i in 0..5 {
+        assert_eq!(
+            fused[i * G::ELEMENT_LEN..][..G::ELEMENT_LEN],
+            encode_to_vec::<G>(&batch[i])[..]
+        );
+        let expected = G::mul(&elements[i], &scalars[i]);
+        assert_eq!(products[i], expected);
+        assert_eq!(
+            each[i * G::ELEMENT_LEN..][..G::ELEMENT_LEN],
+            encode_to_vec::<G>(&expected)[..]
+        );
+    }
+    let msm = G::msm_vartime(&scalars, &elements);
+    let sum = elements
+        .iter()
+        .zip(&scalars)
+        .fold(G::identity(), |acc, (e, s)| G::add(&acc, &G::mul(e, s)));
+    assert_eq!(msm, sum, "{} msm", G::SUITE_ID);
+    let mut inverses = scalars.clone();
+    G::batch_invert(&mut inverses);
+    for (s, inv) in scalars.iter().zip(&inverses) {
+        assert_eq!(
+            encode_scalar_to_vec::<G>(&G::scalar_invert(s)),
+            encode_scalar_to_vec::<G>(inv)
+        );
+    }
+
+    // Encodings round-trip; the batch decoder checks lengths.
+    let bytes = encode_to_vec::<G>(&pa);
+    assert_eq!(G::decode(&bytes).unwrap(), pa);
+    assert_eq!(
+        G::decode_batch(&[bytes.clone(), bytes.clone()].concat())
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(G::decode_batch(&bytes[1..]), Err(Error::BadLength));
+    assert_eq!(G::decode_batch(&[]), Err(Error::BadLength));
+    let s = encode_scalar_to_vec::<G>(&a);
+    assert_eq!(encode_scalar_to_vec::<G>(&G::decode_scalar(&s).unwrap()), s);
+}
+
+fn rejects<G: PrimeOrderGroup>(invalid_elements: &[Vec<u8>]) {
+    let identity = {
+        // The identity has no valid encoding; encode it where a group can.
+        let mut out = vec![0u8; G::ELEMENT_LEN];
+        G::encode(&G::identity(), &mut out);
+        out
+    };
+    assert_eq!(
+        G::decode(&identity),
+        Err(Error::InvalidElement),
+        "{} identity",
+        G::SUITE_ID
+    );
+    for bad in invalid_elements {
+        assert_eq!(
+            G::decode(bad),
+            Err(Error::InvalidElement),
+            "{} accepted {}",
+            G::SUITE_ID,
+            hex::encode(bad)
+        );
+    }
+    let good = encode_to_vec::<G>(&G::generator());
+    assert_eq!(
+        G::decode(&good[1..]),
+        Err(Error::InvalidElement),
+        "{} short",
+        G::SUITE_ID
+    );
+    assert_eq!(
+        G::decode(&[good.clone(), vec![0]].concat()),
+        Err(Error::InvalidElement),
+        "{} long",
+        G::SUITE_ID
+    );
+    for (bytes, what) in [
+        (vec![0u8; G::SCALAR_LEN], "zero"),
+        (vec![0xffu8; G::SCALAR_LEN], ">= q"),
+        (vec![1u8; G::SCALAR_LEN - 1], "short"),
+    ] {
+        assert!(
+            matches!(G::decode_scalar(&bytes), Err(Error::InvalidScalar)),
+            "{} scalar {what}",
+            G::SUITE_ID
+        );
+    }
+}
+
+#[test]
+fn ristretto255_contract() {
+    laws::<Ristretto255>();
+    let mut high_bit = encode_to_vec::<Ristretto255>(&Ristretto255::generator());
+    high_bit[31] |= 0x80;
+    // RFC 9496 §A.2: non-canonical field encodings and negative values.
+    let non_canonical =
+        hex::decode("00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f").unwrap();
+    let negative =
+        hex::decode("0100000000000000000000000000000000000000000000000000000000000000").unwrap();
+    rejects::<Ristretto255>(&[high_bit, non_canonical, negative, vec![0xff; 32]]);
+}
+
+#[test]
+fn p256_contract() {
+    laws::<P256>();
+    let generator = encode_to_vec::<P256>(&P256::generator());
+    let mut uncompressed_tag = generator.clone();
+    uncompressed_tag[0] = 0x04;
+    let mut x_too_large = vec![0x02];
+    x_too_large.extend([0xff; 32]);
+    // An x for which x^3 - 3x + b is not a square mod p: no curve point.
+    let field = num_bigint::BigUint::parse_bytes(
+        b"ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+        16,
+    )
+    .unwrap();
+    let b = num_bigint::BigUint::parse_bytes(
+        b"5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
+        16,
+    )
+    .unwrap();
+    let off_curve_x = (1u32..)
+        .map(num_bigint::BigUint::from)
+        .find(|x| {
+            let rhs = (x * x * x + &field * 3u32 - x * 3u32 + &b) % &field;
+            rhs.modpow(&((&field - 1u32) >> 1), &field) != num_bigint::BigUint::from(1u32)
+        })
+        .unwrap();
+    let x_bytes = off_curve_x.to_bytes_be();
+    let mut off_curve = vec![0x02];
+    off_curve.extend(vec![0u8; 32 - x_bytes.len()]);
+    off_curve.extend(x_bytes);
+    rejects::<P256>(&[uncompressed_tag, x_too_large, off_curve]);
+}
+
+#[test]
+fn bls12_381_g1_contract() {
+    laws::<Bls12381G1>();
+    let generator = encode_to_vec::<Bls12381G1>(&Bls12381G1::generator());
+    let mut not_compressed = generator.clone();
+    not_compressed[0] &= 0x7f;
+    let mut x_too_large = vec![0xff; 48];
+    x_too_large[0] = 0x9f; // compressed flag, x >= p
+                           // A point on the curve but outside the order-r subgroup: most x that
+                           // give a curve point do (the cofactor is large).
+    let outside = (1u8..=255)
+        .map(|x| {
+            let mut c = vec![0u8; 48];
+            c[0] = 0x80;
+            c[47] = x;
+            c
+        })
+        .find(|c| {
+            let mut affine = blst::blst_p1_affine::default();
+            // SAFETY: `c` holds 48 bytes.
+            let ok = unsafe { blst::blst_p1_uncompress(&mut affine, c.as_ptr()) }
+                == blst::BLST_ERROR::BLST_SUCCESS;
+            // SAFETY: `affine` is initialised.
+            ok && !unsafe { blst::blst_p1_affine_in_g1(&affine) }
+        })
+        .expect("some small x gives a curve point outside G1");
+    rejects::<Bls12381G1>(&[not_compressed, x_too_large, outside]);
+}
+
+fn ffdhe_contract<G: PrimeOrderGroup>(p_hex: &str) {
+    laws::<G>();
+    let p = num_bigint::BigUint::parse_bytes(p_hex.as_bytes(), 16).unwrap();
+    let bytes = |v: &num_bigint::BigUint| {
+        let b = v.to_bytes_be();
+        [vec![0u8; G::ELEMENT_LEN - b.len()], b].concat()
+    };
+    let one = num_bigint::BigUint::from(1u32);
+    // -1 is not a quadratic residue mod a safe prime p ≡ 3 (mod 4); nor is
+    // -x for a residue x; 0, 1, p, p + 1 are out of range.
+    let x =
+        num_bigint::BigUint::from_bytes_be(&encode_to_vec::<G>(&G::hash_to_group(&[b"x"], b"dst")));
+    rejects::<G>(&[
+        bytes(&(&p - &one)),
+        bytes(&(&p - &x)),
+        vec![0u8; G::ELEMENT_LEN],
+        bytes(&one),
+        bytes(&p),
+        vec![0xffu8; G::ELEMENT_LEN],
+    ]);
+}
+
+fn shared_p(name: &str) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/ffdhe.json"
+    ))
+    .unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    json["groups"][name]["p"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn ffdhe_contracts() {
+    ffdhe_contract::<Ffdhe2048>(&shared_p("ffdhe2048"));
+    ffdhe_contract::<Ffdhe3072>(&shared_p("ffdhe3072"));
+    ffdhe_contract::<Ffdhe4096>(&shared_p("ffdhe4096"));
+}
+
+/// The compiled-in primes are the shared ones: `2^q = 1` for `q = (p-1)/2`
+/// computed from the JSON's `p` (2 has order q exactly when p is our p).
+#[test]
+fn ffdhe_params_match_the_shared_vectors() {
+    fn check<G: PrimeOrderGroup>(name: &str) {
+        let p = num_bigint::BigUint::parse_bytes(shared_p(name).as_bytes(), 16).unwrap();
+        let q: num_bigint::BigUint = (&p - 1u32) >> 1;
+        let q_bytes = q.to_bytes_be();
+        let q_scalar = [vec![0u8; G::SCALAR_LEN - q_bytes.len()], q_bytes].concat();
+        assert!(
+            G::decode_scalar(&q_scalar).is_err(),
+            "{name}: q itself is out of range"
+        );
+        let q_minus_1 = (&q - 1u32).to_bytes_be();
+        let s = G::decode_scalar(&[vec![0u8; G::SCALAR_LEN - q_minus_1.len()], q_minus_1].concat())
+            .unwrap();
+        // (q-1)·B + B = identity
+        assert!(
+            G::is_identity(&G::add(&G::mul_base(&s), &G::generator())),
+            "{name}"
+        );
+        let p_bytes = p.to_bytes_be();
+        assert!(G::decode(&p_bytes).is_err());
+    }
+    check::<Ffdhe2048>("ffdhe2048");
+    check::<Ffdhe3072>("ffdhe3072");
+    check::<Ffdhe4096>("ffdhe4096");
+}
+
+#[test]
+fn rfc9380_bls12381g1_hash_to_curve_vectors() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/rfc9380_bls12381g1.json"
+    ))
+    .unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let dst = json["dst"].as_str().unwrap().as_bytes();
+    let vectors = json["vectors"].as_array().unwrap();
+    assert!(!vectors.is_empty());
+    for v in vectors {
+        let msg = v["msg"].as_str().unwrap().as_bytes();
+        let point = Bls12381G1::hash_to_group(&[msg], dst);
+        assert_eq!(
+            hex::encode(encode_to_vec::<Bls12381G1>(&point)),
+            v["P"]["compressed"].as_str().unwrap()
+        );
+    }
+}
