@@ -181,6 +181,15 @@ static void test_strings(void) {
                          OBLIVEX_ERR_MODULUS_TOO_LARGE,
                          OBLIVEX_ERR_BUFFER_TOO_SMALL,
                          OBLIVEX_ERR_UNSUPPORTED_BACKEND,
+                         OBLIVEX_ERR_INVALID_ELEMENT,
+                         OBLIVEX_ERR_INVALID_SCALAR,
+                         OBLIVEX_ERR_VERIFICATION_FAILED,
+                         OBLIVEX_ERR_RNG_FAILURE,
+                         OBLIVEX_ERR_INVALID_INPUT,
+                         OBLIVEX_ERR_DERIVE_KEY_PAIR,
+                         OBLIVEX_ERR_UNKNOWN_SUITE,
+                         OBLIVEX_ERR_BATCH_USED,
+                         OBLIVEX_ERR_UNKNOWN_MODE,
                          OBLIVEX_ERR_PANIC};
     size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = oblivex_status_str(-1);

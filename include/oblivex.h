@@ -47,6 +47,13 @@
 #define MAX_THREADS 1024
 
 /**
+ * The longest input or info string (its length is framed in two bytes).
+ */
+#define MAX_INPUT_LEN (size_t)UINT16_MAX
+
+
+
+/**
  * Result of every fallible oblivex function. `OBLIVEX_OK` is 0; each error
  * has its own code (codes are stable: new ones are only ever appended).
  */
@@ -92,6 +99,45 @@ typedef enum oblivex_status {
    */
   OBLIVEX_ERR_UNSUPPORTED_BACKEND = 8,
   /**
+   * An encoded group element is not canonical, not in the prime-order
+   * group, or the identity.
+   */
+  OBLIVEX_ERR_INVALID_ELEMENT = 9,
+  /**
+   * An encoded scalar is not canonical (`>= q`) or zero.
+   */
+  OBLIVEX_ERR_INVALID_SCALAR = 10,
+  /**
+   * A proof or the server-answer check failed: the server did not apply
+   * its committed key (malicious server detected). No output was written.
+   */
+  OBLIVEX_ERR_VERIFICATION_FAILED = 11,
+  /**
+   * The operating system's random number generator failed.
+   */
+  OBLIVEX_ERR_RNG_FAILURE = 12,
+  /**
+   * A protocol input was rejected (it hashes to the identity, or a POPRF
+   * info gives an unusable tweaked key).
+   */
+  OBLIVEX_ERR_INVALID_INPUT = 13,
+  /**
+   * DeriveKeyPair found no valid key in 256 attempts.
+   */
+  OBLIVEX_ERR_DERIVE_KEY_PAIR = 14,
+  /**
+   * A suite identifier that this library does not know.
+   */
+  OBLIVEX_ERR_UNKNOWN_SUITE = 15,
+  /**
+   * A client batch was finalized already (its blinds are spent).
+   */
+  OBLIVEX_ERR_BATCH_USED = 16,
+  /**
+   * A protocol mode number that this library does not know.
+   */
+  OBLIVEX_ERR_UNKNOWN_MODE = 17,
+  /**
    * Internal error: a panic was caught at the ABI boundary (a bug in
    * oblivex; please report it).
    */
@@ -99,11 +145,73 @@ typedef enum oblivex_status {
 } oblivex_status;
 
 /**
+ * The ciphersuites (pass them as `int`). The first two are RFC 9497's;
+ * the others are this library's, built the same way (PROTOCOLS.md §1).
+ */
+typedef enum oblivex_suite {
+  /**
+   * `ristretto255-SHA512` (RFC 9497 §4.1).
+   */
+  OBLIVEX_SUITE_RISTRETTO255_SHA512 = 1,
+  /**
+   * `P256-SHA256` (RFC 9497 §4.3).
+   */
+  OBLIVEX_SUITE_P256_SHA256 = 2,
+  /**
+   * `BLS12381G1-SHA256`.
+   */
+  OBLIVEX_SUITE_BLS12381G1_SHA256 = 3,
+  /**
+   * `FFDHE2048-SHA512` (RFC 7919 group).
+   */
+  OBLIVEX_SUITE_FFDHE2048_SHA512 = 4,
+  /**
+   * `FFDHE3072-SHA512`.
+   */
+  OBLIVEX_SUITE_FFDHE3072_SHA512 = 5,
+  /**
+   * `FFDHE4096-SHA512`.
+   */
+  OBLIVEX_SUITE_FFDHE4096_SHA512 = 6,
+} oblivex_suite;
+
+/**
+ * The protocol modes of RFC 9497 (pass them as `int`).
+ */
+typedef enum oblivex_oprf_mode {
+  /**
+   * OPRF: no proof.
+   */
+  OBLIVEX_OPRF_MODE_OPRF = 0,
+  /**
+   * VOPRF: one DLEQ proof per batch against the server's public key.
+   */
+  OBLIVEX_OPRF_MODE_VOPRF = 1,
+  /**
+   * POPRF: a public info string tweaks the key; proved like VOPRF.
+   */
+  OBLIVEX_OPRF_MODE_POPRF = 2,
+} oblivex_oprf_mode;
+
+/**
  * A precomputed odd modulus (like OpenSSL's `BN_MONT_CTX`): made by
  * `oblivex_mont_ctx_new`, released by `oblivex_mont_ctx_free`. Immutable
  * after creation: one context may be used from many threads at once.
  */
 typedef struct oblivex_mont_ctx oblivex_mont_ctx;
+
+/**
+ * One client batch: the inputs and their secret blinds, kept between
+ * blinding and finalizing. Finalize it once; the blinds are wiped when it
+ * is finalized or freed. Not for concurrent use.
+ */
+typedef struct oblivex_oprf_client_batch oblivex_oprf_client_batch;
+
+/**
+ * An OPRF server: a suite, a mode and a secret key. Immutable: one handle
+ * may serve many threads at once. Its key is wiped when it is freed.
+ */
+typedef struct oblivex_oprf_server oblivex_oprf_server;
 
 #ifdef __cplusplus
 extern "C" {
@@ -234,11 +342,220 @@ enum oblivex_status oblivex_mod_exp_batch_multi(const struct oblivex_mont_ctx *c
                                                 size_t *out_written);
 
 /**
+ * Creates a server of `suite` (an `oblivex_suite`) in `mode` (an
+ * `oblivex_oprf_mode`) from an encoded secret key (the suite's
+ * SerializeScalar form, `oblivex_suite_scalar_len` bytes).
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_UNKNOWN_SUITE`,
+ * `OBLIVEX_ERR_UNKNOWN_MODE`, `OBLIVEX_ERR_INVALID_SCALAR` (wrong length,
+ * not canonical, or zero). `*server_out` is set only on success.
+ *
+ * # Safety
+ * `secret_key` points to `secret_key_len` readable bytes; `server_out` to a
+ * writable pointer.
+ */
+enum oblivex_status oblivex_oprf_server_new(int suite,
+                                            int mode,
+                                            const uint8_t *secret_key,
+                                            size_t secret_key_len,
+                                            struct oblivex_oprf_server **server_out);
+
+/**
+ * Creates a server whose key is RFC 9497 DeriveKeyPair(seed, info) for
+ * this suite and mode (the key depends on the mode, as in the RFC).
+ * `info` may be NULL when `info_len` is 0.
+ *
+ * Errors: as `oblivex_oprf_server_new`, plus `OBLIVEX_ERR_BAD_LENGTH`
+ * (info above 65535 bytes) and `OBLIVEX_ERR_DERIVE_KEY_PAIR`.
+ *
+ * # Safety
+ * `seed` points to `seed_len` readable bytes, `info` to `info_len` (or is
+ * NULL with 0); `server_out` to a writable pointer.
+ */
+enum oblivex_status oblivex_oprf_server_derive(int suite,
+                                               int mode,
+                                               const uint8_t *seed,
+                                               size_t seed_len,
+                                               const uint8_t *info,
+                                               size_t info_len,
+                                               struct oblivex_oprf_server **server_out);
+
+/**
+ * Creates a server with a fresh key from the operating system's random
+ * source (`OBLIVEX_ERR_RNG_FAILURE` if it fails).
+ *
+ * # Safety
+ * `server_out` points to a writable pointer.
+ */
+enum oblivex_status oblivex_oprf_server_generate(int suite,
+                                                 int mode,
+                                                 struct oblivex_oprf_server **server_out);
+
+/**
+ * Releases a server (its key is wiped first). NULL is ignored.
+ *
+ * # Safety
+ * `server` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_oprf_server_free(struct oblivex_oprf_server *server);
+
+/**
+ * Writes the server's public key `k·B` (the suite's element encoding) and
+ * its length.
+ *
+ * # Safety
+ * `server` is a live handle; `out` points to `out_capacity` writable bytes;
+ * `out_written` to a writable `size_t`.
+ */
+enum oblivex_status oblivex_oprf_server_public_key(const struct oblivex_oprf_server *server,
+                                                   uint8_t *out,
+                                                   size_t out_capacity,
+                                                   size_t *out_written);
+
+/**
+ * Writes the server's secret key (the suite's scalar encoding) and its
+ * length, for storing it. Handle the bytes as the secret they are.
+ *
+ * # Safety
+ * As `oblivex_oprf_server_public_key`.
+ */
+enum oblivex_status oblivex_oprf_server_secret_key(const struct oblivex_oprf_server *server,
+                                                   uint8_t *out,
+                                                   size_t out_capacity,
+                                                   size_t *out_written);
+
+/**
+ * The server's step: evaluates a batch of blinded elements (the
+ * concatenation of `count` element encodings, `blinded_len` bytes) with
+ * its key, writing the evaluated elements (same length) to `evaluated`; in
+ * VOPRF and POPRF mode also one proof for the whole batch
+ * (`oblivex_suite_proof_len` bytes) to `proof`. `info` is the POPRF public
+ * input (NULL/0 otherwise). In OPRF mode `proof` may be NULL; if given,
+ * `*proof_written` is set to 0.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_BAD_LENGTH` (not a whole number of elements, or info too
+ * long), `OBLIVEX_ERR_INVALID_ELEMENT` (any element not canonical, not in
+ * the group, or the identity), `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
+ * `OBLIVEX_ERR_INVALID_INPUT` (POPRF info gives an unusable key),
+ * `OBLIVEX_ERR_RNG_FAILURE` (VOPRF/POPRF proof nonce).
+ *
+ * # Safety
+ * `server` is a live handle; each (pointer, length) pair is readable or
+ * writable as its role says; `*_written` point to writable `size_t`s.
+ */
+enum oblivex_status oblivex_oprf_server_blind_evaluate(const struct oblivex_oprf_server *server,
+                                                       const uint8_t *blinded,
+                                                       size_t blinded_len,
+                                                       const uint8_t *info,
+                                                       size_t info_len,
+                                                       uint8_t *evaluated,
+                                                       size_t evaluated_capacity,
+                                                       size_t *evaluated_written,
+                                                       uint8_t *proof,
+                                                       size_t proof_capacity,
+                                                       size_t *proof_written);
+
+/**
+ * The client's first step: blinds `count` inputs (`inputs[i]` of
+ * `input_lens[i]` bytes, each at most 65535; an empty input may be NULL)
+ * with fresh random blinds, writes the blinded elements (`count` element
+ * encodings) to `blinded`, and stores a batch handle holding the blinds in
+ * `*batch_out`. VOPRF and POPRF need the server's public key
+ * (`public_key`, an element encoding); OPRF takes NULL/0. `info` is the
+ * POPRF public input (NULL/0 otherwise).
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_UNKNOWN_MODE`,
+ * `OBLIVEX_ERR_EMPTY_INPUT` (count 0), `OBLIVEX_ERR_BAD_LENGTH` (count or a
+ * length too large, info outside POPRF), `OBLIVEX_ERR_INVALID_ELEMENT`
+ * (public key), `OBLIVEX_ERR_INVALID_INPUT` (an input hashing to the
+ * identity, or an unusable POPRF info), `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
+ * `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * The pointer arguments are readable or writable as their lengths say;
+ * `blinded_written` and `batch_out` point to writable values.
+ */
+enum oblivex_status oblivex_oprf_client_blind(int suite,
+                                              int mode,
+                                              const uint8_t *const *inputs,
+                                              const size_t *input_lens,
+                                              size_t count,
+                                              const uint8_t *info,
+                                              size_t info_len,
+                                              const uint8_t *public_key,
+                                              size_t public_key_len,
+                                              uint8_t *blinded,
+                                              size_t blinded_capacity,
+                                              size_t *blinded_written,
+                                              struct oblivex_oprf_client_batch **batch_out);
+
+/**
+ * The client's last step: checks the server's answer (`evaluated`, one
+ * element encoding per input; in VOPRF/POPRF mode `proof`, checked once
+ * for the batch) and writes the PRF outputs, `oblivex_suite_output_len`
+ * bytes each in input order, to `outputs`. A batch finalizes once: its
+ * blinds are wiped by the first call that gets as far as checking the
+ * answer (whatever the outcome: a failed check is never retried with the
+ * same blinds); a call refused for a missing or malformed proof or a
+ * short output buffer leaves the batch usable. Further calls return
+ * `OBLIVEX_ERR_BATCH_USED`. Free the handle afterwards.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER` (also a missing
+ * proof in VOPRF/POPRF mode), `OBLIVEX_ERR_BAD_LENGTH` (wrong number of
+ * elements or proof length), `OBLIVEX_ERR_INVALID_ELEMENT`,
+ * `OBLIVEX_ERR_INVALID_SCALAR` (proof), `OBLIVEX_ERR_VERIFICATION_FAILED`
+ * (the proof does not hold: a malicious server), `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
+ * `OBLIVEX_ERR_BATCH_USED`.
+ *
+ * # Safety
+ * `batch` is a live handle; the pointer arguments are readable or writable
+ * as their lengths say; `outputs_written` points to a writable `size_t`.
+ */
+enum oblivex_status oblivex_oprf_client_finalize(struct oblivex_oprf_client_batch *batch,
+                                                 const uint8_t *evaluated,
+                                                 size_t evaluated_len,
+                                                 const uint8_t *proof,
+                                                 size_t proof_len,
+                                                 uint8_t *outputs,
+                                                 size_t outputs_capacity,
+                                                 size_t *outputs_written);
+
+/**
+ * Releases a client batch (wiping its blinds). NULL is ignored.
+ *
+ * # Safety
+ * `batch` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_oprf_client_batch_free(struct oblivex_oprf_client_batch *batch);
+
+/**
  * A static, NUL-terminated English description of a status code (an
  * `oblivex_status` value; any other integer gives "unknown status code").
  * Never returns NULL; the string must not be freed.
  */
 const char *oblivex_status_str(int status);
+
+/**
+ * Bytes of an encoded element of `suite` (0 for an unknown suite).
+ */
+size_t oblivex_suite_element_len(int suite);
+
+/**
+ * Bytes of an encoded scalar (key) of `suite` (0 for an unknown suite).
+ */
+size_t oblivex_suite_scalar_len(int suite);
+
+/**
+ * Bytes of one PRF output of `suite` (0 for an unknown suite).
+ */
+size_t oblivex_suite_output_len(int suite);
+
+/**
+ * Bytes of a VOPRF/POPRF proof of `suite` (0 for an unknown suite).
+ */
+size_t oblivex_suite_proof_len(int suite);
 
 /**
  * The version of the linked library as "MAJOR.MINOR.PATCH" (compare with

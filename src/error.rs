@@ -46,6 +46,10 @@ pub enum Error {
     DeriveKeyPairFailed,
     /// A suite identifier this library does not know (C ABI).
     UnknownSuite,
+    /// A client batch was finalized already: its blinds are spent (C ABI).
+    BatchUsed,
+    /// A protocol mode number this library does not know (C ABI).
+    UnknownMode,
 }
 
 impl Error {
@@ -80,6 +84,8 @@ impl Error {
             Error::InvalidInput => c"invalid protocol input (hashes to the identity, or an unusable POPRF info)",
             Error::DeriveKeyPairFailed => c"DeriveKeyPair found no valid key in 256 attempts",
             Error::UnknownSuite => c"unknown suite identifier",
+            Error::BatchUsed => c"this client batch was finalized already (blinds are never reused)",
+            Error::UnknownMode => c"unknown protocol mode",
         }
     }
 }

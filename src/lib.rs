@@ -21,5 +21,6 @@ pub mod ffi;
 pub mod group;
 pub mod mp;
 pub mod oprf;
+pub mod rng;
 
 pub use error::Error;

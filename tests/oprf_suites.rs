@@ -107,7 +107,7 @@ fn round_trips_on_every_suite() {
 #[test]
 fn malformed_answers_are_rejected() {
     let key = KeyPair::<Ristretto255>::generate(&mut rng());
-    let public = key.public_key().clone();
+    let public = *key.public_key();
     let server = Server::new(Mode::Voprf, key);
     let inputs: Vec<&[u8]> = vec![b"a", b"b"];
     let blind = || {

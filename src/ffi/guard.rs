@@ -39,6 +39,18 @@ pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], E
     Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
 }
 
+/// Like [`input`], but NULL is allowed when `len` is 0 (an empty string).
+///
+/// # Safety
+/// As [`input`].
+pub(crate) unsafe fn optional_input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], Error> {
+    if ptr.is_null() && len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: forwarded from this function's contract.
+    unsafe { input(ptr, len) }
+}
+
 /// `count · width` as a byte length, or `BadLength` on overflow.
 pub(crate) fn array_len(count: usize, width: usize) -> Result<usize, Error> {
     count.checked_mul(width).ok_or(Error::BadLength)
@@ -87,6 +99,28 @@ impl OutBuffer {
         })
     }
 
+    /// Checks that `bytes` fits ([`Error::BufferTooSmall`] otherwise); does
+    /// not write.
+    pub(crate) fn check_fits(&self, len: usize) -> Result<(), Error> {
+        if len > self.capacity {
+            return Err(Error::BufferTooSmall);
+        }
+        Ok(())
+    }
+
+    /// Writes a finished result (which must fit: see
+    /// [`OutBuffer::check_fits`]) and its length.
+    pub(crate) fn write(self, bytes: &[u8]) {
+        assert!(bytes.len() <= self.capacity, "checked by check_fits");
+        // SAFETY: `bytes.len() <= capacity` bytes are writable at `ptr`, and
+        // `written` points to a writable size_t (`new`'s contract); `bytes`
+        // is the library's own buffer, so nothing overlaps.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr, bytes.len());
+            self.written.write(bytes.len());
+        }
+    }
+
     /// Runs `produce` on a private, wiped-on-drop buffer of
     /// `min(needed, capacity)` bytes (so `produce` reports a short buffer
     /// itself); on success copies the bytes it reports written out, and
@@ -98,14 +132,7 @@ impl OutBuffer {
     ) -> Result<(), Error> {
         let mut private = zeroize::Zeroizing::new(vec![0u8; needed.min(self.capacity)]);
         let written = produce(&mut private)?;
-        let result = &private[..written];
-        // SAFETY: `written <= private.len() <= capacity` bytes are writable
-        // at `ptr`, and `written` points to a writable size_t (`new`'s
-        // contract); `private` is our own allocation, so nothing overlaps.
-        unsafe {
-            core::ptr::copy_nonoverlapping(result.as_ptr(), self.ptr, result.len());
-            self.written.write(result.len());
-        }
+        self.write(&private[..written]);
         Ok(())
     }
 }

@@ -16,10 +16,17 @@
 mod config;
 mod guard;
 mod modexp;
+mod oprf;
 mod status;
+pub(crate) mod suite;
 mod version;
 
 pub use config::*;
 pub use modexp::*;
+pub use oprf::*;
 pub use status::*;
+pub use suite::{
+    oblivex_oprf_mode, oblivex_suite, oblivex_suite_element_len, oblivex_suite_output_len,
+    oblivex_suite_proof_len, oblivex_suite_scalar_len,
+};
 pub use version::*;

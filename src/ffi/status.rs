@@ -49,6 +49,10 @@ pub enum oblivex_status {
     OBLIVEX_ERR_DERIVE_KEY_PAIR = 14,
     /// A suite identifier that this library does not know.
     OBLIVEX_ERR_UNKNOWN_SUITE = 15,
+    /// A client batch was finalized already (its blinds are spent).
+    OBLIVEX_ERR_BATCH_USED = 16,
+    /// A protocol mode number that this library does not know.
+    OBLIVEX_ERR_UNKNOWN_MODE = 17,
     /// Internal error: a panic was caught at the ABI boundary (a bug in
     /// oblivex; please report it).
     OBLIVEX_ERR_PANIC = 100,
@@ -74,12 +78,14 @@ impl From<Error> for oblivex_status {
             Error::InvalidInput => OBLIVEX_ERR_INVALID_INPUT,
             Error::DeriveKeyPairFailed => OBLIVEX_ERR_DERIVE_KEY_PAIR,
             Error::UnknownSuite => OBLIVEX_ERR_UNKNOWN_SUITE,
+            Error::BatchUsed => OBLIVEX_ERR_BATCH_USED,
+            Error::UnknownMode => OBLIVEX_ERR_UNKNOWN_MODE,
         }
     }
 }
 
 /// Every error, in code order (used to map codes back and in tests).
-const ALL_ERRORS: [Error; 16] = [
+const ALL_ERRORS: [Error; 18] = [
     Error::NullPointer,
     Error::BadLength,
     Error::EmptyInput,
@@ -96,6 +102,8 @@ const ALL_ERRORS: [Error; 16] = [
     Error::InvalidInput,
     Error::DeriveKeyPairFailed,
     Error::UnknownSuite,
+    Error::BatchUsed,
+    Error::UnknownMode,
 ];
 
 /// A static, NUL-terminated English description of a status code (an
