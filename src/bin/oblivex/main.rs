@@ -1,0 +1,118 @@
+//! `oblivex` command-line tool: the speed runs of the README's main job.
+//!
+//! ```text
+//! oblivex speed [modexp|oprf] [--json] [--seconds S] [--bits B,..] [--n N,..]
+//! oblivex version
+//! ```
+
+mod modexp;
+mod oprf;
+mod timing;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: oblivex speed [modexp|oprf] [--json] [--seconds S] [--bits B1,B2,...] [--n N1,N2,...]
+       oblivex version
+
+speed modexp   constant-time exponentiations per second per modulus size and
+               backend (default sizes 1024,2048,3072,4096)
+speed oprf     RFC 9497 batch OPRF/VOPRF, µs per element for blind, evaluate and
+               finalize, per suite and batch size (default n = 1,16,256,1024)
+speed          both
+Figures are medians of 5 runs sharing about S seconds (default 1) each.";
+
+struct Options {
+    json: bool,
+    seconds: f64,
+    bits: Vec<usize>,
+    ns: Vec<usize>,
+}
+
+fn list(value: &str) -> Result<Vec<usize>, String> {
+    value
+        .split(',')
+        .map(|b| {
+            b.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("bad number: {b}"))
+        })
+        .collect()
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        json: false,
+        seconds: 1.0,
+        bits: vec![1024, 2048, 3072, 4096],
+        ns: vec![1, 16, 256, 1024],
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().cloned().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--json" => options.json = true,
+            "--seconds" => {
+                let v = value("--seconds")?;
+                options.seconds = v.parse().map_err(|_| format!("bad --seconds value: {v}"))?;
+            }
+            "--bits" => options.bits = list(&value("--bits")?)?,
+            "--n" => options.ns = list(&value("--n")?)?,
+            other => return Err(format!("unknown option: {other}")),
+        }
+    }
+    if options
+        .bits
+        .iter()
+        .any(|&b| !(2..=oblivex::mp::MAX_MODULUS_BITS).contains(&b))
+    {
+        return Err("sizes must be between 2 and 8192 bits".into());
+    }
+    if options.ns.iter().any(|&n| !(1..=65535).contains(&n)) {
+        return Err("batch sizes must be between 1 and 65535".into());
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (what, rest) = match args.first().map(String::as_str) {
+        Some("speed") => match args.get(1).map(String::as_str) {
+            Some(w @ ("modexp" | "oprf")) => (w, &args[2..]),
+            _ => ("all", &args[1..]),
+        },
+        Some("version") => {
+            println!("{}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = match parse(rest) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("oblivex speed: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if !options.json {
+        println!(
+            "oblivex {}, arithmetic backend {}",
+            env!("CARGO_PKG_VERSION"),
+            backend_name()
+        );
+    }
+    if what != "oprf" {
+        modexp::speed(&options.bits, options.seconds, options.json);
+    }
+    if what != "modexp" {
+        oprf::speed(&options.ns, options.seconds, options.json);
+    }
+    ExitCode::SUCCESS
+}
+
+fn backend_name() -> &'static str {
+    oblivex::mp::Backend::selected().map_or("unsupported", |b| b.name())
+}
