@@ -102,6 +102,42 @@ fn laws<G: PrimeOrderGroup>() {
     assert_eq!(encode_scalar_to_vec::<G>(&G::decode_scalar(&s).unwrap()), s);
 }
 
+/// The multi-scalar multiplication equals the sum of products at sizes
+/// that exercise different bucket windows, with small, zero-digit and
+/// repeated scalars and a repeated point.
+fn msm_sizes<G: PrimeOrderGroup>() {
+    for n in [2usize, 3, 17, 130] {
+        let mut elements: Vec<G::Element> = (0..n)
+            .map(|_| G::mul_base(&G::random_scalar(&mut rng())))
+            .collect();
+        elements[n - 1] = elements[0].clone();
+        let mut scalars: Vec<G::Scalar> = (0..n).map(|_| G::random_scalar(&mut rng())).collect();
+        scalars[0] = G::scalar_from_u64(1);
+        scalars[1] = G::scalar_from_u64(1 << 40);
+        if n > 2 {
+            scalars[2] = scalars[n - 1].clone();
+        }
+        let sum = elements
+            .iter()
+            .zip(&scalars)
+            .fold(G::identity(), |acc, (e, s)| G::add(&acc, &G::mul(e, s)));
+        assert_eq!(
+            G::msm_vartime(&scalars, &elements),
+            sum,
+            "{} n={n}",
+            G::SUITE_ID
+        );
+    }
+}
+
+#[test]
+fn msm_matches_the_sum_of_products() {
+    msm_sizes::<Ristretto255>();
+    msm_sizes::<P256>();
+    msm_sizes::<Bls12381G1>();
+    msm_sizes::<Ffdhe2048>();
+}
+
 fn rejects<G: PrimeOrderGroup>(invalid_elements: &[Vec<u8>]) {
     let identity = {
         // The identity has no valid encoding; encode it where a group can.

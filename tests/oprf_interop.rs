@@ -141,7 +141,7 @@ fn interop_ristretto255() {
 
 #[test]
 fn interop_p256() {
-    oblivex_client_voprf_server::<P256, p256_013::NistP256>();
-    voprf_client_oblivex_server::<P256, p256_013::NistP256>();
-    voprf_both_ways!(P256, p256_013::NistP256);
+    oblivex_client_voprf_server::<P256, p256::NistP256>();
+    voprf_client_oblivex_server::<P256, p256::NistP256>();
+    voprf_both_ways!(P256, p256::NistP256);
 }

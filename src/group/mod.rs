@@ -10,6 +10,7 @@
 pub mod bls12_381;
 pub mod ffdhe;
 mod ffdhe_params;
+mod msm;
 pub mod p256;
 pub mod ristretto255;
 pub(crate) mod xmd;

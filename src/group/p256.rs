@@ -1,16 +1,20 @@
 //! NIST P-256 with SHA-256: the `P256-SHA256` suite of RFC 9497 (§4.3).
-//! Arithmetic and RFC 9380 hash-to-curve by RustCrypto's `p256`.
+//! Arithmetic and RFC 9380 hash-to-curve by RustCrypto's `p256` 0.13, whose
+//! specialized field arithmetic is 1.5x faster here than 0.14's generic
+//! Montgomery code (variable-base multiplication 241 µs against 354 µs);
+//! its hash-to-curve takes the `digest` 0.10 SHA-256, hence `sha2_010`.
 
 use p256::elliptic_curve::ff::{Field, PrimeField};
 use p256::elliptic_curve::group::Group;
-use p256::elliptic_curve::ops::LinearCombination;
-use p256::elliptic_curve::sec1::{FromSec1Point, ToSec1Point};
-use p256::elliptic_curve::BatchNormalize;
-use p256::hash2curve::ExpandMsgXmd;
-use p256::{AffinePoint, FieldBytes, NistP256, ProjectivePoint, Scalar};
+use p256::elliptic_curve::hash2curve::{ExpandMsgXmd, GroupDigest};
+use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
+use p256::{AffinePoint, EncodedPoint, FieldBytes, NistP256, ProjectivePoint, Scalar};
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
+use sha2_010::Sha256 as Sha256ForHashToCurve;
+use zeroize::Zeroize;
 
+use super::msm::pippenger_vartime;
 use super::PrimeOrderGroup;
 use crate::Error;
 
@@ -57,25 +61,29 @@ impl PrimeOrderGroup for P256 {
 
     /// RFC 9380 `P256_XMD:SHA-256_SSWU_RO_`.
     fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> ProjectivePoint {
-        p256::hash2curve::hash_from_bytes::<NistP256, ExpandMsgXmd<Sha256>>(msg, &[dst])
+        NistP256::hash_from_bytes::<ExpandMsgXmd<Sha256ForHashToCurve>>(msg, &[dst])
             .expect("expand_message_xmd accepts every DST used here")
     }
 
     /// RFC 9380 `hash_to_field` with `L = 48` bytes (RFC 9497 §4.3).
     fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Scalar {
-        p256::hash2curve::hash_to_scalar::<
-            NistP256,
-            ExpandMsgXmd<Sha256>,
-            p256::elliptic_curve::consts::U48,
-        >(msg, &[dst])
-        .expect("expand_message_xmd accepts every DST used here")
+        NistP256::hash_to_scalar::<ExpandMsgXmd<Sha256ForHashToCurve>>(msg, &[dst])
+            .expect("expand_message_xmd accepts every DST used here")
     }
 
+    /// Rejection sampling of 32 random bytes: uniform on `[1, q)`; a retry
+    /// happens with probability about 2^-32 and reveals nothing about the
+    /// accepted value.
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Scalar {
+        let mut bytes = FieldBytes::default();
         loop {
-            let s = Scalar::random(rng);
-            if !bool::from(s.is_zero()) {
-                return s;
+            rng.fill_bytes(&mut bytes);
+            let candidate = Option::<Scalar>::from(Scalar::from_repr(bytes));
+            bytes.zeroize();
+            if let Some(s) = candidate {
+                if !bool::from(s.is_zero()) {
+                    return s;
+                }
             }
         }
     }
@@ -109,33 +117,33 @@ impl PrimeOrderGroup for P256 {
     }
 
     fn mul_base(s: &Scalar) -> ProjectivePoint {
-        ProjectivePoint::mul_by_generator(s)
+        ProjectivePoint::GENERATOR * s
     }
 
+    /// Pippenger's bucket method; a single pair is one multiplication.
     fn msm_vartime(scalars: &[Scalar], elements: &[ProjectivePoint]) -> ProjectivePoint {
-        let pairs: Vec<(ProjectivePoint, Scalar)> = elements
+        if scalars.len() == 1 && elements.len() == 1 {
+            return elements[0] * scalars[0];
+        }
+        let little_endian: Vec<FieldBytes> = scalars
             .iter()
-            .copied()
-            .zip(scalars.iter().copied())
+            .map(|s| {
+                let mut bytes = s.to_repr();
+                bytes.reverse();
+                bytes
+            })
             .collect();
-        ProjectivePoint::lincomb_vartime(pairs.as_slice())
+        pippenger_vartime::<Self>(&little_endian, elements, 256)
     }
 
     /// SEC1 compressed. The identity has no 33-byte form: it encodes as 33
-    /// zero bytes, which no decoder accepts.
+    /// zero bytes, which no decoder accepts. (p256 0.13 has no batch
+    /// normalization for this field, so each encoding pays an inversion.)
     fn encode(element: &ProjectivePoint, out: &mut [u8]) {
-        Self::encode_batch(core::slice::from_ref(element), out);
-    }
-
-    /// One field inversion for the whole batch (projective to affine).
-    fn encode_batch(elements: &[ProjectivePoint], out: &mut [u8]) {
-        let affine: Vec<AffinePoint> = ProjectivePoint::batch_normalize(elements);
-        for (point, slot) in affine.iter().zip(out.chunks_exact_mut(Self::ELEMENT_LEN)) {
-            let encoded = point.to_sec1_point(true);
-            match encoded.as_bytes() {
-                bytes if bytes.len() == Self::ELEMENT_LEN => slot.copy_from_slice(bytes),
-                _ => slot.fill(0), // the identity
-            }
+        let encoded = element.to_affine().to_encoded_point(true);
+        match encoded.as_bytes() {
+            bytes if bytes.len() == Self::ELEMENT_LEN => out.copy_from_slice(bytes),
+            _ => out.fill(0), // the identity
         }
     }
 
@@ -145,8 +153,8 @@ impl PrimeOrderGroup for P256 {
         if bytes.len() != Self::ELEMENT_LEN || !matches!(bytes[0], 0x02 | 0x03) {
             return Err(Error::InvalidElement);
         }
-        let point = p256::Sec1Point::from_bytes(bytes).map_err(|_| Error::InvalidElement)?;
-        let affine = Option::<AffinePoint>::from(AffinePoint::from_sec1_point(&point))
+        let point = EncodedPoint::from_bytes(bytes).map_err(|_| Error::InvalidElement)?;
+        let affine = Option::<AffinePoint>::from(AffinePoint::from_encoded_point(&point))
             .ok_or(Error::InvalidElement)?;
         let projective = ProjectivePoint::from(affine);
         if Self::is_identity(&projective) {
@@ -161,7 +169,11 @@ impl PrimeOrderGroup for P256 {
 
     /// 32 bytes big-endian, `< q`, not zero.
     fn decode_scalar(bytes: &[u8]) -> Result<Scalar, Error> {
-        let repr: FieldBytes = FieldBytes::try_from(bytes).map_err(|_| Error::InvalidScalar)?;
+        if bytes.len() != Self::SCALAR_LEN {
+            return Err(Error::InvalidScalar);
+        }
+        let mut repr = FieldBytes::default();
+        repr.copy_from_slice(bytes);
         let s = Option::<Scalar>::from(Scalar::from_repr(repr)).ok_or(Error::InvalidScalar)?;
         if Self::scalar_is_zero(&s) {
             return Err(Error::InvalidScalar);
