@@ -354,22 +354,26 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         Self::pow_batch(&Self::element_bytes(elements), &exponents)
     }
 
-    /// `Π X_i^(s_i)`: one batch exponentiation with per-lane exponents, then
-    /// the product.
-    fn msm_vartime(scalars: &[Exponent], elements: &[Residue]) -> Residue {
+    /// One batch exponentiation with an exponent per lane.
+    fn mul_each(scalars: &[Exponent], elements: &[Residue]) -> Vec<Residue> {
         let n = scalars.len().min(elements.len());
         if n == 0 {
-            return Self::identity();
+            return Vec::new();
         }
-        let mut exponents = vec![0u8; n * Self::q_len()];
+        let mut exponents = Zeroizing::new(vec![0u8; n * Self::q_len()]);
         for (s, slot) in scalars
             .iter()
             .zip(exponents.chunks_exact_mut(Self::q_len()))
         {
             Self::encode_scalar(s, slot);
         }
-        let powers = Self::pow_batch(&Self::element_bytes(&elements[..n]), &exponents);
-        powers
+        Self::pow_batch(&Self::element_bytes(&elements[..n]), &exponents)
+    }
+
+    /// `Π X_i^(s_i)`: one batch exponentiation with per-lane exponents, then
+    /// the product.
+    fn msm_vartime(scalars: &[Exponent], elements: &[Residue]) -> Residue {
+        Self::mul_each(scalars, elements)
             .iter()
             .fold(Self::identity(), |acc, x| Self::add(&acc, x))
     }

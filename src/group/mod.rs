@@ -116,19 +116,25 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     fn mul_batch_encode(s: &Self::Scalar, elements: &[Self::Element], out: &mut [u8]) {
         Self::encode_batch(&Self::mul_batch(s, elements), out);
     }
-    /// `s_i·X_i` for every `i` (a scalar per element), encoded into `out`
-    /// (`ELEMENT_LEN` bytes each), and returned; constant time in the
-    /// scalars (the client's blinding and unblinding).
+    /// `s_i·X_i` for every `i` (a scalar per element), constant time in the
+    /// scalars; a group may batch the work (FFDHE: one batch
+    /// exponentiation with an exponent per lane).
+    fn mul_each(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Vec<Self::Element> {
+        scalars
+            .iter()
+            .zip(elements)
+            .map(|(s, e)| Self::mul(e, s))
+            .collect()
+    }
+    /// [`Self::mul_each`], the products also encoded into `out`
+    /// (`ELEMENT_LEN` bytes each): the client's blinding and unblinding,
+    /// and the proof's three products.
     fn mul_each_encode(
         scalars: &[Self::Scalar],
         elements: &[Self::Element],
         out: &mut [u8],
     ) -> Vec<Self::Element> {
-        let products: Vec<Self::Element> = scalars
-            .iter()
-            .zip(elements)
-            .map(|(s, e)| Self::mul(e, s))
-            .collect();
+        let products = Self::mul_each(scalars, elements);
         Self::encode_batch(&products, out);
         products
     }
