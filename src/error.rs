@@ -50,6 +50,13 @@ pub enum Error {
     BatchUsed,
     /// A protocol mode number this library does not know (C ABI).
     UnknownMode,
+    /// The length κ of the batch check's verification factors is outside
+    /// 32..=128 bits.
+    InvalidKappa,
+    /// A batch-check variant number this library does not know (C ABI).
+    UnknownCheck,
+    /// The committed-key batch check needs the server's public key.
+    MissingPublicKey,
 }
 
 impl Error {
@@ -86,6 +93,9 @@ impl Error {
             Error::UnknownSuite => c"unknown suite identifier",
             Error::BatchUsed => c"this client batch was finalized already (blinds are never reused)",
             Error::UnknownMode => c"unknown protocol mode",
+            Error::InvalidKappa => c"verification factor length (kappa) outside 32..128 bits",
+            Error::UnknownCheck => c"unknown batch check variant",
+            Error::MissingPublicKey => c"the committed-key check needs the server's public key",
         }
     }
 }

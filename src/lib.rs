@@ -20,6 +20,7 @@ pub mod error;
 pub mod ffi;
 pub mod group;
 pub mod mp;
+pub mod oblivious;
 pub mod oprf;
 pub mod rng;
 

@@ -53,6 +53,12 @@ pub enum oblivex_status {
     OBLIVEX_ERR_BATCH_USED = 16,
     /// A protocol mode number that this library does not know.
     OBLIVEX_ERR_UNKNOWN_MODE = 17,
+    /// The verification factor length κ is outside 32..=128 bits.
+    OBLIVEX_ERR_INVALID_KAPPA = 18,
+    /// A batch-check variant number that this library does not know.
+    OBLIVEX_ERR_UNKNOWN_CHECK = 19,
+    /// The committed-key batch check needs the server's public key.
+    OBLIVEX_ERR_MISSING_PUBLIC_KEY = 20,
     /// Internal error: a panic was caught at the ABI boundary (a bug in
     /// oblivex; please report it).
     OBLIVEX_ERR_PANIC = 100,
@@ -80,12 +86,15 @@ impl From<Error> for oblivex_status {
             Error::UnknownSuite => OBLIVEX_ERR_UNKNOWN_SUITE,
             Error::BatchUsed => OBLIVEX_ERR_BATCH_USED,
             Error::UnknownMode => OBLIVEX_ERR_UNKNOWN_MODE,
+            Error::InvalidKappa => OBLIVEX_ERR_INVALID_KAPPA,
+            Error::UnknownCheck => OBLIVEX_ERR_UNKNOWN_CHECK,
+            Error::MissingPublicKey => OBLIVEX_ERR_MISSING_PUBLIC_KEY,
         }
     }
 }
 
 /// Every error, in code order (used to map codes back and in tests).
-const ALL_ERRORS: [Error; 18] = [
+const ALL_ERRORS: [Error; 21] = [
     Error::NullPointer,
     Error::BadLength,
     Error::EmptyInput,
@@ -104,6 +113,9 @@ const ALL_ERRORS: [Error; 18] = [
     Error::UnknownSuite,
     Error::BatchUsed,
     Error::UnknownMode,
+    Error::InvalidKappa,
+    Error::UnknownCheck,
+    Error::MissingPublicKey,
 ];
 
 /// A static, NUL-terminated English description of a status code (an

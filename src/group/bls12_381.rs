@@ -14,10 +14,11 @@ use blst::{
 };
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
+use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
 use super::xmd::expand_message_xmd;
-use super::PrimeOrderGroup;
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
 
 /// The BLS12-381 G1 group (`BLS12381G1-SHA256`).
@@ -136,6 +137,20 @@ impl PrimeOrderGroup for Bls12381G1 {
         let mut out = a.0;
         // SAFETY: valid pointer.
         unsafe { blst_p1_cneg(&mut out, true) };
+        G1(out)
+    }
+
+    fn ct_select(choice: Choice, if_true: &G1, if_false: &G1) -> G1 {
+        let mut out = if_false.0;
+        for (o, t) in [
+            (&mut out.x.l, &if_true.0.x.l),
+            (&mut out.y.l, &if_true.0.y.l),
+            (&mut out.z.l, &if_true.0.z.l),
+        ] {
+            for (limb, &new) in o.iter_mut().zip(t) {
+                limb.conditional_assign(&new, choice);
+            }
+        }
         G1(out)
     }
 
@@ -258,6 +273,38 @@ impl PrimeOrderGroup for Bls12381G1 {
                 n,
                 scalar_ptrs.as_ptr(),
                 255,
+                scratch.as_mut_ptr().cast(),
+            )
+        };
+        G1(out)
+    }
+
+    /// blst's Pippenger over `bits` bits only.
+    fn msm_short_vartime(scalars: &[ShortScalar], elements: &[G1], bits: usize) -> G1 {
+        let n = scalars.len().min(elements.len());
+        if n == 0 {
+            return Self::identity();
+        }
+        let affine = to_affine_batch(&elements[..n]);
+        let point_ptrs: Vec<*const blst_p1_affine> = affine.iter().map(|p| p as *const _).collect();
+        let scalar_ptrs: Vec<*const u8> = scalars[..n]
+            .iter()
+            .map(|s| s.as_le_bytes().as_ptr())
+            .collect();
+        // SAFETY: the scratch size comes from blst for `n` points.
+        let scratch_bytes = unsafe { blst_p1s_mult_pippenger_scratch_sizeof(n) };
+        let mut scratch = vec![0u64; scratch_bytes.div_ceil(8)];
+        let mut out = blst_p1::default();
+        // SAFETY: `n` valid point pointers and `n` pointers to 17-byte
+        // little-endian scalars, of which blst reads `bits.div_ceil(8)` ≤ 17
+        // bytes; a scratch area of the size blst asked for.
+        unsafe {
+            blst_p1s_mult_pippenger(
+                &mut out,
+                point_ptrs.as_ptr(),
+                n,
+                scalar_ptrs.as_ptr(),
+                bits.min(136),
                 scratch.as_mut_ptr().cast(),
             )
         };

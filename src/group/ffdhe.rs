@@ -16,11 +16,12 @@ use std::sync::OnceLock;
 
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha512};
+use subtle::{Choice, ConditionallySelectable};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::ffdhe_params::{FFDHE2048_P, FFDHE3072_P, FFDHE4096_P};
 use super::xmd::expand_message_xmd;
-use super::PrimeOrderGroup;
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::mp::limbs::{be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes};
 use crate::mp::MontContext;
 use crate::Error;
@@ -136,10 +137,16 @@ impl<P: FfdheParams> Ffdhe<P> {
     /// `base_i ^ exponent_i mod p` for every `i` in one batch call (the
     /// exponents are `len(q)` bytes each).
     fn pow_batch(bases: &[u8], exponents: &[u8]) -> Vec<Residue> {
+        Self::pow_batch_sized(bases, exponents, Self::q_len())
+    }
+
+    /// As [`Self::pow_batch`] with exponents of `exponent_len` bytes each
+    /// (a public length: the work depends on it, not on the values).
+    fn pow_batch_sized(bases: &[u8], exponents: &[u8], exponent_len: usize) -> Vec<Residue> {
         let count = bases.len() / P::P_LEN;
         let mut out = Zeroizing::new(vec![0u8; count * P::P_LEN]);
         Self::p()
-            .mod_exp_batch(bases, P::P_LEN, exponents, Self::q_len(), &mut out)
+            .mod_exp_batch(bases, P::P_LEN, exponents, exponent_len, &mut out)
             .expect("valid operands of the group's own sizes");
         out.chunks_exact(P::P_LEN)
             .map(|c| Residue(Self::p().reduce(c)))
@@ -248,6 +255,17 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
 
     fn add(a: &Residue, b: &Residue) -> Residue {
         Residue(Self::p().mul_mod(&a.0, &b.0))
+    }
+
+    fn ct_select(choice: Choice, if_true: &Residue, if_false: &Residue) -> Residue {
+        Residue(
+            if_true
+                .0
+                .iter()
+                .zip(&if_false.0)
+                .map(|(t, f)| u64::conditional_select(f, t, choice))
+                .collect(),
+        )
     }
 
     /// The inverse mod p, `a^(p-2)` (elements are public; this runs in
@@ -376,6 +394,33 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         Self::mul_each(scalars, elements)
             .iter()
             .fold(Self::identity(), |acc, x| Self::add(&acc, x))
+    }
+
+    /// `Π X_i^(d_i)`: one batch exponentiation with `bits`-bit exponents
+    /// (constant time in their values, like every `mp` exponentiation),
+    /// then the product.
+    fn msm_short_ct(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
+        let n = scalars.len().min(elements.len());
+        if n == 0 {
+            return Self::identity();
+        }
+        let len = bits.div_ceil(8).clamp(1, 17);
+        let mut exponents = Zeroizing::new(vec![0u8; n * len]);
+        for (d, slot) in scalars.iter().zip(exponents.chunks_exact_mut(len)) {
+            // Big-endian, the low `len` bytes of the 17-byte value.
+            for (out, byte) in slot.iter_mut().rev().zip(d.as_le_bytes()) {
+                *out = *byte;
+            }
+        }
+        Self::pow_batch_sized(&Self::element_bytes(&elements[..n]), &exponents, len)
+            .iter()
+            .fold(Self::identity(), |acc, x| Self::add(&acc, x))
+    }
+
+    /// The constant-time method: the batch engine is the fastest way here
+    /// either way.
+    fn msm_short_vartime(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
+        Self::msm_short_ct(scalars, elements, bits)
     }
 
     fn encode(element: &Residue, out: &mut [u8]) {

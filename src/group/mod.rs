@@ -13,9 +13,11 @@ mod ffdhe_params;
 mod msm;
 pub mod p256;
 pub mod ristretto255;
+mod straus;
 pub(crate) mod xmd;
 
 use rand_core::CryptoRng;
+use subtle::Choice;
 use zeroize::Zeroize;
 
 use crate::Error;
@@ -24,6 +26,7 @@ pub use self::bls12_381::Bls12381G1;
 pub use self::ffdhe::{Ffdhe2048, Ffdhe3072, Ffdhe4096};
 pub use self::p256::P256;
 pub use self::ristretto255::Ristretto255;
+pub use self::straus::ShortScalar;
 
 /// A group of prime order `q` with a fixed generator `B`, together with the
 /// hash of its RFC 9497-style ciphersuite.
@@ -55,6 +58,12 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     fn add(a: &Self::Element, b: &Self::Element) -> Self::Element;
     /// `-a`.
     fn neg(a: &Self::Element) -> Self::Element;
+    /// `if_true` if `choice` is set, else `if_false`, in constant time.
+    fn ct_select(
+        choice: Choice,
+        if_true: &Self::Element,
+        if_false: &Self::Element,
+    ) -> Self::Element;
 
     /// Hash to the group (RFC 9380 for the curves) with domain separation
     /// tag `dst`; `msg` is the concatenation of the parts.
@@ -140,6 +149,27 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     }
     /// `Σ s_i·X_i`, variable time: for public scalars and elements only.
     fn msm_vartime(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Self::Element;
+    /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time
+    /// in the `d_i` (the balancer of the batch check; `bits` is public).
+    fn msm_short_ct(
+        scalars: &[ShortScalar],
+        elements: &[Self::Element],
+        bits: usize,
+    ) -> Self::Element {
+        straus::short_msm_ct::<Self>(scalars, elements, bits)
+    }
+    /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time (the
+    /// client's check, after which the `d_i` are discarded). A group may
+    /// process only `bits` bits per scalar.
+    fn msm_short_vartime(
+        scalars: &[ShortScalar],
+        elements: &[Self::Element],
+        bits: usize,
+    ) -> Self::Element {
+        let _ = bits;
+        let full: Vec<Self::Scalar> = scalars.iter().map(ShortScalar::to_scalar::<Self>).collect();
+        Self::msm_vartime(&full, elements)
+    }
 
     /// The canonical encoding of `element` into `out` (`ELEMENT_LEN` bytes).
     fn encode(element: &Self::Element, out: &mut [u8]);

@@ -12,10 +12,11 @@ use p256::{AffinePoint, EncodedPoint, FieldBytes, NistP256, ProjectivePoint, Sca
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use sha2_010::Sha256 as Sha256ForHashToCurve;
+use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
 use super::msm::pippenger_vartime;
-use super::PrimeOrderGroup;
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
 
 /// The NIST P-256 group (`P256-SHA256`).
@@ -57,6 +58,14 @@ impl PrimeOrderGroup for P256 {
 
     fn neg(a: &ProjectivePoint) -> ProjectivePoint {
         -a
+    }
+
+    fn ct_select(
+        choice: Choice,
+        if_true: &ProjectivePoint,
+        if_false: &ProjectivePoint,
+    ) -> ProjectivePoint {
+        ProjectivePoint::conditional_select(if_false, if_true, choice)
     }
 
     /// RFC 9380 `P256_XMD:SHA-256_SSWU_RO_`.
@@ -134,6 +143,16 @@ impl PrimeOrderGroup for P256 {
             })
             .collect();
         pippenger_vartime::<Self>(&little_endian, elements, 256)
+    }
+
+    /// Pippenger over `bits` bits only.
+    fn msm_short_vartime(
+        scalars: &[ShortScalar],
+        elements: &[ProjectivePoint],
+        bits: usize,
+    ) -> ProjectivePoint {
+        let little_endian: Vec<&[u8; 17]> = scalars.iter().map(ShortScalar::as_le_bytes).collect();
+        pippenger_vartime::<Self>(&little_endian, elements, bits)
     }
 
     /// SEC1 compressed. The identity has no 33-byte form: it encodes as 33

@@ -8,9 +8,10 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::{Identity, VartimeMultiscalarMul};
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha512};
+use subtle::{Choice, ConditionallySelectable};
 
 use super::xmd::expand_message_xmd;
-use super::PrimeOrderGroup;
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
 
 /// `1/2 mod ℓ = (ℓ + 1)/2`, little-endian: the batch encoders multiply by
@@ -63,6 +64,14 @@ impl PrimeOrderGroup for Ristretto255 {
 
     fn neg(a: &RistrettoPoint) -> RistrettoPoint {
         -a
+    }
+
+    fn ct_select(
+        choice: Choice,
+        if_true: &RistrettoPoint,
+        if_false: &RistrettoPoint,
+    ) -> RistrettoPoint {
+        RistrettoPoint::conditional_select(if_false, if_true, choice)
     }
 
     /// RFC 9380 `hash_to_ristretto255`: 64 bytes of expand_message_xmd
@@ -168,6 +177,18 @@ impl PrimeOrderGroup for Ristretto255 {
 
     fn msm_vartime(scalars: &[Scalar], elements: &[RistrettoPoint]) -> RistrettoPoint {
         RistrettoPoint::vartime_multiscalar_mul(scalars, elements)
+    }
+
+    /// dalek's Pippenger (its vectorized additions beat a short-scalar
+    /// method over the serial additions this crate can reach: 1.9 µs
+    /// against about 5 µs per point at 64 bits and n = 1024, measured here).
+    fn msm_short_vartime(
+        scalars: &[ShortScalar],
+        elements: &[RistrettoPoint],
+        _bits: usize,
+    ) -> RistrettoPoint {
+        let full: Vec<Scalar> = scalars.iter().map(ShortScalar::to_scalar::<Self>).collect();
+        RistrettoPoint::vartime_multiscalar_mul(&full, elements)
     }
 
     fn encode(element: &RistrettoPoint, out: &mut [u8]) {

@@ -93,13 +93,8 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
         public_key: Option<&G::Element>,
         blinds: &[G::Scalar],
     ) -> Result<(Context, Vec<G::Element>, Vec<u8>, Option<G::Element>), Error> {
-        if inputs.is_empty() || blinds.len() != inputs.len() {
-            return Err(Error::EmptyInput);
-        }
-        if inputs.len() > u16::MAX as usize {
-            return Err(Error::BadLength);
-        }
-        if inputs.iter().any(|x| x.len() > MAX_INPUT_LEN) || info.len() > MAX_INPUT_LEN {
+        check_inputs(inputs, blinds.len())?;
+        if info.len() > MAX_INPUT_LEN {
             return Err(Error::BadLength);
         }
         let context = Context::new::<G>(mode);
@@ -115,15 +110,7 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
         if mode != Mode::Poprf && !info.is_empty() {
             return Err(Error::BadLength);
         }
-        let hashed: Vec<G::Element> = inputs
-            .iter()
-            .map(|x| G::hash_to_group(&[x], &context.hash_to_group_dst))
-            .collect();
-        if hashed.iter().any(G::is_identity) {
-            return Err(Error::InvalidInput);
-        }
-        let mut blinded_bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
-        let blinded = G::mul_each_encode(blinds, &hashed, &mut blinded_bytes);
+        let (blinded, blinded_bytes) = hash_and_blind::<G>(&context, inputs, blinds)?;
         Ok((context, blinded, blinded_bytes, proof_key))
     }
 
@@ -181,30 +168,73 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
         Ok(self.unblind_and_hash(&elements))
     }
 
-    /// `N_i = r_i^{-1}·Y_i` (one batch inversion), then the RFC 9497
-    /// Finalize hash of each.
+    /// `N_i = r_i^{-1}·Y_i` and the RFC 9497 Finalize hash of each.
     pub(crate) fn unblind_and_hash(&self, evaluated: &[G::Element]) -> Vec<Vec<u8>> {
-        let mut inverses = self.blinds.clone();
-        G::batch_invert(&mut inverses);
-        let mut unblinded = vec![0u8; evaluated.len() * G::ELEMENT_LEN];
-        G::mul_each_encode(&inverses, evaluated, &mut unblinded);
-        inverses.iter_mut().for_each(Zeroize::zeroize);
-        let poprf = self.context.mode == Mode::Poprf;
-        self.inputs
-            .iter()
-            .zip(unblinded.chunks_exact(G::ELEMENT_LEN))
-            .map(|(input, n)| {
-                let mut parts: Vec<&[u8]> = vec![];
-                let input_len = len2(input);
-                let info_len = len2(&self.info);
-                let n_len = len2(n);
-                parts.extend([&input_len[..], input]);
-                if poprf {
-                    parts.extend([&info_len[..], &self.info]);
-                }
-                parts.extend([&n_len[..], n, b"Finalize"]);
-                G::hash(&parts)
-            })
-            .collect()
+        let poprf_info = (self.context.mode == Mode::Poprf).then_some(&self.info[..]);
+        unblind_and_finalize::<G>(&self.inputs, poprf_info, &self.blinds, evaluated)
     }
+}
+
+/// The batch limits shared by every client: at least one input, as many
+/// blinds as inputs, at most 65535 inputs (RFC 9497 frames indices in two
+/// bytes) of at most 65535 bytes each.
+pub(crate) fn check_inputs(inputs: &[&[u8]], blinds: usize) -> Result<(), Error> {
+    if inputs.is_empty() || blinds != inputs.len() {
+        return Err(Error::EmptyInput);
+    }
+    if inputs.len() > u16::MAX as usize || inputs.iter().any(|x| x.len() > MAX_INPUT_LEN) {
+        return Err(Error::BadLength);
+    }
+    Ok(())
+}
+
+/// `X_i = r_i·H(x_i)` for every input, and their encodings
+/// ([`Error::InvalidInput`] if an input hashes to the identity).
+pub(crate) fn hash_and_blind<G: PrimeOrderGroup>(
+    context: &Context,
+    inputs: &[&[u8]],
+    blinds: &[G::Scalar],
+) -> Result<(Vec<G::Element>, Vec<u8>), Error> {
+    let hashed: Vec<G::Element> = inputs
+        .iter()
+        .map(|x| G::hash_to_group(&[x], &context.hash_to_group_dst))
+        .collect();
+    if hashed.iter().any(G::is_identity) {
+        return Err(Error::InvalidInput);
+    }
+    let mut blinded_bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
+    let blinded = G::mul_each_encode(blinds, &hashed, &mut blinded_bytes);
+    Ok((blinded, blinded_bytes))
+}
+
+/// `N_i = r_i^{-1}·Y_i` (one batch inversion), then the RFC 9497 Finalize
+/// hash of each input with its `N_i` (and the POPRF `info`, if given).
+pub(crate) fn unblind_and_finalize<G: PrimeOrderGroup>(
+    inputs: &[Vec<u8>],
+    poprf_info: Option<&[u8]>,
+    blinds: &[G::Scalar],
+    evaluated: &[G::Element],
+) -> Vec<Vec<u8>> {
+    let mut inverses = blinds.to_vec();
+    G::batch_invert(&mut inverses);
+    let mut unblinded = vec![0u8; evaluated.len() * G::ELEMENT_LEN];
+    G::mul_each_encode(&inverses, evaluated, &mut unblinded);
+    inverses.iter_mut().for_each(Zeroize::zeroize);
+    inputs
+        .iter()
+        .zip(unblinded.chunks_exact(G::ELEMENT_LEN))
+        .map(|(input, n)| {
+            let mut parts: Vec<&[u8]> = vec![];
+            let input_len = len2(input);
+            let n_len = len2(n);
+            parts.extend([&input_len[..], input]);
+            let info_len;
+            if let Some(info) = poprf_info {
+                info_len = len2(info);
+                parts.extend([&info_len[..], info]);
+            }
+            parts.extend([&n_len[..], n, b"Finalize"]);
+            G::hash(&parts)
+        })
+        .collect()
 }

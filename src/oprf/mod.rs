@@ -12,12 +12,14 @@
 //! Wire format: a batch of elements is the concatenation of fixed-width
 //! canonical encodings; a proof is `c || s`.
 
+mod checked;
 mod client;
 mod context;
 mod dleq;
 mod keys;
 mod server;
 
+pub use checked::CheckedClientBatch;
 pub use client::ClientBatch;
 pub use context::{Mode, MAX_INPUT_LEN};
 pub use dleq::Proof;

@@ -1,0 +1,237 @@
+//! One oblivious batch exponentiation with the balancer check: the request
+//! the client sends (its elements plus the balancer) and the verification
+//! of the server's answer (PROTOCOLS.md §3).
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use super::secrets::{place_balancer, sample_below, sample_factor};
+use super::{Check, Kappa};
+use crate::group::{PrimeOrderGroup, ShortScalar};
+use crate::Error;
+
+/// The key-free check pads the batch with random elements until
+/// `(count + 1)·κ` reaches this many bits (PROTOCOLS.md §3).
+const KEY_FREE_MIN_RELATION_BITS: u32 = 256;
+
+/// A batch of elements to be raised to a server's secret key, with the
+/// balancer that lets the client check the answer. Holds the client's secret
+/// coins (verification factors, the committed-key modifier `s`, the
+/// balancer's position), wiped on drop; it cannot be cloned, and
+/// [`Request::verify`] consumes it, so coins are never reused.
+pub struct Request<G: PrimeOrderGroup> {
+    check: Check,
+    kappa: Kappa,
+    /// How many of the caller's elements lead the batch (the rest of the
+    /// non-balancer elements are padding).
+    count: usize,
+    /// `d_i` for the non-balancer elements, in their order.
+    factors: Vec<ShortScalar>,
+    /// `d` of the balancer (committed-key check; 1 for key-free).
+    balancer_factor: ShortScalar,
+    /// `s` (committed-key check only).
+    modifier: Option<G::Scalar>,
+    /// The balancer's slot in the elements sent.
+    position: usize,
+    /// The encodings sent: the caller's elements and padding, in order,
+    /// with the balancer at `position`.
+    wire: Vec<u8>,
+}
+
+impl<G: PrimeOrderGroup> Drop for Request<G> {
+    fn drop(&mut self) {
+        self.factors.iter_mut().for_each(Zeroize::zeroize);
+        self.balancer_factor.zeroize();
+        if let Some(s) = self.modifier.as_mut() {
+            s.zeroize();
+        }
+        self.position.zeroize();
+    }
+}
+
+impl<G: PrimeOrderGroup> core::fmt::Debug for Request<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Request")
+            .field("group", &G::SUITE_ID)
+            .field("check", &self.check)
+            .field("kappa", &self.kappa.bits())
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: PrimeOrderGroup> Request<G> {
+    /// A request for `elements` (with `encoded`, their concatenated
+    /// encodings): fresh factors, the balancer at a uniformly random
+    /// position, and for the key-free check random padding elements up to
+    /// the minimum relation size. Every element must be valid (a decoded or
+    /// freshly computed group element, not the identity).
+    pub fn new<R: CryptoRng + ?Sized>(
+        elements: &[G::Element],
+        encoded: &[u8],
+        check: Check,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        if elements.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        if encoded.len() != elements.len() * G::ELEMENT_LEN {
+            return Err(Error::BadLength);
+        }
+        let count = elements.len();
+        let (padding, padding_bytes) = padding::<G, R>(check, kappa, count, rng);
+        let all: Vec<G::Element> = elements.iter().chain(&padding).cloned().collect();
+        let others = [encoded, &padding_bytes].concat();
+
+        let bits = kappa.factor_bits();
+        let factors: Vec<ShortScalar> = all.iter().map(|_| sample_factor(kappa, rng)).collect();
+        // Σ d_i·X_i with the secret factors: constant time.
+        let sum = G::msm_short_ct(&factors, &all, bits);
+        let (balancer, balancer_factor, modifier) = match check {
+            Check::CommittedKey => {
+                // X = d^{-1}·(s·B − Σ d_i·X_i): uniform, since s·B is.
+                let d = sample_factor(kappa, rng);
+                let s = G::random_scalar(rng);
+                let mut d_scalar = d.to_scalar::<G>();
+                let mut d_inverse = G::scalar_invert(&d_scalar);
+                let target = G::add(&G::mul_base(&s), &G::neg(&sum));
+                let balancer = G::mul(&target, &d_inverse);
+                d_scalar.zeroize();
+                d_inverse.zeroize();
+                (balancer, d, Some(s))
+            }
+            Check::KeyFree => (sum.clone(), ShortScalar::from_parts(1, false), None),
+        };
+        if G::is_identity(&balancer) {
+            // Probability about 1/q: the relation would be visible. Start
+            // again with fresh coins.
+            return Self::new(elements, encoded, check, kappa, rng);
+        }
+        let mut balancer_bytes = vec![0u8; G::ELEMENT_LEN];
+        G::encode(&balancer, &mut balancer_bytes);
+        let position = sample_below(all.len() + 1, rng);
+        let mut wire = vec![0u8; others.len() + G::ELEMENT_LEN];
+        place_balancer(
+            &others,
+            &balancer_bytes,
+            position,
+            G::ELEMENT_LEN,
+            &mut wire,
+        );
+        Ok(Request {
+            check,
+            kappa,
+            count,
+            factors,
+            balancer_factor,
+            modifier,
+            position,
+            wire,
+        })
+    }
+
+    /// The encoded elements to send to the server (`len()` of them).
+    pub fn elements(&self) -> &[u8] {
+        &self.wire
+    }
+
+    /// The number of elements sent: the caller's, the padding, the balancer.
+    pub fn len(&self) -> usize {
+        self.wire.len() / G::ELEMENT_LEN
+    }
+
+    /// Never true: a request holds at least one element and the balancer.
+    pub fn is_empty(&self) -> bool {
+        self.wire.is_empty()
+    }
+
+    /// The check this request was built for.
+    pub fn check(&self) -> Check {
+        self.check
+    }
+
+    /// Checks the server's answer (`len()` encoded elements, each the
+    /// server's key applied to the element sent in that slot) and returns
+    /// the answers for the caller's elements, in order. Committed-key
+    /// check: `public_key` is the server's commitment `C = k·B`
+    /// ([`Error::MissingPublicKey`] without it); the key-free check ignores
+    /// it. [`Error::BadLength`] for a response of the wrong size,
+    /// [`Error::InvalidElement`] for any invalid encoding,
+    /// [`Error::VerificationFailed`] if the server did not apply one key
+    /// (its committed key, for the committed-key check) to every element:
+    /// then nothing of the batch may be used. Variable time: it runs after
+    /// the whole answer is in and the coins are discarded with `self`.
+    pub fn verify(
+        self,
+        response: &[u8],
+        public_key: Option<&G::Element>,
+    ) -> Result<Vec<G::Element>, Error> {
+        let public_key = match self.check {
+            Check::CommittedKey => {
+                let key = public_key.ok_or(Error::MissingPublicKey)?;
+                if G::is_identity(key) {
+                    return Err(Error::InvalidElement);
+                }
+                Some(key)
+            }
+            Check::KeyFree => None,
+        };
+        if response.len() != self.wire.len() {
+            return Err(Error::BadLength);
+        }
+        let mut answers = G::decode_batch(response)?;
+        let balancer_answer = answers.remove(self.position);
+        let bits = self.kappa.factor_bits();
+        let holds = match public_key {
+            Some(key) => {
+                // Σ d_i·Y_i + d·Y_balancer = s·C
+                let mut factors = self.factors.clone();
+                factors.push(self.balancer_factor.clone());
+                let mut points = answers.clone();
+                points.push(balancer_answer);
+                let lhs = G::msm_short_vartime(&factors, &points, bits);
+                let modifier = self
+                    .modifier
+                    .as_ref()
+                    .expect("committed-key requests keep s");
+                lhs == G::mul(key, modifier)
+            }
+            None => G::msm_short_vartime(&self.factors, &answers, bits) == balancer_answer,
+        };
+        if !holds {
+            return Err(Error::VerificationFailed);
+        }
+        answers.truncate(self.count);
+        Ok(answers)
+    }
+}
+
+/// Random padding elements (and their encodings) for the key-free check:
+/// enough that `(count + padding + 1)·κ >= 256`. None for the committed-key
+/// check.
+fn padding<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
+    check: Check,
+    kappa: Kappa,
+    count: usize,
+    rng: &mut R,
+) -> (Vec<G::Element>, Vec<u8>) {
+    let needed = match check {
+        Check::CommittedKey => 0,
+        Check::KeyFree => {
+            let elements = KEY_FREE_MIN_RELATION_BITS.div_ceil(kappa.bits()) as usize;
+            elements.saturating_sub(count + 1)
+        }
+    };
+    let padding: Vec<G::Element> = (0..needed)
+        .map(|_| {
+            let mut r = G::random_scalar(rng);
+            let element = G::mul_base(&r);
+            r.zeroize();
+            element
+        })
+        .collect();
+    let mut bytes = vec![0u8; needed * G::ELEMENT_LEN];
+    G::encode_batch(&padding, &mut bytes);
+    (padding, bytes)
+}

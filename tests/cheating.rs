@@ -1,0 +1,602 @@
+//! The malicious-server batch check (PROTOCOLS.md §3) against cheating
+//! servers: every strategy is a test named `cheating_*` (`cargo test
+//! --release cheating_` runs them all), run on every group, with both checks
+//! where the strategy applies, over several batches of random sizes, with
+//! κ = 64. Honest servers must always pass, the checked OPRF must give the
+//! semi-honest outputs, and with κ = 4 a single compensated cheat must pass
+//! about once in 16 trials (the 2^-κ bound is tight, not vacuous).
+
+use num_bigint::BigUint;
+use oblivex::group::{encode_to_vec, Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::oblivious::{Check, Kappa};
+use oblivex::oprf::{CheckedClientBatch, ClientBatch, KeyPair, Mode, Server};
+use oblivex::Error;
+use rand_core::{Rng, UnwrapErr};
+
+fn rng() -> UnwrapErr<getrandom::SysRng> {
+    UnwrapErr(getrandom::SysRng)
+}
+
+fn below(bound: usize) -> usize {
+    (rng().next_u64() % bound as u64) as usize
+}
+
+/// Group-specific encodings a cheater might send.
+trait Suite: PrimeOrderGroup {
+    /// Batches per strategy, check and group (the slow groups run fewer).
+    const TRIALS: usize;
+    /// A non-canonical or malformed encoding derived from a valid one.
+    fn non_canonical(valid: &[u8]) -> Vec<u8>;
+    /// A well-formed encoding of something outside the prime-order group.
+    fn outside_group(valid: &[u8]) -> Vec<u8>;
+}
+
+impl Suite for Ristretto255 {
+    const TRIALS: usize = 12;
+    /// `p - s`: the same point's negative (odd) field encoding, which
+    /// RFC 9496 decoding rejects.
+    fn non_canonical(valid: &[u8]) -> Vec<u8> {
+        let p = (BigUint::from(1u32) << 255u32) - 19u32;
+        let s = BigUint::from_bytes_le(valid);
+        let mut bytes = (p - s).to_bytes_le();
+        bytes.resize(32, 0);
+        bytes
+    }
+    /// A field element that is not the encoding of any point.
+    fn outside_group(_: &[u8]) -> Vec<u8> {
+        (2u8..)
+            .step_by(2)
+            .map(|s| {
+                let mut b = vec![0u8; 32];
+                b[0] = s;
+                b
+            })
+            .find(|b| Ristretto255::decode(b).is_err())
+            .unwrap()
+    }
+}
+
+impl Suite for P256 {
+    const TRIALS: usize = 6;
+    /// The uncompressed tag on a compressed-length encoding.
+    fn non_canonical(valid: &[u8]) -> Vec<u8> {
+        let mut b = valid.to_vec();
+        b[0] = 0x04;
+        b
+    }
+    /// An x with no curve point.
+    fn outside_group(_: &[u8]) -> Vec<u8> {
+        (1u8..)
+            .map(|x| {
+                let mut b = vec![0u8; 33];
+                b[0] = 0x02;
+                b[32] = x;
+                b
+            })
+            .find(|b| P256::decode(b).is_err())
+            .unwrap()
+    }
+}
+
+impl Suite for Bls12381G1 {
+    const TRIALS: usize = 6;
+    /// The compression flag cleared.
+    fn non_canonical(valid: &[u8]) -> Vec<u8> {
+        let mut b = valid.to_vec();
+        b[0] &= 0x7f;
+        b
+    }
+    /// A curve point outside the order-r subgroup (small-order component).
+    fn outside_group(_: &[u8]) -> Vec<u8> {
+        (1u8..=255)
+            .map(|x| {
+                let mut c = vec![0u8; 48];
+                c[0] = 0x80;
+                c[47] = x;
+                c
+            })
+            .find(|c| {
+                let mut affine = blst::blst_p1_affine::default();
+                // SAFETY: `c` holds 48 bytes.
+                let ok = unsafe { blst::blst_p1_uncompress(&mut affine, c.as_ptr()) }
+                    == blst::BLST_ERROR::BLST_SUCCESS;
+                // SAFETY: `affine` is initialised.
+                ok && !unsafe { blst::blst_p1_affine_in_g1(&affine) }
+            })
+            .unwrap()
+    }
+}
+
+impl Suite for Ffdhe2048 {
+    const TRIALS: usize = 2;
+    /// A value at or above p (the encoding is fixed-width, so `y + p`
+    /// itself does not fit).
+    fn non_canonical(_: &[u8]) -> Vec<u8> {
+        vec![0xff; Self::ELEMENT_LEN]
+    }
+    /// `p - y`: a non-residue (−1 is one modulo a safe prime), outside the
+    /// order-q subgroup.
+    fn outside_group(valid: &[u8]) -> Vec<u8> {
+        let y = BigUint::from_bytes_be(valid);
+        let p = ffdhe2048_p();
+        let b = (&p - y).to_bytes_be();
+        [vec![0u8; Self::ELEMENT_LEN - b.len()], b].concat()
+    }
+}
+
+fn ffdhe2048_p() -> BigUint {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/ffdhe.json"
+    ))
+    .unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    BigUint::parse_bytes(
+        json["groups"]["ffdhe2048"]["p"]
+            .as_str()
+            .unwrap()
+            .as_bytes(),
+        16,
+    )
+    .unwrap()
+}
+
+/// What a cheater sees and can use: the honest server, another key, the
+/// request.
+struct Scene<'a, G: PrimeOrderGroup> {
+    server: &'a Server<G>,
+    other: &'a Server<G>,
+    request: &'a [u8],
+}
+
+impl<G: PrimeOrderGroup> Scene<'_, G> {
+    fn slots(&self) -> usize {
+        self.request.len() / G::ELEMENT_LEN
+    }
+    fn honest(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.request.len()];
+        self.server.evaluate(self.request, &mut out).unwrap();
+        out
+    }
+    fn answer(response: &[u8], slot: usize) -> G::Element {
+        G::decode(&response[slot * G::ELEMENT_LEN..][..G::ELEMENT_LEN]).unwrap()
+    }
+    fn set(response: &mut [u8], slot: usize, element: &G::Element) {
+        G::encode(
+            element,
+            &mut response[slot * G::ELEMENT_LEN..][..G::ELEMENT_LEN],
+        );
+    }
+    fn set_bytes(response: &mut [u8], slot: usize, bytes: &[u8]) {
+        response[slot * G::ELEMENT_LEN..][..G::ELEMENT_LEN].copy_from_slice(bytes);
+    }
+    fn random_element() -> G::Element {
+        G::mul_base(&G::random_scalar(&mut rng()))
+    }
+}
+
+/// One checked OPRF batch of `n` random inputs whose answer `cheat` forges.
+fn batch<G: PrimeOrderGroup>(
+    check: Check,
+    kappa: Kappa,
+    n: usize,
+    key: &KeyPair<G>,
+    server: &Server<G>,
+    other: &Server<G>,
+    cheat: &dyn Fn(&Scene<G>) -> Vec<u8>,
+) -> Result<Vec<Vec<u8>>, Error> {
+    let inputs: Vec<Vec<u8>> = (0..n)
+        .map(|_| rng().next_u64().to_le_bytes().to_vec())
+        .collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let client = CheckedClientBatch::<G>::blind(&refs, check, kappa, &mut rng()).unwrap();
+    let scene = Scene {
+        server,
+        other,
+        request: client.blinded_elements(),
+    };
+    let response = cheat(&scene);
+    client.verify_finalize(&response, Some(key.public_key()))
+}
+
+/// Runs `cheat` on `G` over `G::TRIALS` batches per check and checks each
+/// outcome with `expect(check, result)`.
+fn run_on<G: Suite>(
+    cheat: &dyn Fn(&Scene<G>) -> Vec<u8>,
+    expect: &dyn Fn(Check, Result<Vec<Vec<u8>>, Error>),
+) {
+    let key = KeyPair::<G>::generate(&mut rng());
+    let server = Server::new(Mode::Oprf, key.clone());
+    let other = Server::new(Mode::Oprf, KeyPair::<G>::generate(&mut rng()));
+    for check in [Check::CommittedKey, Check::KeyFree] {
+        for _ in 0..G::TRIALS {
+            let n = 1 + below(6);
+            expect(
+                check,
+                batch(check, Kappa::DEFAULT, n, &key, &server, &other, cheat),
+            );
+        }
+    }
+}
+
+macro_rules! on_every_group {
+    ($cheat:ident, $expect:expr) => {
+        run_on::<Ristretto255>(&$cheat::<Ristretto255>, &$expect);
+        run_on::<P256>(&$cheat::<P256>, &$expect);
+        run_on::<Bls12381G1>(&$cheat::<Bls12381G1>, &$expect);
+        run_on::<Ffdhe2048>(&$cheat::<Ffdhe2048>, &$expect);
+    };
+}
+
+fn rejected_as(expected: Error) -> impl Fn(Check, Result<Vec<Vec<u8>>, Error>) {
+    move |check, result| {
+        assert_eq!(result.err(), Some(expected), "{check:?}");
+    }
+}
+
+/// Committed-key check rejects; the key-free check, by design, accepts a
+/// consistent change of key (documented as its weaker guarantee).
+fn rejected_unless_key_free(check: Check, result: Result<Vec<Vec<u8>>, Error>) {
+    match check {
+        Check::CommittedKey => assert_eq!(result.err(), Some(Error::VerificationFailed)),
+        Check::KeyFree => assert!(result.is_ok()),
+    }
+}
+
+fn wrong_key_on_one<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let slot = below(scene.slots());
+    let len = G::ELEMENT_LEN;
+    let mut one = vec![0u8; len];
+    scene
+        .other
+        .evaluate(&scene.request[slot * len..][..len], &mut one)
+        .unwrap();
+    Scene::<G>::set_bytes(&mut response, slot, &one);
+    response
+}
+
+#[test]
+fn cheating_wrong_key_on_one_element() {
+    on_every_group!(wrong_key_on_one, rejected_as(Error::VerificationFailed));
+}
+
+fn wrong_key_on_all<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = vec![0u8; scene.request.len()];
+    scene.other.evaluate(scene.request, &mut response).unwrap();
+    response
+}
+
+#[test]
+fn cheating_wrong_key_on_every_element() {
+    on_every_group!(wrong_key_on_all, rejected_unless_key_free);
+}
+
+fn random_answer<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    Scene::<G>::set(
+        &mut response,
+        below(scene.slots()),
+        &Scene::<G>::random_element(),
+    );
+    response
+}
+
+#[test]
+fn cheating_random_element_in_place_of_one_answer() {
+    on_every_group!(random_answer, rejected_as(Error::VerificationFailed));
+}
+
+fn identity_answer<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    Scene::<G>::set_bytes(
+        &mut response,
+        below(scene.slots()),
+        &encode_to_vec::<G>(&G::identity()),
+    );
+    response
+}
+
+#[test]
+fn cheating_identity_as_an_answer() {
+    on_every_group!(identity_answer, rejected_as(Error::InvalidElement));
+}
+
+fn swapped<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let a = below(scene.slots());
+    let b = (a + 1 + below(scene.slots() - 1)) % scene.slots();
+    let (ya, yb) = (
+        Scene::<G>::answer(&response, a),
+        Scene::<G>::answer(&response, b),
+    );
+    Scene::<G>::set(&mut response, a, &yb);
+    Scene::<G>::set(&mut response, b, &ya);
+    response
+}
+
+#[test]
+fn cheating_two_answers_swapped() {
+    on_every_group!(swapped, rejected_as(Error::VerificationFailed));
+}
+
+/// `Y_a + E` and `Y_b − E` for a random `E`: passes only if `d_a = d_b`.
+fn compensated<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let a = below(scene.slots());
+    let b = (a + 1 + below(scene.slots() - 1)) % scene.slots();
+    let e = Scene::<G>::random_element();
+    let ya = G::add(&Scene::<G>::answer(&response, a), &e);
+    let yb = G::add(&Scene::<G>::answer(&response, b), &G::neg(&e));
+    Scene::<G>::set(&mut response, a, &ya);
+    Scene::<G>::set(&mut response, b, &yb);
+    response
+}
+
+#[test]
+fn cheating_compensating_errors_on_two_answers() {
+    on_every_group!(compensated, rejected_as(Error::VerificationFailed));
+}
+
+fn scaled<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let honest = scene.honest();
+    let c = G::random_scalar(&mut rng());
+    let answers = G::decode_batch(&honest).unwrap();
+    let mut response = vec![0u8; honest.len()];
+    G::mul_batch_encode(&c, &answers, &mut response);
+    response
+}
+
+#[test]
+fn cheating_every_answer_scaled_by_one_factor() {
+    on_every_group!(scaled, rejected_unless_key_free);
+}
+
+/// An honest answer from an earlier batch of the same client inputs' kind,
+/// replayed into one slot.
+fn replayed<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let earlier_client = CheckedClientBatch::<G>::blind(
+        &[b"an earlier input"],
+        Check::CommittedKey,
+        Kappa::DEFAULT,
+        &mut rng(),
+    )
+    .unwrap();
+    let earlier = Scene {
+        server: scene.server,
+        other: scene.other,
+        request: earlier_client.blinded_elements(),
+    }
+    .honest();
+    let mut response = scene.honest();
+    let slot = below(scene.slots());
+    Scene::<G>::set_bytes(
+        &mut response,
+        slot,
+        &earlier[below(earlier.len() / G::ELEMENT_LEN) * G::ELEMENT_LEN..][..G::ELEMENT_LEN],
+    );
+    response
+}
+
+#[test]
+fn cheating_answer_replayed_from_an_earlier_batch() {
+    on_every_group!(replayed, rejected_as(Error::VerificationFailed));
+}
+
+/// The server corrupts one answer and recomputes a guessed balancer's
+/// answer to satisfy the relation it would have with all factors equal:
+/// the balancer is `Σ X_i` (key-free) or compensates the error.
+fn balancer_recomputed<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let slots = scene.slots();
+    let guess = below(slots);
+    let victim = (guess + 1 + below(slots - 1)) % slots;
+    let forged = Scene::<G>::random_element();
+    Scene::<G>::set(&mut response, victim, &forged);
+    let sum = (0..slots)
+        .filter(|&i| i != guess)
+        .map(|i| Scene::<G>::answer(&response, i))
+        .fold(G::identity(), |acc, y| G::add(&acc, &y));
+    if !G::is_identity(&sum) {
+        Scene::<G>::set(&mut response, guess, &sum);
+    }
+    response
+}
+
+#[test]
+fn cheating_balancer_answer_recomputed_for_a_guessed_relation() {
+    on_every_group!(balancer_recomputed, rejected_as(Error::VerificationFailed));
+}
+
+fn truncated<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    if below(2) == 0 {
+        response.truncate(response.len() - G::ELEMENT_LEN);
+    } else {
+        response.pop();
+    }
+    response
+}
+
+#[test]
+fn cheating_truncated_response() {
+    on_every_group!(truncated, rejected_as(Error::BadLength));
+}
+
+fn extended<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let extra = Scene::<G>::random_element();
+    response.extend(encode_to_vec::<G>(&extra));
+    response
+}
+
+#[test]
+fn cheating_extended_response() {
+    on_every_group!(extended, rejected_as(Error::BadLength));
+}
+
+fn non_canonical<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let slot = below(scene.slots());
+    let bad = G::non_canonical(&response[slot * G::ELEMENT_LEN..][..G::ELEMENT_LEN]);
+    Scene::<G>::set_bytes(&mut response, slot, &bad);
+    response
+}
+
+#[test]
+fn cheating_non_canonical_encoding() {
+    on_every_group!(non_canonical, rejected_as(Error::InvalidElement));
+}
+
+fn outside_group<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
+    let mut response = scene.honest();
+    let slot = below(scene.slots());
+    let bad = G::outside_group(&response[slot * G::ELEMENT_LEN..][..G::ELEMENT_LEN]);
+    Scene::<G>::set_bytes(&mut response, slot, &bad);
+    response
+}
+
+#[test]
+fn cheating_answer_outside_the_prime_order_group() {
+    on_every_group!(outside_group, rejected_as(Error::InvalidElement));
+}
+
+/// Honest servers are never rejected, and the outputs equal the
+/// semi-honest OPRF's under the same key.
+fn honest_trials<G: PrimeOrderGroup>(trials: usize) {
+    let key = KeyPair::<G>::generate(&mut rng());
+    let server = Server::new(Mode::Oprf, key.clone());
+    for trial in 0..trials {
+        let check = if trial % 2 == 0 {
+            Check::CommittedKey
+        } else {
+            Check::KeyFree
+        };
+        let n = 1 + below(8);
+        let inputs: Vec<Vec<u8>> = (0..n)
+            .map(|i| format!("{trial}/{i}").into_bytes())
+            .collect();
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let client =
+            CheckedClientBatch::<G>::blind(&refs, check, Kappa::DEFAULT, &mut rng()).unwrap();
+        let mut response = vec![0u8; client.blinded_elements().len()];
+        server
+            .evaluate(client.blinded_elements(), &mut response)
+            .unwrap();
+        let outputs = client
+            .verify_finalize(&response, Some(key.public_key()))
+            .unwrap_or_else(|e| panic!("{} honest trial {trial} rejected: {e:?}", G::SUITE_ID));
+        if trial % 25 == 0 {
+            let plain = ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng()).unwrap();
+            let mut evaluated = vec![0u8; plain.blinded_elements().len()];
+            server
+                .evaluate(plain.blinded_elements(), &mut evaluated)
+                .unwrap();
+            assert_eq!(plain.finalize(&evaluated, None).unwrap(), outputs);
+        }
+    }
+}
+
+#[test]
+fn honest_servers_always_pass_with_semi_honest_outputs() {
+    honest_trials::<Ristretto255>(2000);
+    honest_trials::<P256>(400);
+    honest_trials::<Bls12381G1>(400);
+    honest_trials::<Ffdhe2048>(50);
+}
+
+/// With κ = 4 a compensated cheat (`+E` on one answer, `−E` on another)
+/// passes exactly when the two factors agree: probability 1/16.
+#[test]
+fn kappa_4_acceptance_rate_is_close_to_the_bound() {
+    type G = Ristretto255;
+    let key = KeyPair::<G>::generate(&mut rng());
+    let server = Server::new(Mode::Oprf, key.clone());
+    let other = Server::new(Mode::Oprf, KeyPair::<G>::generate(&mut rng()));
+    let trials = 3000;
+    let accepted = (0..trials)
+        .filter(|_| {
+            batch(
+                Check::CommittedKey,
+                Kappa::insecure_for_tests(4),
+                3,
+                &key,
+                &server,
+                &other,
+                &compensated::<G>,
+            )
+            .is_ok()
+        })
+        .count();
+    // Expected 187.5, standard deviation 13.3: five deviations either way.
+    assert!(
+        (121..=254).contains(&accepted),
+        "{accepted} of {trials} accepted, expected about {}",
+        trials / 16
+    );
+}
+
+#[test]
+fn every_batch_draws_fresh_coins() {
+    let inputs: [&[u8]; 2] = [b"a", b"b"];
+    let first = CheckedClientBatch::<Ristretto255>::blind(
+        &inputs,
+        Check::KeyFree,
+        Kappa::DEFAULT,
+        &mut rng(),
+    )
+    .unwrap();
+    let second = CheckedClientBatch::<Ristretto255>::blind(
+        &inputs,
+        Check::KeyFree,
+        Kappa::DEFAULT,
+        &mut rng(),
+    )
+    .unwrap();
+    assert_ne!(first.blinded_elements(), second.blinded_elements());
+    // Key-free padding: (n + padding + 1)·κ ≥ 256.
+    assert_eq!(first.request_len(), 4);
+    assert_eq!(
+        CheckedClientBatch::<Ristretto255>::blind(
+            &inputs,
+            Check::KeyFree,
+            Kappa::new(32).unwrap(),
+            &mut rng()
+        )
+        .unwrap()
+        .request_len(),
+        8
+    );
+    assert_eq!(
+        CheckedClientBatch::<Ristretto255>::blind(
+            &inputs,
+            Check::CommittedKey,
+            Kappa::DEFAULT,
+            &mut rng()
+        )
+        .unwrap()
+        .request_len(),
+        3
+    );
+}
+
+#[test]
+fn committed_key_check_needs_the_key() {
+    let key = KeyPair::<Ristretto255>::generate(&mut rng());
+    let server = Server::new(Mode::Oprf, key.clone());
+    let client = CheckedClientBatch::<Ristretto255>::blind(
+        &[b"x"],
+        Check::CommittedKey,
+        Kappa::DEFAULT,
+        &mut rng(),
+    )
+    .unwrap();
+    let mut response = vec![0u8; client.blinded_elements().len()];
+    server
+        .evaluate(client.blinded_elements(), &mut response)
+        .unwrap();
+    assert_eq!(
+        client.verify_finalize(&response, None).err(),
+        Some(Error::MissingPublicKey)
+    );
+}
