@@ -1,96 +1,328 @@
-//! `oblivex speed oprf`: RFC 9497 per-element costs of the client's blind,
-//! the server's evaluation and the client's finalize, in OPRF and VOPRF
-//! mode, per suite and batch size (one core).
+//! `oblivex speed oprf`: what the malicious-server batch check costs. Per
+//! suite and batch size, the server's and the client's time per input
+//! element for three protocols on the same inputs and key:
+//!
+//! - `semi-honest`: RFC 9497 OPRF mode (the anchor);
+//! - `balancer`: the checked batch OPRF (committed-key check, κ = 64): the
+//!   server evaluates one more element, the client builds the balancer and
+//!   checks the answer;
+//! - `voprf`: RFC 9497 VOPRF mode, this library's batched DLEQ proof.
+//!
+//! The client's time is blind + finalize (the server's work in between is
+//! not counted); the server's is its evaluation. The six measurements of one
+//! (suite, n) are interleaved round by round, and each ratio is the median
+//! of the per-round ratios, so slow drifts of this machine's speed cancel.
+//! Last, the FFDHE-2048 server evaluation on each arithmetic backend (child
+//! processes with `OBLIVEX_BACKEND` set, since the backend is chosen once
+//! per process).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
-use oblivex::oprf::{ClientBatch, KeyPair, Mode, Server};
+use oblivex::oblivious::{Check, Kappa};
+use oblivex::oprf::{CheckedClientBatch, ClientBatch, KeyPair, Mode, Server};
 
-use crate::timing::median_us_per_item;
+use crate::timing::median;
 
-/// The suites measured by default, with the batch sizes that keep the run
-/// short for the slow ones.
-pub fn speed(ns: &[usize], seconds: f64, json: bool) {
-    if !json {
-        println!("RFC 9497 batch OPRF, µs per element, one core (median of 5 runs)");
-        println!(
-            "{:>20} {:>6} {:>6} {:>10} {:>10} {:>10}",
-            "suite", "n", "mode", "blind", "evaluate", "finalize"
-        );
-    }
-    for &n in ns {
-        suite::<Ristretto255>(n, seconds, json);
-        suite::<P256>(n, seconds, json);
-    }
-    for &n in ns.iter().filter(|&&n| n <= 256) {
-        suite::<Bls12381G1>(n, seconds, json);
-    }
-    for &n in ns.iter().filter(|&&n| n <= 16) {
-        suite::<Ffdhe2048>(n, seconds, json);
+/// The protocols compared, in output order.
+const PROTOCOLS: [&str; 3] = ["semi-honest", "balancer", "voprf"];
+
+/// Batch sizes each suite runs by default (its elements cost 40 µs to
+/// 4 ms; the largest batches of the slow suites take minutes).
+fn default_limit(suite: &str) -> usize {
+    match suite {
+        "ristretto255-SHA512" => 4096,
+        "FFDHE2048-SHA512" => 256,
+        _ => 1024,
     }
 }
 
-fn suite<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
+/// Runs the comparison on every suite. `ns_given`: the batch sizes were
+/// chosen on the command line (then every suite runs all of them).
+pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool) {
+    if !json {
+        println!(
+            "\nMalicious-server check vs semi-honest OPRF vs VOPRF proof: µs per input element, one core"
+        );
+        println!(
+            "{:>20} {:>5} | {:>8} {:>8} {:>8} {:>7} | {:>8} {:>8} {:>8} {:>7} | {:>6} {:>6}",
+            "suite",
+            "n",
+            "srv semi",
+            "balancer",
+            "voprf",
+            "bal/sh",
+            "cli semi",
+            "balancer",
+            "voprf",
+            "bal/sh",
+            "x srv",
+            "x cli"
+        );
+    }
+    let run = |suite: &str, f: &dyn Fn(usize)| {
+        for &n in ns {
+            if ns_given || n <= default_limit(suite) {
+                f(n);
+            }
+        }
+    };
+    run(Ristretto255::SUITE_ID, &|n| {
+        compare::<Ristretto255>(n, seconds, json)
+    });
+    run(P256::SUITE_ID, &|n| compare::<P256>(n, seconds, json));
+    run(Bls12381G1::SUITE_ID, &|n| {
+        compare::<Bls12381G1>(n, seconds, json)
+    });
+    run(Ffdhe2048::SUITE_ID, &|n| {
+        compare::<Ffdhe2048>(n, seconds, json)
+    });
+    if !json {
+        println!(
+            "bal/sh: balancer / semi-honest (goal: server within 1/n + 1%, client ≤ 1.08 at n ≥ 256);\n\
+             x srv, x cli: the VOPRF proof's extra cost over semi-honest divided by the balancer's\n\
+             (goal: ≥ 10 for the server, ≥ 3 for the client; \"noise\": the balancer's extra is\n\
+             below this run's timing noise)."
+        );
+    }
+    backends(seconds, json);
+}
+
+/// One round of the six measurements, in seconds each: server then client
+/// for every protocol.
+struct Round([f64; 6]);
+
+fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
     let mut rng = oblivex::rng::os_rng().expect("OS randomness");
     let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("input {i}").into_bytes()).collect();
-    let refs: Vec<&[u8]> = inputs.iter().map(|x| x.as_slice()).collect();
-    for mode in [Mode::Oprf, Mode::Voprf] {
-        let key = KeyPair::<G>::generate(&mut rng);
-        let public = key.public_key().clone();
-        let server = Server::new(mode, key);
-        let blind = || {
-            ClientBatch::<G>::blind(
-                mode,
-                &refs,
-                b"",
-                Some(&public),
-                &mut oblivex::rng::os_rng().unwrap(),
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let key = KeyPair::<G>::generate(&mut rng);
+    let public = key.public_key().clone();
+    let oprf_server = Server::new(Mode::Oprf, key.clone());
+    let voprf_server = Server::new(Mode::Voprf, key);
+    let kappa = Kappa::DEFAULT;
+
+    let timed = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        f();
+        start.elapsed()
+    };
+    let evaluate = |server: &Server<G>, blinded: &[u8]| {
+        let mut out = vec![0u8; blinded.len()];
+        let proof = server
+            .blind_evaluate(blinded, b"", &mut out, &mut oblivex::rng::os_rng().unwrap())
+            .unwrap();
+        (out, proof)
+    };
+    // Fixed requests for the server measurements.
+    let semi_request = ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap();
+    let checked_request =
+        CheckedClientBatch::<G>::blind(&refs, Check::CommittedKey, kappa, &mut rng).unwrap();
+    let voprf_request =
+        ClientBatch::<G>::blind(Mode::Voprf, &refs, b"", Some(&public), &mut rng).unwrap();
+
+    let round = || -> Round {
+        let mut rng = oblivex::rng::os_rng().unwrap();
+        let semi_server =
+            timed(&mut || drop(evaluate(&oprf_server, semi_request.blinded_elements())));
+        let checked_server =
+            timed(&mut || drop(evaluate(&oprf_server, checked_request.blinded_elements())));
+        let voprf_server_time =
+            timed(&mut || drop(evaluate(&voprf_server, voprf_request.blinded_elements())));
+
+        let mut client = Duration::ZERO;
+        let mut batch = None;
+        client += timed(&mut || {
+            batch = Some(ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap())
+        });
+        let batch = batch.take().unwrap();
+        let (answer, _) = evaluate(&oprf_server, batch.blinded_elements());
+        let mut batch = Some(batch);
+        client += timed(&mut || drop(batch.take().unwrap().finalize(&answer, None).unwrap()));
+        let semi_client = client;
+
+        let mut client = Duration::ZERO;
+        let mut checked = None;
+        client += timed(&mut || {
+            checked = Some(
+                CheckedClientBatch::<G>::blind(&refs, Check::CommittedKey, kappa, &mut rng)
+                    .unwrap(),
             )
-            .unwrap()
-        };
-        let evaluate = |batch: &ClientBatch<G>| {
-            let mut out = vec![0u8; n * G::ELEMENT_LEN];
-            let proof = server
-                .blind_evaluate(
-                    batch.blinded_elements(),
-                    b"",
-                    &mut out,
-                    &mut oblivex::rng::os_rng().unwrap(),
-                )
-                .unwrap();
-            (out, proof)
-        };
-        let t_blind = median_us_per_item(seconds / 3.0, n, || (), |()| drop(blind()));
-        let batch = blind();
-        let t_eval = median_us_per_item(seconds / 3.0, n, || (), |()| drop(evaluate(&batch)));
-        let t_final = median_us_per_item(
-            seconds / 3.0,
-            n,
-            || {
-                let b = blind();
-                let (out, proof) = evaluate(&b);
-                (b, out, proof)
-            },
-            |(b, out, proof)| {
-                b.finalize(&out, proof.as_ref()).unwrap();
-            },
-        );
-        let mode_name = if mode == Mode::Oprf { "oprf" } else { "voprf" };
-        if json {
-            for (side, us) in [
-                ("blind", t_blind),
-                ("evaluate", t_eval),
-                ("finalize", t_final),
-            ] {
+        });
+        let checked = checked.take().unwrap();
+        let (answer, _) = evaluate(&oprf_server, checked.blinded_elements());
+        let mut checked = Some(checked);
+        client += timed(&mut || {
+            drop(
+                checked
+                    .take()
+                    .unwrap()
+                    .verify_finalize(&answer, Some(&public))
+                    .unwrap(),
+            )
+        });
+        let checked_client = client;
+
+        let mut client = Duration::ZERO;
+        let mut batch = None;
+        client += timed(&mut || {
+            batch = Some(
+                ClientBatch::<G>::blind(Mode::Voprf, &refs, b"", Some(&public), &mut rng).unwrap(),
+            )
+        });
+        let batch = batch.take().unwrap();
+        let (answer, proof) = evaluate(&voprf_server, batch.blinded_elements());
+        let mut batch = Some(batch);
+        client += timed(&mut || {
+            drop(
+                batch
+                    .take()
+                    .unwrap()
+                    .finalize(&answer, proof.as_ref())
+                    .unwrap(),
+            )
+        });
+        let voprf_client = client;
+
+        Round(
+            [
+                semi_server,
+                checked_server,
+                voprf_server_time,
+                semi_client,
+                checked_client,
+                voprf_client,
+            ]
+            .map(|d| d.as_secs_f64()),
+        )
+    };
+
+    round(); // warm-up
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut rounds = Vec::new();
+    while rounds.len() < 5 || (start.elapsed() < budget && rounds.len() < 1000) {
+        rounds.push(round());
+    }
+    let us = |i: usize| median(rounds.iter().map(|r| r.0[i]).collect()) * 1e6 / n as f64;
+    let ratio = |a: usize, b: usize| median(rounds.iter().map(|r| r.0[a] / r.0[b]).collect());
+    // The proof's extra cost over the balancer's: medians of the per-round
+    // differences; `None` when the balancer's extra is below the noise
+    // (its median difference is not positive).
+    let extra = |side: usize| {
+        let difference =
+            |a: usize| median(rounds.iter().map(|r| r.0[side + a] - r.0[side]).collect());
+        let balancer = difference(1);
+        (balancer > 0.0).then(|| difference(2) / balancer)
+    };
+    let show = |x: Option<f64>| x.map_or("noise".to_string(), |x| format!("{x:.1}"));
+    let json_number = |x: Option<f64>| x.map_or("null".to_string(), |x| format!("{x:.2}"));
+    let figures: Vec<f64> = (0..6).map(us).collect();
+    if json {
+        for (i, protocol) in PROTOCOLS.iter().enumerate() {
+            for (side, offset) in [("server", 0), ("client", 3)] {
                 println!(
-                    "{{\"suite\":\"{}\",\"n\":{n},\"protocol\":\"{mode_name}\",\"side\":\"{side}\",\"us_per_element\":{us:.2}}}",
-                    G::SUITE_ID
+                    "{{\"suite\":\"{}\",\"n\":{n},\"protocol\":\"{protocol}\",\"side\":\"{side}\",\"us_per_element\":{:.3}}}",
+                    G::SUITE_ID,
+                    figures[offset + i]
                 );
             }
-        } else {
+        }
+        for (side, offset) in [("server", 0), ("client", 3)] {
             println!(
-                "{:>20} {n:>6} {mode_name:>6} {t_blind:>10.2} {t_eval:>10.2} {t_final:>10.2}",
-                G::SUITE_ID
+                "{{\"suite\":\"{}\",\"n\":{n},\"side\":\"{side}\",\"balancer_over_semi_honest\":{:.4},\"voprf_over_semi_honest\":{:.4},\"voprf_extra_over_balancer_extra\":{}}}",
+                G::SUITE_ID,
+                ratio(offset + 1, offset),
+                ratio(offset + 2, offset),
+                json_number(extra(offset))
             );
         }
+    } else {
+        println!(
+            "{:>20} {n:>5} | {:>8.2} {:>8.2} {:>8.2} {:>7.4} | {:>8.2} {:>8.2} {:>8.2} {:>7.4} | {:>6} {:>6}",
+            G::SUITE_ID,
+            figures[0],
+            figures[1],
+            figures[2],
+            ratio(1, 0),
+            figures[3],
+            figures[4],
+            figures[5],
+            ratio(4, 3),
+            show(extra(0)),
+            show(extra(3)),
+        );
+    }
+}
+
+/// Elements per second of the FFDHE-2048 server's batch evaluation
+/// (n = 256) in this process.
+pub fn ffdhe_server_throughput(seconds: f64) -> f64 {
+    type G = Ffdhe2048;
+    let mut rng = oblivex::rng::os_rng().expect("OS randomness");
+    let n = 256;
+    let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("input {i}").into_bytes()).collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let server = Server::new(Mode::Oprf, KeyPair::<G>::generate(&mut rng));
+    let request = ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap();
+    let mut out = vec![0u8; request.blinded_elements().len()];
+    let mut run = || {
+        let start = Instant::now();
+        server
+            .evaluate(request.blinded_elements(), &mut out)
+            .unwrap();
+        start.elapsed().as_secs_f64()
+    };
+    run();
+    let start = Instant::now();
+    let mut times = Vec::new();
+    while times.len() < 5 || start.elapsed().as_secs_f64() < seconds {
+        times.push(run());
+    }
+    n as f64 / median(times)
+}
+
+/// The FFDHE-2048 server throughput on each backend this CPU runs, measured
+/// in child processes.
+fn backends(seconds: f64, json: bool) {
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut results = Vec::new();
+    for backend in ["portable", "ifma"] {
+        let output = Command::new(&exe)
+            .args(["speed", "ffdhe-server", "--seconds", &seconds.to_string()])
+            .env("OBLIVEX_BACKEND", backend)
+            .output();
+        let rate = output
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .and_then(|s| s.trim().parse::<f64>().ok());
+        if let Some(rate) = rate {
+            results.push((backend, rate));
+        }
+    }
+    for (backend, rate) in &results {
+        if json {
+            println!(
+                "{{\"suite\":\"FFDHE2048-SHA512\",\"n\":256,\"protocol\":\"semi-honest\",\"side\":\"server\",\"backend\":\"{backend}\",\"elements_per_second\":{rate:.1}}}"
+            );
+        }
+    }
+    if !json {
+        let line: Vec<String> = results
+            .iter()
+            .map(|(b, r)| format!("{b} {r:.0}/s"))
+            .collect();
+        let speedup = match results.as_slice() {
+            [(_, portable), (_, ifma)] => format!(" (ifma/portable {:.2}x)", ifma / portable),
+            _ => String::new(),
+        };
+        println!(
+            "FFDHE2048-SHA512 server evaluation, n = 256: {}{speedup}",
+            line.join(", ")
+        );
     }
 }

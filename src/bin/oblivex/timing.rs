@@ -17,7 +17,7 @@ pub fn median_us_per_item<S>(
 ) -> f64 {
     run(prepare()); // warm-up
     let budget = Duration::from_secs_f64(seconds / RUNS as f64);
-    let mut timings: Vec<f64> = (0..RUNS)
+    let timings: Vec<f64> = (0..RUNS)
         .map(|_| {
             let mut spent = Duration::ZERO;
             let mut done = 0usize;
@@ -31,8 +31,13 @@ pub fn median_us_per_item<S>(
             spent.as_secs_f64() * 1e6 / done as f64
         })
         .collect();
-    timings.sort_by(f64::total_cmp);
-    timings[RUNS / 2]
+    median(timings)
+}
+
+/// The median of `values` (at least one).
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// Benchmark inputs only (not a cryptographic generator): SplitMix64.
