@@ -47,6 +47,16 @@
 #define MAX_THREADS 1024
 
 /**
+ * The smallest κ accepted outside tests.
+ */
+#define Kappa_MIN 32
+
+/**
+ * The largest κ (the factors stay far below every group order).
+ */
+#define Kappa_MAX 128
+
+/**
  * The longest input or info string (its length is framed in two bytes).
  */
 #define MAX_INPUT_LEN (size_t)UINT16_MAX
@@ -138,6 +148,18 @@ typedef enum oblivex_status {
    */
   OBLIVEX_ERR_UNKNOWN_MODE = 17,
   /**
+   * The verification factor length κ is outside 32..=128 bits.
+   */
+  OBLIVEX_ERR_INVALID_KAPPA = 18,
+  /**
+   * A batch-check variant number that this library does not know.
+   */
+  OBLIVEX_ERR_UNKNOWN_CHECK = 19,
+  /**
+   * The committed-key batch check needs the server's public key.
+   */
+  OBLIVEX_ERR_MISSING_PUBLIC_KEY = 20,
+  /**
    * Internal error: a panic was caught at the ABI boundary (a bug in
    * oblivex; please report it).
    */
@@ -194,6 +216,35 @@ typedef enum oblivex_oprf_mode {
 } oblivex_oprf_mode;
 
 /**
+ * Which relation the client hides in its request (pass it as `int`).
+ */
+typedef enum oblivex_check {
+  /**
+   * Every answer must use the key of the server's public key (the
+   * default; `verify_finalize` needs that key).
+   */
+  OBLIVEX_CHECK_COMMITTED_KEY = 1,
+  /**
+   * One key, whichever, for the whole batch; needs no public key but
+   * proves less (a server may use another key throughout), and pads
+   * small batches (PROTOCOLS.md §3).
+   */
+  OBLIVEX_CHECK_KEY_FREE = 2,
+} oblivex_check;
+
+/**
+ * The length κ of the verification factors `d_i ∈ [1, 2^κ]`.
+ */
+typedef struct Kappa Kappa;
+
+/**
+ * One checked client batch: the inputs, their blinds and the check's
+ * secret coins, kept between blinding and verifying. Verify it once; the
+ * secrets are wiped when it is verified or freed. Not for concurrent use.
+ */
+typedef struct oblivex_checked_oprf_client oblivex_checked_oprf_client;
+
+/**
  * A precomputed odd modulus (like OpenSSL's `BN_MONT_CTX`): made by
  * `oblivex_mont_ctx_new`, released by `oblivex_mont_ctx_free`. Immutable
  * after creation: one context may be used from many threads at once.
@@ -213,9 +264,117 @@ typedef struct oblivex_oprf_client_batch oblivex_oprf_client_batch;
  */
 typedef struct oblivex_oprf_server oblivex_oprf_server;
 
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The number of elements a checked request for `count` inputs holds (the
+ * inputs, the balancer, and for the key-free check any padding): size the
+ * request buffer as this times `oblivex_suite_element_len`. 0 for an
+ * unknown check, an invalid `kappa` or `count` 0.
+ */
+size_t oblivex_checked_oprf_request_len(int check, uint32_t kappa, size_t count);
+
+/**
+ * The client's first step: hashes and blinds `count` inputs
+ * (`inputs[i]` of `input_lens[i]` bytes, at most 65535 each; an empty
+ * input may be NULL), hides the balancer among them (and padding, for the
+ * key-free check) and writes the request (`oblivex_checked_oprf_request_len`
+ * element encodings) to `request`; stores the client handle in
+ * `*client_out`. `check` is an `oblivex_check`; `kappa` the bit length of
+ * the verification factors, 32..128 (0: the default, 64; a cheating server
+ * passes with probability at most 2^-kappa).
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_UNKNOWN_CHECK`,
+ * `OBLIVEX_ERR_INVALID_KAPPA`, `OBLIVEX_ERR_EMPTY_INPUT`,
+ * `OBLIVEX_ERR_BAD_LENGTH` (count or an input too long),
+ * `OBLIVEX_ERR_INVALID_INPUT` (an input hashing to the identity),
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * The pointer arguments are readable or writable as their lengths say;
+ * `request_written` and `client_out` point to writable values.
+ */
+enum oblivex_status oblivex_checked_oprf_client_blind(int suite,
+                                                      int check,
+                                                      uint32_t kappa,
+                                                      const uint8_t *const *inputs,
+                                                      const size_t *input_lens,
+                                                      size_t count,
+                                                      uint8_t *request,
+                                                      size_t request_capacity,
+                                                      size_t *request_written,
+                                                      struct oblivex_checked_oprf_client **client_out);
+
+/**
+ * The client's last step: checks the server's answer to the request
+ * (`response`, one element encoding per request element) and writes the
+ * PRF outputs of the inputs, `oblivex_suite_output_len` bytes each in
+ * input order, to `outputs` — all of them or none. The committed-key check
+ * needs the server's public key (`public_key`, an element encoding); the
+ * key-free check ignores it (NULL/0 allowed). A client verifies once: the
+ * first call that gets as far as checking the answer spends it, whatever
+ * the outcome (never retry a failed batch with the same secrets: blind
+ * again, and stop using a server that failed); a call refused for a
+ * missing key or a short output buffer leaves it usable. Further calls
+ * return `OBLIVEX_ERR_BATCH_USED`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_VERIFICATION_FAILED` (the server
+ * did not apply its key to every element: a malicious or broken server),
+ * `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_MISSING_PUBLIC_KEY`,
+ * `OBLIVEX_ERR_BAD_LENGTH` (not one answer per request element),
+ * `OBLIVEX_ERR_INVALID_ELEMENT` (an answer or the public key),
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_BATCH_USED`.
+ *
+ * # Safety
+ * `client` is a live handle; the pointer arguments are readable or
+ * writable as their lengths say; `outputs_written` points to a writable
+ * `size_t`.
+ */
+enum oblivex_status oblivex_checked_oprf_client_verify_finalize(struct oblivex_checked_oprf_client *client,
+                                                                const uint8_t *response,
+                                                                size_t response_len,
+                                                                const uint8_t *public_key,
+                                                                size_t public_key_len,
+                                                                uint8_t *outputs,
+                                                                size_t outputs_capacity,
+                                                                size_t *outputs_written);
+
+/**
+ * Releases a checked client (wiping its blinds and check secrets). NULL
+ * is ignored.
+ *
+ * # Safety
+ * `client` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_checked_oprf_client_free(struct oblivex_checked_oprf_client *client);
+
+/**
+ * The server's evaluation of a checked request (or of any OPRF-mode
+ * batch): `k·X_i` for each element of `blinded` with the handle's key,
+ * whatever the handle's mode, and no proof. Writes `blinded_len` bytes to
+ * `evaluated`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_BAD_LENGTH` (not a whole, non-zero number of elements),
+ * `OBLIVEX_ERR_INVALID_ELEMENT` (any element not canonical, not in the
+ * group, or the identity), `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `server` is a live handle; each (pointer, length) pair is readable or
+ * writable as its role says; `evaluated_written` points to a writable
+ * `size_t`.
+ */
+enum oblivex_status oblivex_oprf_server_evaluate(const struct oblivex_oprf_server *server,
+                                                 const uint8_t *blinded,
+                                                 size_t blinded_len,
+                                                 uint8_t *evaluated,
+                                                 size_t evaluated_capacity,
+                                                 size_t *evaluated_written);
 
 /**
  * The name of the arithmetic backend that runs batch exponentiations in this

@@ -13,6 +13,7 @@
 
 #![allow(non_camel_case_types)]
 
+mod checked;
 mod config;
 mod guard;
 mod modexp;
@@ -21,6 +22,7 @@ mod status;
 pub(crate) mod suite;
 mod version;
 
+pub use checked::*;
 pub use config::*;
 pub use modexp::*;
 pub use oprf::*;

@@ -19,7 +19,7 @@ use crate::Error;
 /// An OPRF server: a suite, a mode and a secret key. Immutable: one handle
 /// may serve many threads at once. Its key is wiped when it is freed.
 pub struct oblivex_oprf_server {
-    suite: Suite,
+    pub(super) suite: Suite,
     /// A `Server<G>` for the suite's group.
     server: Box<dyn Any + Send + Sync>,
 }
@@ -44,7 +44,7 @@ fn new_server<G: PrimeOrderGroup>(
     }
 }
 
-fn server_of<G: PrimeOrderGroup>(handle: &oblivex_oprf_server) -> &Server<G> {
+pub(super) fn server_of<G: PrimeOrderGroup>(handle: &oblivex_oprf_server) -> &Server<G> {
     handle
         .server
         .downcast_ref::<Server<G>>()
@@ -299,7 +299,7 @@ pub unsafe extern "C" fn oblivex_oprf_server_blind_evaluate(
 /// # Safety
 /// `inputs` and `input_lens` point to `count` entries; each input pointer is
 /// readable for its length (or NULL with length 0).
-unsafe fn read_inputs<'a>(
+pub(super) unsafe fn read_inputs<'a>(
     inputs: *const *const u8,
     input_lens: *const usize,
     count: usize,

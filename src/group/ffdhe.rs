@@ -399,7 +399,12 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     /// `Π X_i^(d_i)`: one batch exponentiation with `bits`-bit exponents
     /// (constant time in their values, like every `mp` exponentiation),
     /// then the product.
-    fn msm_short_ct(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
+    fn msm_short_ct(
+        scalars: &[ShortScalar],
+        elements: &[Residue],
+        encoded: &[u8],
+        bits: usize,
+    ) -> Residue {
         let n = scalars.len().min(elements.len());
         if n == 0 {
             return Self::identity();
@@ -412,7 +417,12 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
                 *out = *byte;
             }
         }
-        Self::pow_batch_sized(&Self::element_bytes(&elements[..n]), &exponents, len)
+        let bases = if encoded.len() >= n * P::P_LEN {
+            encoded[..n * P::P_LEN].to_vec()
+        } else {
+            Self::element_bytes(&elements[..n])
+        };
+        Self::pow_batch_sized(&bases, &exponents, len)
             .iter()
             .fold(Self::identity(), |acc, x| Self::add(&acc, x))
     }
@@ -420,7 +430,7 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     /// The constant-time method: the batch engine is the fastest way here
     /// either way.
     fn msm_short_vartime(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
-        Self::msm_short_ct(scalars, elements, bits)
+        Self::msm_short_ct(scalars, elements, &[], bits)
     }
 
     fn encode(element: &Residue, out: &mut [u8]) {

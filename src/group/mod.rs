@@ -13,6 +13,8 @@ mod ffdhe_params;
 mod msm;
 pub mod p256;
 pub mod ristretto255;
+#[cfg(target_arch = "x86_64")]
+mod ristretto_ifma;
 mod straus;
 pub(crate) mod xmd;
 
@@ -151,11 +153,15 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     fn msm_vartime(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Self::Element;
     /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time
     /// in the `d_i` (the balancer of the batch check; `bits` is public).
+    /// `encoded` holds the elements' encodings, for groups whose fast path
+    /// starts from them.
     fn msm_short_ct(
         scalars: &[ShortScalar],
         elements: &[Self::Element],
+        encoded: &[u8],
         bits: usize,
     ) -> Self::Element {
+        let _ = encoded;
         straus::short_msm_ct::<Self>(scalars, elements, bits)
     }
     /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time (the

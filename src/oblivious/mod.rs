@@ -35,7 +35,7 @@ mod request;
 mod secrets;
 
 pub use kappa::Kappa;
-pub use request::Request;
+pub use request::{request_len, Request};
 
 /// Which relation the balancer carries (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -87,7 +87,7 @@ impl<G: PrimeOrderGroup> Request<G> {
         let bits = kappa.factor_bits();
         let factors: Vec<ShortScalar> = all.iter().map(|_| sample_factor(kappa, rng)).collect();
         // Σ d_i·X_i with the secret factors: constant time.
-        let sum = G::msm_short_ct(&factors, &all, bits);
+        let sum = G::msm_short_ct(&factors, &all, &others, bits);
         let (balancer, balancer_factor, modifier) = match check {
             Check::CommittedKey => {
                 // X = d^{-1}·(s·B − Σ d_i·X_i): uniform, since s·B is.
@@ -207,6 +207,22 @@ impl<G: PrimeOrderGroup> Request<G> {
     }
 }
 
+/// How many elements a request for `count` elements sends: `count + 1`,
+/// or for the key-free check at least enough that `(sent)·κ >= 256`.
+pub fn request_len(check: Check, kappa: Kappa, count: usize) -> usize {
+    count + padding_count(check, kappa, count) + 1
+}
+
+fn padding_count(check: Check, kappa: Kappa, count: usize) -> usize {
+    match check {
+        Check::CommittedKey => 0,
+        Check::KeyFree => {
+            let elements = KEY_FREE_MIN_RELATION_BITS.div_ceil(kappa.bits()) as usize;
+            elements.saturating_sub(count + 1)
+        }
+    }
+}
+
 /// Random padding elements (and their encodings) for the key-free check:
 /// enough that `(count + padding + 1)·κ >= 256`. None for the committed-key
 /// check.
@@ -216,13 +232,7 @@ fn padding<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     count: usize,
     rng: &mut R,
 ) -> (Vec<G::Element>, Vec<u8>) {
-    let needed = match check {
-        Check::CommittedKey => 0,
-        Check::KeyFree => {
-            let elements = KEY_FREE_MIN_RELATION_BITS.div_ceil(kappa.bits()) as usize;
-            elements.saturating_sub(count + 1)
-        }
-    };
+    let needed = padding_count(check, kappa, count);
     let padding: Vec<G::Element> = (0..needed)
         .map(|_| {
             let mut r = G::random_scalar(rng);

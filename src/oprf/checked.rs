@@ -72,6 +72,11 @@ impl<G: PrimeOrderGroup> CheckedClientBatch<G> {
         self.request.len()
     }
 
+    /// The check this batch carries.
+    pub fn check(&self) -> Check {
+        self.request.check()
+    }
+
     /// The number of inputs (and of outputs).
     pub fn len(&self) -> usize {
         self.inputs.len()

@@ -1,0 +1,106 @@
+//! ristretto255 encodings of 8 points at once (RFC 9496 §4.3), and the
+//! transposition between per-point bytes and word-sliced limbs.
+
+use core::arch::x86_64::*;
+
+use super::constants::{D, INVSQRT_A_MINUS_D, SQRT_M1};
+use super::field::{splat, sqrt_ratio_m1, Fe8};
+use super::point::Extended8;
+
+/// Points per vector.
+pub(super) const LANES: usize = 8;
+
+/// The field elements of 8 little-endian 32-byte strings (bit 255 dropped).
+#[target_feature(enable = "avx512f")]
+pub(super) fn field_from_bytes(bytes: &[[u8; 32]; LANES]) -> Fe8 {
+    let mask = (1u64 << 51) - 1;
+    let mut limbs = [[0u64; LANES]; 5];
+    for (lane, b) in bytes.iter().enumerate() {
+        let w: [u64; 4] = core::array::from_fn(|i| {
+            u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+        });
+        limbs[0][lane] = w[0] & mask;
+        limbs[1][lane] = ((w[0] >> 51) | (w[1] << 13)) & mask;
+        limbs[2][lane] = ((w[1] >> 38) | (w[2] << 26)) & mask;
+        limbs[3][lane] = ((w[2] >> 25) | (w[3] << 39)) & mask;
+        limbs[4][lane] = (w[3] >> 12) & mask;
+    }
+    Fe8(limbs.map(|l| {
+        // SAFETY: [u64; 8] and __m512i have the same size; unaligned load.
+        unsafe { _mm512_loadu_si512(l.as_ptr().cast()) }
+    }))
+}
+
+/// The canonical 32-byte little-endian encodings of 8 field elements.
+#[target_feature(enable = "avx512f")]
+pub(super) fn field_to_bytes(f: &Fe8) -> [[u8; 32]; LANES] {
+    let canonical = f.canonical();
+    let mut limbs = [[0u64; LANES]; 5];
+    for (out, v) in limbs.iter_mut().zip(canonical) {
+        // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
+    }
+    core::array::from_fn(|lane| {
+        let l: [u64; 5] = core::array::from_fn(|i| limbs[i][lane]);
+        let words = [
+            l[0] | (l[1] << 51),
+            (l[1] >> 13) | (l[2] << 38),
+            (l[2] >> 26) | (l[3] << 25),
+            (l[3] >> 39) | (l[4] << 12),
+        ];
+        let mut out = [0u8; 32];
+        for (chunk, w) in out.chunks_exact_mut(8).zip(words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    })
+}
+
+/// RFC 9496 decoding of 8 encodings: the points, and the lanes whose
+/// encoding is valid (canonical, non-negative `s`, a square ratio,
+/// non-negative `t`, `y ≠ 0`). Invalid lanes hold unspecified points.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, __mmask8) {
+    let s = field_from_bytes(bytes);
+    let canonical = field_to_bytes(&s)
+        .iter()
+        .zip(bytes)
+        .enumerate()
+        .fold(0u8, |m, (lane, (c, b))| m | (u8::from(c == b) << lane));
+    let one = Fe8::one();
+    let ss = s.square();
+    let u1 = one.sub(&ss);
+    let u2 = one.add(&ss);
+    let u2_sqr = u2.square();
+    let v = splat(D).mul(&u1.square()).neg().sub(&u2_sqr);
+    let (was_square, invsqrt) = sqrt_ratio_m1(&one, &v.mul(&u2_sqr));
+    let den_x = invsqrt.mul(&u2);
+    let den_y = invsqrt.mul(&den_x).mul(&v);
+    let x = s.add(&s).mul(&den_x).abs();
+    let y = u1.mul(&den_y);
+    let t = x.mul(&y);
+    let valid = canonical & !s.is_negative() & was_square & !t.is_negative() & !y.is_zero();
+    (Extended8 { x, y, z: one, t }, valid)
+}
+
+/// RFC 9496 encoding of 8 points.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn encode(p: &Extended8) -> [[u8; 32]; LANES] {
+    let u1 = p.z.add(&p.y).mul(&p.z.sub(&p.y));
+    let u2 = p.x.mul(&p.y);
+    let (_, invsqrt) = sqrt_ratio_m1(&Fe8::one(), &u1.mul(&u2.square()));
+    let den1 = invsqrt.mul(&u1);
+    let den2 = invsqrt.mul(&u2);
+    let z_inv = den1.mul(&den2).mul(&p.t);
+    let sqrt_m1 = splat(SQRT_M1);
+    let ix = p.x.mul(&sqrt_m1);
+    let iy = p.y.mul(&sqrt_m1);
+    let enchanted_denominator = den1.mul(&splat(INVSQRT_A_MINUS_D));
+    let rotate = p.t.mul(&z_inv).is_negative();
+    let x = p.x.select(&iy, rotate);
+    let y = p.y.select(&ix, rotate);
+    let den_inv = den2.select(&enchanted_denominator, rotate);
+    let y = y.negate_where(x.mul(&z_inv).is_negative());
+    let s = den_inv.mul(&p.z.sub(&y)).abs();
+    field_to_bytes(&s)
+}

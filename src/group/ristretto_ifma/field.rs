@@ -1,0 +1,292 @@
+//! Arithmetic modulo p = 2^255 − 19 on 8 field elements at once: radix 2^51,
+//! five limbs, limb `i` of the 8 elements in one zmm register (lane `j` is
+//! element `j`), products by VPMADD52LUQ/VPMADD52HUQ. Every operation is
+//! constant time: the same instructions whatever the values.
+//!
+//! Bounds. A *reduced* element has limbs `≤ 2^51` (at most one limb equal
+//! to 2^51), so its value is below `2^255 + 2^103 < 2p`, and any limb fits
+//! the 52 bits an IFMA multiplier reads. Every function takes reduced
+//! operands and returns a reduced result (sums and differences are carried
+//! at once: a lazy sum could reach 2^52, which IFMA would misread).
+
+use core::arch::x86_64::*;
+
+/// `2^51 − 1`.
+const LOW_51: i64 = (1 << 51) - 1;
+
+/// 8 elements of GF(2^255 − 19), word-sliced (see the module documentation).
+#[derive(Clone, Copy)]
+pub(super) struct Fe8(pub(super) [__m512i; 5]);
+
+/// A constant broadcast to the 8 lanes.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn splat(limbs: [u64; 5]) -> Fe8 {
+    Fe8(limbs.map(|l| _mm512_set1_epi64(l as i64)))
+}
+
+impl Fe8 {
+    /// 0 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn zero() -> Fe8 {
+        splat([0; 5])
+    }
+
+    /// 1 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn one() -> Fe8 {
+        splat([1, 0, 0, 0, 0])
+    }
+
+    /// Carries limbs below 2^63 into a reduced element: each limb keeps 51
+    /// bits and passes the rest up; the carry out of the top limb comes back
+    /// at the bottom times 19 (2^255 ≡ 19), and one more step leaves limb 0
+    /// below 2^51 and limb 1 at most 2^51.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn carry(mut c: [__m512i; 5]) -> Fe8 {
+        let mask = _mm512_set1_epi64(LOW_51);
+        for i in 0..4 {
+            c[i + 1] = _mm512_add_epi64(c[i + 1], _mm512_srli_epi64::<51>(c[i]));
+            c[i] = _mm512_and_si512(c[i], mask);
+        }
+        let top = _mm512_srli_epi64::<51>(c[4]);
+        c[4] = _mm512_and_si512(c[4], mask);
+        c[0] = _mm512_add_epi64(c[0], times_19(top));
+        c[1] = _mm512_add_epi64(c[1], _mm512_srli_epi64::<51>(c[0]));
+        c[0] = _mm512_and_si512(c[0], mask);
+        Fe8(c)
+    }
+
+    /// `self + other`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn add(&self, other: &Fe8) -> Fe8 {
+        Fe8::carry(core::array::from_fn(|i| {
+            _mm512_add_epi64(self.0[i], other.0[i])
+        }))
+    }
+
+    /// `self − other`, computed as `self + 2p − other` (every limb of 2p
+    /// exceeds a reduced limb, so nothing goes negative).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn sub(&self, other: &Fe8) -> Fe8 {
+        const TWO_P: [i64; 5] = [
+            (1 << 52) - 38,
+            (1 << 52) - 2,
+            (1 << 52) - 2,
+            (1 << 52) - 2,
+            (1 << 52) - 2,
+        ];
+        Fe8::carry(core::array::from_fn(|i| {
+            let biased = _mm512_add_epi64(self.0[i], _mm512_set1_epi64(TWO_P[i]));
+            _mm512_sub_epi64(biased, other.0[i])
+        }))
+    }
+
+    /// `−self`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn neg(&self) -> Fe8 {
+        Fe8::zero().sub(self)
+    }
+
+    /// `self · other`: 25 low and 25 high 52-bit product halves summed per
+    /// column, the columns above 2^255 folded back times 19, then carried.
+    ///
+    /// Column `k` (weight 2^51k) gets the low halves of `a_i·b_j`, `i + j =
+    /// k`, and twice the high halves of column `k − 1` (a high half weighs
+    /// 2^52 = 2·2^51 more). With limbs `≤ 2^51` a product is `≤ 2^102`, so a
+    /// column is below `5·2^52 + 5·2^51 < 2^56`, and after adding 19 times
+    /// a higher column below `2^61 + 2^56 < 2^63`: the carry handles it.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+        let (a, b) = (&self.0, &other.0);
+        let zero = _mm512_setzero_si512();
+        let mut lo = [zero; 9];
+        let mut hi = [zero; 9];
+        for i in 0..5 {
+            for j in 0..5 {
+                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], b[j]);
+                hi[i + j] = _mm512_madd52hi_epu64(hi[i + j], a[i], b[j]);
+            }
+        }
+        Fe8::fold(&lo, &hi)
+    }
+
+    /// `self²`: the 10 cross products once (then doubled) and the 5
+    /// squares; otherwise as [`Fe8::mul`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn square(&self) -> Fe8 {
+        let a = &self.0;
+        let zero = _mm512_setzero_si512();
+        let mut lo = [zero; 9];
+        let mut hi = [zero; 9];
+        for i in 0..5 {
+            for j in i + 1..5 {
+                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], a[j]);
+                hi[i + j] = _mm512_madd52hi_epu64(hi[i + j], a[i], a[j]);
+            }
+        }
+        for k in 0..9 {
+            lo[k] = _mm512_add_epi64(lo[k], lo[k]);
+            hi[k] = _mm512_add_epi64(hi[k], hi[k]);
+        }
+        for i in 0..5 {
+            lo[2 * i] = _mm512_madd52lo_epu64(lo[2 * i], a[i], a[i]);
+            hi[2 * i] = _mm512_madd52hi_epu64(hi[2 * i], a[i], a[i]);
+        }
+        Fe8::fold(&lo, &hi)
+    }
+
+    /// Columns (low halves, high halves) of a product to a reduced element.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn fold(lo: &[__m512i; 9], hi: &[__m512i; 9]) -> Fe8 {
+        let zero = _mm512_setzero_si512();
+        let column = |k: usize| {
+            let low = if k < 9 { lo[k] } else { zero };
+            let high = if k > 0 {
+                _mm512_slli_epi64::<1>(hi[k - 1])
+            } else {
+                zero
+            };
+            _mm512_add_epi64(low, high)
+        };
+        let c: [__m512i; 5] =
+            core::array::from_fn(|k| _mm512_add_epi64(column(k), times_19(column(k + 5))));
+        Fe8::carry(c)
+    }
+
+    /// `self^(2^k)`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn square_times(&self, k: u32) -> Fe8 {
+        let mut x = *self;
+        for _ in 0..k {
+            x = x.square();
+        }
+        x
+    }
+
+    /// `self^((p − 5)/8) = self^(2^252 − 3)` (the addition chain of ref10).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn pow_p58(&self) -> Fe8 {
+        let z = *self;
+        let z2 = z.square();
+        let z9 = z2.square_times(2).mul(&z);
+        let z11 = z9.mul(&z2);
+        let z_5_0 = z11.square().mul(&z9); // 2^5 − 1
+        let z_10_0 = z_5_0.square_times(5).mul(&z_5_0);
+        let z_20_0 = z_10_0.square_times(10).mul(&z_10_0);
+        let z_40_0 = z_20_0.square_times(20).mul(&z_20_0);
+        let z_50_0 = z_40_0.square_times(10).mul(&z_10_0);
+        let z_100_0 = z_50_0.square_times(50).mul(&z_50_0);
+        let z_200_0 = z_100_0.square_times(100).mul(&z_100_0);
+        let z_250_0 = z_200_0.square_times(50).mul(&z_50_0);
+        z_250_0.square_times(2).mul(&z)
+    }
+
+    /// The canonical value (`< p`) of each lane as limbs below 2^51: add 19
+    /// to find whether the value is at least p (its carry out of bit 255),
+    /// subtract p by adding 19 and dropping bit 255.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn canonical(&self) -> [__m512i; 5] {
+        let mask = _mm512_set1_epi64(LOW_51);
+        let mut l = self.0;
+        let mut q = _mm512_srli_epi64::<51>(_mm512_add_epi64(l[0], _mm512_set1_epi64(19)));
+        for limb in &l[1..] {
+            q = _mm512_srli_epi64::<51>(_mm512_add_epi64(*limb, q));
+        }
+        l[0] = _mm512_add_epi64(l[0], times_19(q));
+        for i in 0..4 {
+            l[i + 1] = _mm512_add_epi64(l[i + 1], _mm512_srli_epi64::<51>(l[i]));
+            l[i] = _mm512_and_si512(l[i], mask);
+        }
+        l[4] = _mm512_and_si512(l[4], mask);
+        l
+    }
+
+    /// Lanes whose value is odd once canonical (RFC 9496 `IS_NEGATIVE`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn is_negative(&self) -> __mmask8 {
+        let one = _mm512_set1_epi64(1);
+        _mm512_test_epi64_mask(self.canonical()[0], one)
+    }
+
+    /// Lanes whose value is zero modulo p.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn is_zero(&self) -> __mmask8 {
+        let c = self.canonical();
+        let any = _mm512_or_si512(
+            _mm512_or_si512(c[0], c[1]),
+            _mm512_or_si512(_mm512_or_si512(c[2], c[3]), c[4]),
+        );
+        _mm512_cmpeq_epi64_mask(any, _mm512_setzero_si512())
+    }
+
+    /// Lanes where `self ≡ other`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn equals(&self, other: &Fe8) -> __mmask8 {
+        self.sub(other).is_zero()
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
+        Fe8(core::array::from_fn(|i| {
+            _mm512_mask_blend_epi64(mask, self.0[i], other.0[i])
+        }))
+    }
+
+    /// `−self` in the lanes of `mask`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn negate_where(&self, mask: __mmask8) -> Fe8 {
+        self.select(&self.neg(), mask)
+    }
+
+    /// `|self|`: the non-negative one of `±self` (RFC 9496 `CT_ABS`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn abs(&self) -> Fe8 {
+        self.negate_where(self.is_negative())
+    }
+}
+
+/// `19·x` for `x < 2^59`, by shifts and adds (16x + 2x + x).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn times_19(x: __m512i) -> __m512i {
+    _mm512_add_epi64(
+        _mm512_add_epi64(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<1>(x)),
+        x,
+    )
+}
+
+/// RFC 9496 `SQRT_RATIO_M1(u, v)`: per lane, whether `u/v` is a square, and
+/// the non-negative `sqrt(u/v)` if so, else `sqrt(i·u/v)` (`i = sqrt(−1)`).
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn sqrt_ratio_m1(u: &Fe8, v: &Fe8) -> (__mmask8, Fe8) {
+    let sqrt_m1 = splat(super::constants::SQRT_M1);
+    let v3 = v.square().mul(v);
+    let v7 = v3.square().mul(v);
+    let mut r = u.mul(&v3).mul(&u.mul(&v7).pow_p58());
+    let check = v.mul(&r.square());
+    let minus_u = u.neg();
+    let correct_sign = check.equals(u);
+    let flipped_sign = check.equals(&minus_u);
+    let flipped_sign_i = check.equals(&minus_u.mul(&sqrt_m1));
+    r = r.select(&sqrt_m1.mul(&r), flipped_sign | flipped_sign_i);
+    (correct_sign | flipped_sign, r.abs())
+}

@@ -1,0 +1,105 @@
+//! The balancer's constant-time short-scalar multi-scalar multiplication on
+//! ristretto255, 8 points per vector: point `i` runs in lane `i mod 8` of
+//! slot `i / 8`, each lane accumulates its own share by Straus's method with
+//! signed radix-16 digits (the digits, tables and masked scan of
+//! `group/straus.rs`, vectorized), and the 8 lane sums are added at the end.
+
+use core::arch::x86_64::*;
+
+use super::codec::{decode, encode, LANES};
+use super::point::{Cached8, Extended8};
+use crate::group::straus::signed_digits;
+use crate::group::ShortScalar;
+
+/// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
+/// per slot) stay in the L2 cache, and the doublings are shared by the
+/// pass.
+const SLOTS_PER_PASS: usize = 32;
+
+/// One slot: the cached multiples `1·P .. 8·P` of its 8 points.
+type Table = [Cached8; 8];
+
+/// `Σ d_i·P_i` encoded, for the ristretto255 encodings `encoded` (32 bytes
+/// each) and short secret `d_i < 2^bits`; `None` if an encoding is invalid.
+/// Constant time in the `d_i`: digits become lane masks by vector
+/// comparisons, every table entry is read, and the instruction stream
+/// depends only on the number of points and `bits`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) fn short_msm_ct(
+    encoded: &[u8],
+    scalars: &[ShortScalar],
+    bits: usize,
+) -> Option<[u8; 32]> {
+    let n = scalars.len().min(encoded.len() / 32);
+    let slots = n.div_ceil(LANES);
+    let positions = bits.div_ceil(4) + 1;
+    let mut total = Extended8::identity();
+    for first in (0..slots).step_by(SLOTS_PER_PASS) {
+        let pass = first..(first + SLOTS_PER_PASS).min(slots);
+        let mut tables: Vec<Table> = Vec::with_capacity(pass.len());
+        // digits[slot][position]: the 8 lanes' digits, as i64.
+        let mut digits: Vec<Vec<[i64; LANES]>> = Vec::with_capacity(pass.len());
+        for slot in pass.clone() {
+            let mut bytes = [[0u8; 32]; LANES]; // zeros encode the identity
+            let mut lane_digits = vec![[0i64; LANES]; positions];
+            for lane in 0..LANES {
+                let i = slot * LANES + lane;
+                if i < n {
+                    bytes[lane].copy_from_slice(&encoded[32 * i..32 * i + 32]);
+                    for (position, d) in signed_digits(&scalars[i], bits).iter().enumerate() {
+                        lane_digits[position][lane] = i64::from(*d);
+                    }
+                }
+            }
+            let (point, valid) = decode(&bytes);
+            if valid != 0xff {
+                return None;
+            }
+            tables.push(multiples(&point));
+            digits.push(lane_digits);
+        }
+        let mut acc = Extended8::identity();
+        for position in (0..positions).rev() {
+            for _ in 0..4 {
+                acc = acc.double();
+            }
+            for (table, digits) in tables.iter().zip(&digits) {
+                acc = acc.add(&select(table, &digits[position]));
+            }
+        }
+        digits.iter_mut().flatten().for_each(|d| *d = [0; LANES]);
+        total = total.add(&acc.cached());
+    }
+    let sum = total.sum_lanes();
+    Some(encode(&sum)[0])
+}
+
+/// `[1·P, …, 8·P]` in cached form.
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn multiples(p: &Extended8) -> Table {
+    let p_cached = p.cached();
+    let mut table = [p_cached; 8];
+    let mut multiple = p.double();
+    table[1] = multiple.cached();
+    for entry in table.iter_mut().skip(2) {
+        multiple = multiple.add(&p_cached);
+        *entry = multiple.cached();
+    }
+    table
+}
+
+/// Per lane, `|d|·P` from the table (the identity for 0), negated where
+/// `d < 0`: every entry is read and kept under a comparison mask.
+#[target_feature(enable = "avx512f")]
+fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
+    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
+    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
+    let magnitude = _mm512_abs_epi64(d);
+    let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
+    let mut chosen = Cached8::identity();
+    for (k, entry) in table.iter().enumerate() {
+        let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
+        chosen = chosen.select(entry, hit);
+    }
+    chosen.negate_where(negative)
+}

@@ -1,0 +1,159 @@
+//! Points of the Edwards curve `−x² + y² = 1 + d·x²·y²` behind ristretto255,
+//! 8 at once: extended coordinates `(X : Y : Z : T)`, `x = X/Z`, `y = Y/Z`,
+//! `xy = T/Z`, and the "cached" form `(Y + X, Y − X, 2Z, 2d·T)` that an
+//! addition takes as its second operand. The formulas (Hisil–Wong–Carter–
+//! Dawson 2008, `add-2008-hwcd-3` and `dbl-2008-hwcd` for `a = −1`) are
+//! complete on this curve: no input needs a special case, so no branch.
+
+use core::arch::x86_64::*;
+
+use super::constants::D2;
+use super::field::{splat, Fe8};
+
+/// 8 points in extended coordinates.
+#[derive(Clone, Copy)]
+pub(super) struct Extended8 {
+    pub(super) x: Fe8,
+    pub(super) y: Fe8,
+    pub(super) z: Fe8,
+    pub(super) t: Fe8,
+}
+
+/// 8 points in cached form, ready to be added.
+#[derive(Clone, Copy)]
+pub(super) struct Cached8 {
+    y_plus_x: Fe8,
+    y_minus_x: Fe8,
+    z2: Fe8,
+    t2d: Fe8,
+}
+
+impl Extended8 {
+    /// The neutral element `(0 : 1 : 1 : 0)` in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn identity() -> Extended8 {
+        Extended8 {
+            x: Fe8::zero(),
+            y: Fe8::one(),
+            z: Fe8::one(),
+            t: Fe8::zero(),
+        }
+    }
+
+    /// The cached form (one multiplication).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn cached(&self) -> Cached8 {
+        Cached8 {
+            y_plus_x: self.y.add(&self.x),
+            y_minus_x: self.y.sub(&self.x),
+            z2: self.z.add(&self.z),
+            t2d: self.t.mul(&splat(D2)),
+        }
+    }
+
+    /// `self + other` (8 multiplications).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn add(&self, other: &Cached8) -> Extended8 {
+        let a = self.y.sub(&self.x).mul(&other.y_minus_x);
+        let b = self.y.add(&self.x).mul(&other.y_plus_x);
+        let c = self.t.mul(&other.t2d);
+        let d = self.z.mul(&other.z2);
+        let (e, f, g, h) = (b.sub(&a), d.sub(&c), d.add(&c), b.add(&a));
+        Extended8 {
+            x: e.mul(&f),
+            y: g.mul(&h),
+            z: f.mul(&g),
+            t: e.mul(&h),
+        }
+    }
+
+    /// `2·self` (4 squarings, 4 multiplications).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn double(&self) -> Extended8 {
+        let a = self.x.square();
+        let b = self.y.square();
+        let c = self.z.square();
+        let c = c.add(&c);
+        let e = self.x.add(&self.y).square().sub(&a).sub(&b);
+        let g = b.sub(&a); // D + B with D = a·A = −A
+        let f = g.sub(&c);
+        let h = a.add(&b).neg(); // D − B
+        Extended8 {
+            x: e.mul(&f),
+            y: g.mul(&h),
+            z: f.mul(&g),
+            t: e.mul(&h),
+        }
+    }
+
+    /// Lane sums: the sum of all 8 lanes, in every lane (three rounds of
+    /// adding the lanes a half, a quarter and an eighth of the way round).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn sum_lanes(&self) -> Extended8 {
+        let mut acc = *self;
+        for shift in [4, 2, 1] {
+            let index = _mm512_set_epi64(
+                (7 + shift) % 8,
+                (6 + shift) % 8,
+                (5 + shift) % 8,
+                (4 + shift) % 8,
+                (3 + shift) % 8,
+                (2 + shift) % 8,
+                (1 + shift) % 8,
+                shift % 8,
+            );
+            let rotate = |f: &Fe8| Fe8(f.0.map(|v| _mm512_permutexvar_epi64(index, v)));
+            let rotated = Extended8 {
+                x: rotate(&acc.x),
+                y: rotate(&acc.y),
+                z: rotate(&acc.z),
+                t: rotate(&acc.t),
+            };
+            acc = acc.add(&rotated.cached());
+        }
+        acc
+    }
+}
+
+impl Cached8 {
+    /// The neutral element `(1, 1, 2, 0)` in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn identity() -> Cached8 {
+        Cached8 {
+            y_plus_x: Fe8::one(),
+            y_minus_x: Fe8::one(),
+            z2: splat([2, 0, 0, 0, 0]),
+            t2d: Fe8::zero(),
+        }
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn select(&self, other: &Cached8, mask: __mmask8) -> Cached8 {
+        Cached8 {
+            y_plus_x: self.y_plus_x.select(&other.y_plus_x, mask),
+            y_minus_x: self.y_minus_x.select(&other.y_minus_x, mask),
+            z2: self.z2.select(&other.z2, mask),
+            t2d: self.t2d.select(&other.t2d, mask),
+        }
+    }
+
+    /// `−self` in the lanes of `mask`: `−(x, y) = (−x, y)` swaps `Y + X`
+    /// with `Y − X` and negates `T`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn negate_where(&self, mask: __mmask8) -> Cached8 {
+        Cached8 {
+            y_plus_x: self.y_plus_x.select(&self.y_minus_x, mask),
+            y_minus_x: self.y_minus_x.select(&self.y_plus_x, mask),
+            z2: self.z2,
+            t2d: self.t2d.negate_where(mask),
+        }
+    }
+}

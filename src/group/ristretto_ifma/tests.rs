@@ -1,0 +1,326 @@
+//! The 8-lane engine against curve25519-dalek and num-bigint.
+
+use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
+use curve25519_dalek::scalar::Scalar;
+use num_bigint::BigUint;
+
+use super::codec::{decode, encode, field_from_bytes, field_to_bytes, LANES};
+use super::constants::{D, D2, INVSQRT_A_MINUS_D, SQRT_M1};
+use super::field::{splat, sqrt_ratio_m1, Fe8};
+use crate::group::straus::short_msm_ct as generic_short_msm_ct;
+use crate::group::{Ristretto255, ShortScalar};
+
+fn supported() -> bool {
+    crate::mp::Backend::Ifma.is_available()
+}
+
+fn p() -> BigUint {
+    (BigUint::from(1u32) << 255u32) - 19u32
+}
+
+fn to_big(bytes: &[u8; 32]) -> BigUint {
+    BigUint::from_bytes_le(bytes)
+}
+
+fn from_big(x: &BigUint) -> [u8; 32] {
+    let mut b = x.to_bytes_le();
+    b.resize(32, 0);
+    b.try_into().unwrap()
+}
+
+/// Deterministic test values (xorshift), including the edges.
+fn values() -> Vec<BigUint> {
+    let p = p();
+    let mut out = vec![
+        BigUint::from(0u32),
+        BigUint::from(1u32),
+        &p - 1u32,
+        &p - 2u32,
+        BigUint::from(19u32),
+        (BigUint::from(1u32) << 51u32) - 1u32,
+        BigUint::from(1u32) << 204u32,
+    ];
+    let mut x = 0x1234_5678_9abc_def0u64;
+    while out.len() < 64 {
+        let mut bytes = [0u8; 32];
+        for b in bytes.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *b = x as u8;
+        }
+        out.push(to_big(&bytes) % &p);
+    }
+    out
+}
+
+fn lanes(values: &[BigUint]) -> [[u8; 32]; LANES] {
+    core::array::from_fn(|i| from_big(&values[i % values.len()]))
+}
+
+#[test]
+fn field_operations_match_bigint() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all = values();
+    let mut rotated = all.clone();
+    rotated.rotate_left(3);
+    for (a_vals, b_vals) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        let (sum, difference, product, square, negative) = unsafe {
+            let a = field_from_bytes(&lanes(a_vals));
+            let b = field_from_bytes(&lanes(b_vals));
+            (
+                field_to_bytes(&a.add(&b)),
+                field_to_bytes(&a.sub(&b)),
+                field_to_bytes(&a.mul(&b)),
+                field_to_bytes(&a.square()),
+                field_to_bytes(&a.neg()),
+            )
+        };
+        for lane in 0..LANES {
+            let a = &a_vals[lane % a_vals.len()];
+            let b = &b_vals[lane % b_vals.len()];
+            assert_eq!(to_big(&sum[lane]), (a + b) % &p);
+            assert_eq!(to_big(&difference[lane]), (a + &p - b) % &p);
+            assert_eq!(to_big(&product[lane]), (a * b) % &p);
+            assert_eq!(to_big(&square[lane]), (a * a) % &p);
+            assert_eq!(to_big(&negative[lane]), (&p - a) % &p);
+        }
+    }
+}
+
+/// A long chain of operations on the engine's internal (reduced, not
+/// canonical) forms, checked once at the end.
+#[test]
+fn chained_operations_match_bigint() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all = values();
+    let (a_vals, b_vals) = (&all[..LANES], &all[LANES..2 * LANES]);
+    let mut expected: Vec<BigUint> = a_vals.to_vec();
+    // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+    let result = unsafe {
+        let mut x = field_from_bytes(&lanes(a_vals));
+        let y = field_from_bytes(&lanes(b_vals));
+        for round in 0..300 {
+            x = match round % 4 {
+                0 => x.square().add(&y),
+                1 => x.mul(&y).sub(&x),
+                2 => x.neg().add(&x.square()),
+                _ => x.sub(&y).mul(&x.add(&y)),
+            };
+        }
+        field_to_bytes(&x)
+    };
+    for (lane, x) in expected.iter_mut().enumerate() {
+        let y = &b_vals[lane];
+        for round in 0..300 {
+            *x = match round % 4 {
+                0 => (&*x * &*x + y) % &p,
+                1 => (&*x * y + &p - &*x) % &p,
+                2 => (&p - &*x + &*x * &*x) % &p,
+                _ => ((&*x + &p - y) * (&*x + y)) % &p,
+            };
+        }
+        assert_eq!(to_big(&result[lane]), *x, "lane {lane}");
+    }
+}
+
+#[test]
+fn constants_are_what_they_claim() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let big = |limbs: [u64; 5]| {
+        limbs
+            .iter()
+            .rev()
+            .fold(BigUint::from(0u32), |acc, &l| (acc << 51u32) + l)
+    };
+    let d = big(D);
+    assert_eq!((&d * 121666u32 + 121665u32) % &p, BigUint::from(0u32));
+    assert_eq!(big(D2), (&d * 2u32) % &p);
+    assert_eq!((big(SQRT_M1).pow(2) + 1u32) % &p, BigUint::from(0u32));
+    // (a − d)·invsqrt² = 1 with a = −1.
+    let a_minus_d = (&p - 1u32 + &p - &d) % &p;
+    assert_eq!(
+        (a_minus_d * big(INVSQRT_A_MINUS_D).pow(2)) % &p,
+        BigUint::from(1u32)
+    );
+    // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+    let root = unsafe {
+        let (square, root) = sqrt_ratio_m1(&splat([4, 0, 0, 0, 0]), &Fe8::one());
+        assert_eq!(square, 0xff);
+        field_to_bytes(&root)
+    };
+    assert_eq!(to_big(&root[0]), BigUint::from(2u32));
+}
+
+fn random_points(count: usize, seed: u8) -> Vec<RistrettoPoint> {
+    (0..count)
+        .map(|i| {
+            let mut bytes = [seed; 64];
+            bytes[0] = i as u8;
+            bytes[1] = (i >> 8) as u8;
+            RistrettoPoint::from_uniform_bytes(&bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn decode_encode_add_double_match_dalek() {
+    if !supported() {
+        return;
+    }
+    for round in 0..8u8 {
+        let points = random_points(LANES, round);
+        let others = random_points(LANES, round + 100);
+        let mut bytes: [[u8; 32]; LANES] =
+            core::array::from_fn(|i| points[i].compress().to_bytes());
+        if round == 0 {
+            bytes[3] = [0; 32]; // the identity
+        }
+        let other_bytes: [[u8; 32]; LANES] =
+            core::array::from_fn(|i| others[i].compress().to_bytes());
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        let (valid, round_trip, sums, doubles) = unsafe {
+            let (p, valid) = decode(&bytes);
+            let (q, valid_q) = decode(&other_bytes);
+            assert_eq!(valid_q, 0xff);
+            (
+                valid,
+                encode(&p),
+                encode(&p.add(&q.cached())),
+                encode(&p.double()),
+            )
+        };
+        assert_eq!(valid, 0xff);
+        for lane in 0..LANES {
+            let p = CompressedRistretto(bytes[lane]).decompress().unwrap();
+            assert_eq!(round_trip[lane], bytes[lane]);
+            assert_eq!(sums[lane], (p + others[lane]).compress().to_bytes());
+            assert_eq!(doubles[lane], (p + p).compress().to_bytes());
+        }
+    }
+}
+
+#[test]
+fn invalid_encodings_are_flagged_like_dalek() {
+    if !supported() {
+        return;
+    }
+    let generator = curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT
+        .compress()
+        .to_bytes();
+    let mut high_bit = generator;
+    high_bit[31] |= 0x80;
+    let mut negative = [0u8; 32];
+    negative[0] = 1;
+    let non_canonical = from_big(&(p() + 2u32).min(BigUint::from(1u32) << 255u32));
+    let candidates: Vec<[u8; 32]> = vec![generator, high_bit, negative, non_canonical, [0xff; 32]]
+        .into_iter()
+        .chain((2u8..40).step_by(2).map(|s| {
+            let mut b = [0u8; 32];
+            b[0] = s;
+            b
+        }))
+        .collect();
+    for chunk in candidates.chunks(LANES) {
+        let bytes: [[u8; 32]; LANES] = core::array::from_fn(|i| chunk[i % chunk.len()]);
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        let (_, valid) = unsafe { decode(&bytes) };
+        for (lane, encoding) in bytes.iter().enumerate() {
+            let dalek_ok = CompressedRistretto(*encoding).decompress().is_some();
+            assert_eq!(valid >> lane & 1 == 1, dalek_ok, "{encoding:?}");
+        }
+    }
+}
+
+#[test]
+fn lane_sum_adds_the_eight_points() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(LANES, 7);
+    let bytes: [[u8; 32]; LANES] = core::array::from_fn(|i| points[i].compress().to_bytes());
+    // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+    let sum = unsafe { encode(&decode(&bytes).0.sum_lanes()) };
+    let expected: RistrettoPoint = points.iter().sum();
+    assert!(sum.iter().all(|s| *s == expected.compress().to_bytes()));
+}
+
+#[test]
+fn short_msm_matches_the_generic_method() {
+    if !supported() {
+        return;
+    }
+    let mut x = 99u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for (n, bits) in [
+        (1, 65),
+        (2, 65),
+        (7, 65),
+        (8, 65),
+        (9, 33),
+        (20, 129),
+        (300, 65),
+    ] {
+        let points = random_points(n, n as u8);
+        let encoded: Vec<u8> = points
+            .iter()
+            .flat_map(|p| p.compress().to_bytes())
+            .collect();
+        let scalars: Vec<ShortScalar> = (0..n)
+            .map(|i| match i % 5 {
+                0 => ShortScalar::from_parts(0, bits > 128), // 2^128 or 0
+                1 => ShortScalar::from_u128(1),
+                _ => ShortScalar::from_u128(
+                    (u128::from(next()) << 64 | u128::from(next())) >> (128 - (bits - 1).min(128)),
+                ),
+            })
+            .collect();
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        let fast = unsafe { super::msm::short_msm_ct(&encoded, &scalars, bits) }.unwrap();
+        let reference = generic_short_msm_ct::<Ristretto255>(&scalars, &points, bits);
+        assert_eq!(
+            fast,
+            reference.compress().to_bytes(),
+            "n = {n}, bits = {bits}"
+        );
+        let by_scalars: RistrettoPoint = scalars
+            .iter()
+            .zip(&points)
+            .map(|(d, p)| p * d.to_scalar::<Ristretto255>())
+            .sum();
+        assert_eq!(reference, by_scalars);
+    }
+}
+
+#[test]
+fn select_uses_masks_only() {
+    // The lookup's masks come from vector comparisons of the digits; a
+    // smoke test that every digit value picks the right multiple.
+    if !supported() {
+        return;
+    }
+    let points = random_points(1, 42);
+    let encoded = points[0].compress().to_bytes();
+    for d in [0u128, 1, 7, 8, 9, 15, 16, 255, 256] {
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        let fast = unsafe { super::msm::short_msm_ct(&encoded, &[ShortScalar::from_u128(d)], 12) }
+            .unwrap();
+        let expected = points[0] * Scalar::from(d as u64);
+        assert_eq!(fast, expected.compress().to_bytes(), "d = {d}");
+    }
+}
