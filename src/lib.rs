@@ -1,16 +1,25 @@
 //! # oblivex
 //!
-//! Oblivious and batch exponentiation. This release carries the foundation:
+//! Oblivious and batch exponentiation:
 //!
 //! - [`mp`]: constant-time batch modular exponentiation (`a^e mod m` for many
-//!   values at once) over a precomputed odd-modulus context, usable from C as
-//!   a drop-in replacement for OpenSSL's `BN_mod_exp`;
+//!   values at once; AVX-512 IFMA, 8 values per register, or portable) over
+//!   a precomputed odd-modulus context, usable from C as a drop-in
+//!   replacement for OpenSSL's `BN_mod_exp`;
+//! - [`group`]: prime-order groups behind one trait (ristretto255, P-256,
+//!   BLS12-381 G1, the RFC 7919 FFDHE groups);
+//! - [`oprf`]: RFC 9497 OPRF/VOPRF/POPRF, batched, on every group, and the
+//!   batch OPRF secure against a malicious server
+//!   ([`oprf::CheckedClientBatch`]);
+//! - [`oblivious`]: the batch check of Baum et al. (ePrint 2024/1613) that
+//!   makes it so: a server raising a batch to its key is caught if it
+//!   deviates on any element, at the cost of one extra element;
 //! - `ffi`: the C ABI (`include/oblivex.h`), a thin translation layer over
 //!   the Rust API with status codes, opaque handles and a panic boundary.
 //!
-//! Secrets (exponents, bases) never choose a branch, a memory index or a loop
-//! bound; only public lengths do. Variable-time code is confined to public
-//! data and named `*_vartime`.
+//! Secrets (exponents, keys, blinds, verification factors) never choose a
+//! branch, a memory index or a loop bound; only public lengths do.
+//! Variable-time code is confined to public data and named `*_vartime`.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]

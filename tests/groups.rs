@@ -6,10 +6,10 @@
 
 use oblivex::group::{
     encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
-    PrimeOrderGroup, Ristretto255, P256,
+    PrimeOrderGroup, Ristretto255, ShortScalar, P256,
 };
 use oblivex::Error;
-use rand_core::UnwrapErr;
+use rand_core::{Rng, UnwrapErr};
 use serde_json::Value;
 
 fn rng() -> UnwrapErr<getrandom::SysRng> {

@@ -4,19 +4,21 @@
 //! Arithmetic by blst (its `portable` build: one binary for every x86-64).
 
 use blst::{
-    blst_bendian_from_scalar, blst_fr, blst_fr_add, blst_fr_from_scalar, blst_fr_from_uint64,
-    blst_fr_inverse, blst_fr_mul, blst_fr_sub, blst_hash_to_g1, blst_p1, blst_p1_add_or_double,
-    blst_p1_affine, blst_p1_affine_in_g1, blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_compress,
-    blst_p1_from_affine, blst_p1_generator, blst_p1_is_equal, blst_p1_is_inf, blst_p1_mult,
-    blst_p1_uncompress, blst_p1s_mult_pippenger, blst_p1s_mult_pippenger_scratch_sizeof,
-    blst_p1s_to_affine, blst_scalar, blst_scalar_fr_check, blst_scalar_from_be_bytes,
-    blst_scalar_from_bendian, blst_scalar_from_fr, BLST_ERROR,
+    blst_bendian_from_scalar, blst_fp_cneg, blst_fr, blst_fr_add, blst_fr_from_scalar,
+    blst_fr_from_uint64, blst_fr_inverse, blst_fr_mul, blst_fr_sub, blst_hash_to_g1, blst_p1,
+    blst_p1_add_or_double, blst_p1_add_or_double_affine, blst_p1_affine, blst_p1_affine_in_g1,
+    blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_compress, blst_p1_double, blst_p1_from_affine,
+    blst_p1_generator, blst_p1_is_equal, blst_p1_is_inf, blst_p1_mult, blst_p1_uncompress,
+    blst_p1s_mult_pippenger, blst_p1s_mult_pippenger_scratch_sizeof, blst_p1s_to_affine,
+    blst_scalar, blst_scalar_fr_check, blst_scalar_from_be_bytes, blst_scalar_from_bendian,
+    blst_scalar_from_fr, BLST_ERROR,
 };
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
+use super::straus::{short_msm_ct, StrausArithmetic};
 use super::xmd::expand_message_xmd;
 use super::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
@@ -71,6 +73,79 @@ impl Fr {
         let fr = Fr::from_blst_scalar(&s);
         s.b.zeroize();
         fr
+    }
+}
+
+/// Straus's method (the balancer of the batch check) with its table in
+/// affine coordinates: one batch inversion for all the multiples, then
+/// mixed additions, about 30% cheaper than blst's Jacobian ones. blst's
+/// additions choose between their cases with masks, not branches, and read
+/// the all-zero affine point as the identity.
+struct AffineStraus;
+
+impl StrausArithmetic for AffineStraus {
+    type Point = G1;
+    type Entry = blst_p1_affine;
+
+    fn identity() -> G1 {
+        Bls12381G1::identity()
+    }
+
+    fn double(p: &G1) -> G1 {
+        let mut out = blst_p1::default();
+        // SAFETY: valid pointers.
+        unsafe { blst_p1_double(&mut out, &p.0) };
+        G1(out)
+    }
+
+    fn add_entry(p: &G1, e: &blst_p1_affine) -> G1 {
+        let mut out = blst_p1::default();
+        // SAFETY: valid pointers; blst handles doubling and either input at
+        // infinity.
+        unsafe { blst_p1_add_or_double_affine(&mut out, &p.0, e) };
+        G1(out)
+    }
+
+    fn add(p: &G1, q: &G1) -> G1 {
+        Bls12381G1::add(p, q)
+    }
+
+    fn multiples(points: &[G1]) -> Vec<blst_p1_affine> {
+        let mut jacobian = Vec::with_capacity(8 * points.len());
+        for p in points {
+            let mut multiple = *p;
+            jacobian.push(multiple);
+            for _ in 1..8 {
+                multiple = Bls12381G1::add(&multiple, p);
+                jacobian.push(multiple);
+            }
+        }
+        to_affine_batch(&jacobian)
+    }
+
+    fn entry_identity() -> blst_p1_affine {
+        blst_p1_affine::default()
+    }
+
+    fn entry_select(
+        choice: Choice,
+        if_true: &blst_p1_affine,
+        if_false: &blst_p1_affine,
+    ) -> blst_p1_affine {
+        let mut out = *if_false;
+        for (o, t) in [(&mut out.x.l, &if_true.x.l), (&mut out.y.l, &if_true.y.l)] {
+            for (limb, &new) in o.iter_mut().zip(t) {
+                limb.conditional_assign(&new, choice);
+            }
+        }
+        out
+    }
+
+    fn entry_neg(e: &blst_p1_affine) -> blst_p1_affine {
+        let mut out = *e;
+        // SAFETY: valid pointers (blst allows the output to alias the input).
+        unsafe { blst_fp_cneg(&mut out.y, &e.y, true) };
+        out
     }
 }
 
@@ -277,6 +352,11 @@ impl PrimeOrderGroup for Bls12381G1 {
             )
         };
         G1(out)
+    }
+
+    /// Straus's method with affine tables ([`AffineStraus`]).
+    fn msm_short_ct(scalars: &[ShortScalar], elements: &[G1], _encoded: &[u8], bits: usize) -> G1 {
+        short_msm_ct::<AffineStraus>(scalars, elements, bits)
     }
 
     /// blst's Pippenger over `bits` bits only.

@@ -162,7 +162,7 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
         bits: usize,
     ) -> Self::Element {
         let _ = encoded;
-        straus::short_msm_ct::<Self>(scalars, elements, bits)
+        straus::short_msm_ct::<straus::Elements<Self>>(scalars, elements, bits)
     }
     /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time (the
     /// client's check, after which the `d_i` are discarded). A group may

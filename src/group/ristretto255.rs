@@ -196,7 +196,7 @@ impl PrimeOrderGroup for Ristretto255 {
                 return sum;
             }
         }
-        super::straus::short_msm_ct::<Self>(scalars, elements, bits)
+        super::straus::short_msm_ct::<super::straus::Elements<Self>>(scalars, elements, bits)
     }
 
     /// dalek's Pippenger (its vectorized additions beat a short-scalar

@@ -108,54 +108,112 @@ pub(crate) fn signed_digits(scalar: &ShortScalar, bits: usize) -> Vec<i8> {
     digits
 }
 
+/// The arithmetic Straus's method needs: the accumulator's group operations
+/// and the table entries it adds. Groups whose elements serve as entries
+/// use [`Elements`]; a group may keep its table in a cheaper form to add
+/// (BLS12-381: affine points, added with a mixed addition).
+pub(crate) trait StrausArithmetic {
+    /// The accumulator (a group element).
+    type Point: Clone;
+    /// A precomputed multiple.
+    type Entry: Clone;
+    /// The neutral element.
+    fn identity() -> Self::Point;
+    /// `2·p`.
+    fn double(p: &Self::Point) -> Self::Point;
+    /// `p + e` (complete: any inputs, constant time).
+    fn add_entry(p: &Self::Point, e: &Self::Entry) -> Self::Point;
+    /// `p + q`.
+    fn add(p: &Self::Point, q: &Self::Point) -> Self::Point;
+    /// For each point, its multiples `[1·P, …, 8·P]` (8 entries per point,
+    /// in order).
+    fn multiples(points: &[Self::Point]) -> Vec<Self::Entry>;
+    /// The entry that adds nothing.
+    fn entry_identity() -> Self::Entry;
+    /// `if_true` if `choice` is set, else `if_false`, in constant time.
+    fn entry_select(choice: Choice, if_true: &Self::Entry, if_false: &Self::Entry) -> Self::Entry;
+    /// `−e`.
+    fn entry_neg(e: &Self::Entry) -> Self::Entry;
+}
+
+/// Straus on a group's own elements and operations.
+pub(crate) struct Elements<G>(core::marker::PhantomData<G>);
+
+impl<G: PrimeOrderGroup> StrausArithmetic for Elements<G> {
+    type Point = G::Element;
+    type Entry = G::Element;
+    fn identity() -> G::Element {
+        G::identity()
+    }
+    fn double(p: &G::Element) -> G::Element {
+        G::add(p, p)
+    }
+    fn add_entry(p: &G::Element, e: &G::Element) -> G::Element {
+        G::add(p, e)
+    }
+    fn add(p: &G::Element, q: &G::Element) -> G::Element {
+        G::add(p, q)
+    }
+    fn multiples(points: &[G::Element]) -> Vec<G::Element> {
+        let mut table = Vec::with_capacity(8 * points.len());
+        for p in points {
+            let mut multiple = p.clone();
+            table.push(multiple.clone());
+            for _ in 1..8 {
+                multiple = G::add(&multiple, p);
+                table.push(multiple.clone());
+            }
+        }
+        table
+    }
+    fn entry_identity() -> G::Element {
+        G::identity()
+    }
+    fn entry_select(choice: Choice, if_true: &G::Element, if_false: &G::Element) -> G::Element {
+        G::ct_select(choice, if_true, if_false)
+    }
+    fn entry_neg(e: &G::Element) -> G::Element {
+        G::neg(e)
+    }
+}
+
 /// `|digit|·P` from `table = [1·P, …, 8·P]`, negated if `digit < 0`; a scan
 /// of the whole table with masked selects.
-fn select<G: PrimeOrderGroup>(table: &[G::Element], digit: i8) -> G::Element {
+fn select<A: StrausArithmetic>(table: &[A::Entry], digit: i8) -> A::Entry {
     let negative = (digit as u8) >> 7;
     let magnitude = (digit as i16).unsigned_abs() as u8;
-    let mut chosen = G::identity();
+    let mut chosen = A::entry_identity();
     for (j, entry) in table.iter().enumerate() {
         let hit = magnitude.ct_eq(&(j as u8 + 1));
-        chosen = G::ct_select(hit, entry, &chosen);
+        chosen = A::entry_select(hit, entry, &chosen);
     }
-    let negated = G::neg(&chosen);
-    G::ct_select(Choice::from(negative), &negated, &chosen)
+    let negated = A::entry_neg(&chosen);
+    A::entry_select(Choice::from(negative), &negated, &chosen)
 }
 
 /// `Σ d_i·P_i` for short secret `d_i < 2^bits + 1` (see the module
 /// documentation); constant time in the `d_i`.
-pub(crate) fn short_msm_ct<G: PrimeOrderGroup>(
+pub(crate) fn short_msm_ct<A: StrausArithmetic>(
     scalars: &[ShortScalar],
-    points: &[G::Element],
+    points: &[A::Point],
     bits: usize,
-) -> G::Element {
-    let mut total = G::identity();
+) -> A::Point {
+    let mut total = A::identity();
     for (scalars, points) in scalars.chunks(CHUNK).zip(points.chunks(CHUNK)) {
-        let tables: Vec<Vec<G::Element>> = points
-            .iter()
-            .map(|p| {
-                let mut table = Vec::with_capacity(8);
-                table.push(p.clone());
-                for j in 1..8 {
-                    let next = G::add(&table[j - 1], p);
-                    table.push(next);
-                }
-                table
-            })
-            .collect();
+        let tables = A::multiples(points);
         let mut digits: Vec<Vec<i8>> = scalars.iter().map(|d| signed_digits(d, bits)).collect();
         let positions = digits.first().map_or(0, Vec::len);
-        let mut acc = G::identity();
+        let mut acc = A::identity();
         for position in (0..positions).rev() {
             for _ in 0..4 {
-                acc = G::add(&acc, &acc);
+                acc = A::double(&acc);
             }
-            for (table, digits) in tables.iter().zip(&digits) {
-                acc = G::add(&acc, &select::<G>(table, digits[position]));
+            for (table, digits) in tables.chunks_exact(8).zip(&digits) {
+                acc = A::add_entry(&acc, &select::<A>(table, digits[position]));
             }
         }
         digits.iter_mut().for_each(|d| d.zeroize());
-        total = G::add(&total, &acc);
+        total = A::add(&total, &acc);
     }
     total
 }

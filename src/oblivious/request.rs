@@ -91,14 +91,22 @@ impl<G: PrimeOrderGroup> Request<G> {
         let (balancer, balancer_factor, modifier) = match check {
             Check::CommittedKey => {
                 // X = d^{-1}·(s·B − Σ d_i·X_i): uniform, since s·B is.
+                // Computed as (s/d)·B + (−1/d)·Σ: both products in one
+                // batch call (one batch exponentiation on FFDHE, where a
+                // negation would cost an inversion).
                 let d = sample_factor(kappa, rng);
                 let s = G::random_scalar(rng);
                 let mut d_scalar = d.to_scalar::<G>();
-                let mut d_inverse = G::scalar_invert(&d_scalar);
-                let target = G::add(&G::mul_base(&s), &G::neg(&sum));
-                let balancer = G::mul(&target, &d_inverse);
+                let d_inverse = G::scalar_invert(&d_scalar);
+                let mut scalars = [
+                    G::scalar_mul(&s, &d_inverse),
+                    G::scalar_sub(&G::scalar_from_u64(0), &d_inverse),
+                    d_inverse,
+                ];
+                let products = G::mul_each(&scalars[..2], &[G::generator(), sum.clone()]);
+                let balancer = G::add(&products[0], &products[1]);
                 d_scalar.zeroize();
-                d_inverse.zeroize();
+                scalars.iter_mut().for_each(Zeroize::zeroize);
                 (balancer, d, Some(s))
             }
             Check::KeyFree => (sum.clone(), ShortScalar::from_parts(1, false), None),

@@ -16,7 +16,23 @@ use crate::Error;
 
 /// A client batch of the checked OPRF: the inputs, their blinds and the
 /// checked request. Not clonable; [`CheckedClientBatch::verify_finalize`]
-/// consumes it; blinds and check coins are wiped on drop.
+/// consumes it; blinds and check coins are wiped on drop. So a batch's
+/// secrets serve one answer only — neither of these compiles:
+///
+/// ```compile_fail
+/// # use oblivex::{group::Ristretto255, oprf::CheckedClientBatch};
+/// fn keep_a_copy(batch: &CheckedClientBatch<Ristretto255>) {
+///     let _copy = batch.clone();
+/// }
+/// ```
+///
+/// ```compile_fail
+/// # use oblivex::{group::Ristretto255, oprf::CheckedClientBatch};
+/// fn verify_twice(batch: CheckedClientBatch<Ristretto255>, answer: &[u8]) {
+///     let _ = batch.verify_finalize(answer, None);
+///     let _ = batch.verify_finalize(answer, None);
+/// }
+/// ```
 pub struct CheckedClientBatch<G: PrimeOrderGroup> {
     inputs: Vec<Vec<u8>>,
     blinds: Zeroizing<Vec<G::Scalar>>,

@@ -9,6 +9,11 @@
 //! `ristretto255-SHA512` and `P256-SHA256` suites; the same code runs the
 //! `BLS12381G1-SHA256` and `FFDHE*-SHA512` suites of this library.
 //!
+//! [`CheckedClientBatch`] is the OPRF-mode client made safe against a
+//! malicious server without any proof: it hides a balancer element in the
+//! batch ([`crate::oblivious`]) and checks the answers; the server side is
+//! the plain [`Server::evaluate`].
+//!
 //! Wire format: a batch of elements is the concatenation of fixed-width
 //! canonical encodings; a proof is `c || s`.
 

@@ -122,59 +122,55 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
     let voprf_request =
         ClientBatch::<G>::blind(Mode::Voprf, &refs, b"", Some(&public), &mut rng).unwrap();
 
-    let round = || -> Round {
+    // The six measurements, in seconds: servers, then clients (blind +
+    // finalize; the server's work in between is not counted).
+    let semi_server =
+        || timed(&mut || drop(evaluate(&oprf_server, semi_request.blinded_elements())));
+    let checked_server =
+        || timed(&mut || drop(evaluate(&oprf_server, checked_request.blinded_elements())));
+    let voprf_server_time =
+        || timed(&mut || drop(evaluate(&voprf_server, voprf_request.blinded_elements())));
+    let semi_client = || {
         let mut rng = oblivex::rng::os_rng().unwrap();
-        let semi_server =
-            timed(&mut || drop(evaluate(&oprf_server, semi_request.blinded_elements())));
-        let checked_server =
-            timed(&mut || drop(evaluate(&oprf_server, checked_request.blinded_elements())));
-        let voprf_server_time =
-            timed(&mut || drop(evaluate(&voprf_server, voprf_request.blinded_elements())));
-
-        let mut client = Duration::ZERO;
         let mut batch = None;
-        client += timed(&mut || {
+        let mut spent = timed(&mut || {
             batch = Some(ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap())
         });
-        let batch = batch.take().unwrap();
-        let (answer, _) = evaluate(&oprf_server, batch.blinded_elements());
-        let mut batch = Some(batch);
-        client += timed(&mut || drop(batch.take().unwrap().finalize(&answer, None).unwrap()));
-        let semi_client = client;
-
-        let mut client = Duration::ZERO;
-        let mut checked = None;
-        client += timed(&mut || {
-            checked = Some(
+        let (answer, _) = evaluate(&oprf_server, batch.as_ref().unwrap().blinded_elements());
+        spent += timed(&mut || drop(batch.take().unwrap().finalize(&answer, None).unwrap()));
+        spent
+    };
+    let checked_client = || {
+        let mut rng = oblivex::rng::os_rng().unwrap();
+        let mut batch = None;
+        let mut spent = timed(&mut || {
+            batch = Some(
                 CheckedClientBatch::<G>::blind(&refs, Check::CommittedKey, kappa, &mut rng)
                     .unwrap(),
             )
         });
-        let checked = checked.take().unwrap();
-        let (answer, _) = evaluate(&oprf_server, checked.blinded_elements());
-        let mut checked = Some(checked);
-        client += timed(&mut || {
+        let (answer, _) = evaluate(&oprf_server, batch.as_ref().unwrap().blinded_elements());
+        spent += timed(&mut || {
             drop(
-                checked
+                batch
                     .take()
                     .unwrap()
                     .verify_finalize(&answer, Some(&public))
                     .unwrap(),
             )
         });
-        let checked_client = client;
-
-        let mut client = Duration::ZERO;
+        spent
+    };
+    let voprf_client = || {
+        let mut rng = oblivex::rng::os_rng().unwrap();
         let mut batch = None;
-        client += timed(&mut || {
+        let mut spent = timed(&mut || {
             batch = Some(
                 ClientBatch::<G>::blind(Mode::Voprf, &refs, b"", Some(&public), &mut rng).unwrap(),
             )
         });
-        let batch = batch.take().unwrap();
-        let (answer, proof) = evaluate(&voprf_server, batch.blinded_elements());
-        let mut batch = Some(batch);
-        client += timed(&mut || {
+        let (answer, proof) = evaluate(&voprf_server, batch.as_ref().unwrap().blinded_elements());
+        spent += timed(&mut || {
             drop(
                 batch
                     .take()
@@ -183,27 +179,33 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
                     .unwrap(),
             )
         });
-        let voprf_client = client;
-
-        Round(
-            [
-                semi_server,
-                checked_server,
-                voprf_server_time,
-                semi_client,
-                checked_client,
-                voprf_client,
-            ]
-            .map(|d| d.as_secs_f64()),
-        )
+        spent
+    };
+    let measurements: [&dyn Fn() -> Duration; 6] = [
+        &semi_server,
+        &checked_server,
+        &voprf_server_time,
+        &semi_client,
+        &checked_client,
+        &voprf_client,
+    ];
+    // Every other round runs the measurements in reverse order, so that a
+    // drift within a round does not favour one protocol.
+    let round = |index: usize| -> Round {
+        let mut seconds = [0.0; 6];
+        for k in 0..6 {
+            let i = if index.is_multiple_of(2) { k } else { 5 - k };
+            seconds[i] = measurements[i]().as_secs_f64();
+        }
+        Round(seconds)
     };
 
-    round(); // warm-up
+    round(0); // warm-up
     let budget = Duration::from_secs_f64(seconds);
     let start = Instant::now();
     let mut rounds = Vec::new();
-    while rounds.len() < 5 || (start.elapsed() < budget && rounds.len() < 1000) {
-        rounds.push(round());
+    while rounds.len() < 6 || (start.elapsed() < budget && rounds.len() < 1000) {
+        rounds.push(round(rounds.len()));
     }
     let us = |i: usize| median(rounds.iter().map(|r| r.0[i]).collect()) * 1e6 / n as f64;
     let ratio = |a: usize, b: usize| median(rounds.iter().map(|r| r.0[a] / r.0[b]).collect());

@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 use super::codec::{decode, encode, field_from_bytes, field_to_bytes, LANES};
 use super::constants::{D, D2, INVSQRT_A_MINUS_D, SQRT_M1};
 use super::field::{splat, sqrt_ratio_m1, Fe8};
-use crate::group::straus::short_msm_ct as generic_short_msm_ct;
+use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
 fn supported() -> bool {
@@ -292,7 +292,7 @@ fn short_msm_matches_the_generic_method() {
             .collect();
         // SAFETY: the CPU has AVX-512F and IFMA (checked above).
         let fast = unsafe { super::msm::short_msm_ct(&encoded, &scalars, bits) }.unwrap();
-        let reference = generic_short_msm_ct::<Ristretto255>(&scalars, &points, bits);
+        let reference = generic_short_msm_ct::<Elements<Ristretto255>>(&scalars, &points, bits);
         assert_eq!(
             fast,
             reference.compress().to_bytes(),
