@@ -127,6 +127,44 @@ fn msm_sizes<G: PrimeOrderGroup>() {
             "{} n={n}",
             G::SUITE_ID
         );
+
+        // Short scalars (the batch check's): constant-time and variable-time
+        // forms, with the extreme values 1, 2^64 and up to 2^123.
+        let short: Vec<ShortScalar> = (0..n)
+            .map(|i| match i % 4 {
+                0 => ShortScalar::from_u128(1),
+                1 => ShortScalar::from_u128(1 << 64),
+                _ => ShortScalar::from_u128(u128::from(rng().next_u64()) << (i % 60)),
+            })
+            .collect();
+        let mut encoded = vec![0u8; n * G::ELEMENT_LEN];
+        G::encode_batch(&elements, &mut encoded);
+        let expected = elements
+            .iter()
+            .zip(&short)
+            .fold(G::identity(), |acc, (e, d)| {
+                G::add(&acc, &G::mul(e, &d.to_scalar::<G>()))
+            });
+        for bits in [129, 136] {
+            assert_eq!(
+                G::msm_short_ct(&short, &elements, &encoded, bits),
+                expected,
+                "{} n={n} ct",
+                G::SUITE_ID
+            );
+            assert_eq!(
+                G::msm_short_vartime(&short, &elements, bits),
+                expected,
+                "{} n={n} vartime",
+                G::SUITE_ID
+            );
+        }
+        assert_eq!(
+            G::msm_short_ct(&short, &elements, &[], 129),
+            expected,
+            "{} n={n} ct without encodings",
+            G::SUITE_ID
+        );
     }
 }
 
