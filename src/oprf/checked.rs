@@ -22,7 +22,7 @@ use crate::Error;
 /// ```compile_fail
 /// # use oblivex::{group::Ristretto255, oprf::CheckedClientBatch};
 /// fn keep_a_copy(batch: &CheckedClientBatch<Ristretto255>) {
-///     let _copy = batch.clone();
+///     let _copy: CheckedClientBatch<Ristretto255> = batch.clone();
 /// }
 /// ```
 ///
