@@ -57,6 +57,15 @@ pub enum Error {
     UnknownCheck,
     /// The committed-key batch check needs the server's public key.
     MissingPublicKey,
+    /// A party (server) id of a threshold scheme is zero, repeated, or not
+    /// one the operation allows (ids run from 1 to the number of parties).
+    InvalidPartyId,
+    /// A threshold `t` of `m` parties is unusable: `t = 0`, `t > m`, or `m`
+    /// above the supported maximum.
+    InvalidThreshold,
+    /// Fewer than `t` servers gave a correct answer: the batch cannot be
+    /// recovered (the servers that failed are named alongside).
+    NotEnoughResponses,
 }
 
 impl Error {
@@ -96,6 +105,11 @@ impl Error {
             Error::InvalidKappa => c"verification factor length (kappa) outside 32..128 bits",
             Error::UnknownCheck => c"unknown batch check variant",
             Error::MissingPublicKey => c"the committed-key check needs the server's public key",
+            Error::InvalidPartyId => c"invalid party id: zero, repeated, or not allowed here",
+            Error::InvalidThreshold => c"invalid threshold: t must be in 1..=m and m within the maximum",
+            Error::NotEnoughResponses => {
+                c"fewer than t servers answered correctly: the batch cannot be recovered"
+            }
         }
     }
 }

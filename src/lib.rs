@@ -25,6 +25,8 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bls;
+pub mod elgamal;
 pub mod error;
 pub mod ffi;
 pub mod group;
@@ -32,5 +34,6 @@ pub mod mp;
 pub mod oblivious;
 pub mod oprf;
 pub mod rng;
+pub mod threshold;
 
 pub use error::Error;

@@ -59,6 +59,13 @@ pub enum oblivex_status {
     OBLIVEX_ERR_UNKNOWN_CHECK = 19,
     /// The committed-key batch check needs the server's public key.
     OBLIVEX_ERR_MISSING_PUBLIC_KEY = 20,
+    /// A party (server) id is zero, repeated, or not allowed here.
+    OBLIVEX_ERR_INVALID_PARTY_ID = 21,
+    /// A threshold t of m is unusable (t = 0, t > m, or m too large).
+    OBLIVEX_ERR_INVALID_THRESHOLD = 22,
+    /// Fewer than t servers answered correctly: no output (the failing
+    /// servers are still reported).
+    OBLIVEX_ERR_NOT_ENOUGH_RESPONSES = 23,
     /// Internal error: a panic was caught at the ABI boundary (a bug in
     /// oblivex; please report it).
     OBLIVEX_ERR_PANIC = 100,
@@ -89,12 +96,15 @@ impl From<Error> for oblivex_status {
             Error::InvalidKappa => OBLIVEX_ERR_INVALID_KAPPA,
             Error::UnknownCheck => OBLIVEX_ERR_UNKNOWN_CHECK,
             Error::MissingPublicKey => OBLIVEX_ERR_MISSING_PUBLIC_KEY,
+            Error::InvalidPartyId => OBLIVEX_ERR_INVALID_PARTY_ID,
+            Error::InvalidThreshold => OBLIVEX_ERR_INVALID_THRESHOLD,
+            Error::NotEnoughResponses => OBLIVEX_ERR_NOT_ENOUGH_RESPONSES,
         }
     }
 }
 
 /// Every error, in code order (used to map codes back and in tests).
-const ALL_ERRORS: [Error; 21] = [
+const ALL_ERRORS: [Error; 24] = [
     Error::NullPointer,
     Error::BadLength,
     Error::EmptyInput,
@@ -116,6 +126,9 @@ const ALL_ERRORS: [Error; 21] = [
     Error::InvalidKappa,
     Error::UnknownCheck,
     Error::MissingPublicKey,
+    Error::InvalidPartyId,
+    Error::InvalidThreshold,
+    Error::NotEnoughResponses,
 ];
 
 /// A static, NUL-terminated English description of a status code (an

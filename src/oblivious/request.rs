@@ -185,33 +185,58 @@ impl<G: PrimeOrderGroup> Request<G> {
             }
             Check::KeyFree => None,
         };
+        let answers = self.decode_answers(response)?;
+        if !self.holds(&answers, public_key) {
+            return Err(Error::VerificationFailed);
+        }
+        Ok(self.callers_answers(answers))
+    }
+
+    /// Decodes a response (one answer per element sent, in the order sent)
+    /// with full validation: [`Error::BadLength`] for a response of the
+    /// wrong size, [`Error::InvalidElement`] for any invalid encoding.
+    pub(crate) fn decode_answers(&self, response: &[u8]) -> Result<Vec<G::Element>, Error> {
         if response.len() != self.wire.len() {
             return Err(Error::BadLength);
         }
-        let mut answers = G::decode_batch(response)?;
+        G::decode_batch(response)
+    }
+
+    /// Whether `answers` (decoded, in the order sent) carry the hidden
+    /// relation: `Σ d_i·Y_i = s·key` for the committed-key check (`key`
+    /// required), the balancer's answer equal to `Σ d_i·Y_i` for the
+    /// key-free one. Does not consume the coins, so that one request can
+    /// check the answers of several servers (the threshold protocols),
+    /// each against its own commitment. Variable time: call it only once
+    /// every answer it will ever check is in.
+    pub(crate) fn holds(&self, answers: &[G::Element], key: Option<&G::Element>) -> bool {
+        debug_assert_eq!(answers.len(), self.len());
+        let mut answers = answers.to_vec();
         let balancer_answer = answers.remove(self.position);
         let bits = self.kappa.factor_bits();
-        let holds = match public_key {
-            Some(key) => {
-                // Σ d_i·Y_i + d·Y_balancer = s·C
+        match (self.check, key, self.modifier.as_ref()) {
+            (Check::CommittedKey, Some(key), Some(modifier)) => {
                 let mut factors = self.factors.clone();
                 factors.push(self.balancer_factor.clone());
-                let mut points = answers.clone();
-                points.push(balancer_answer);
-                let lhs = G::msm_short_vartime(&factors, &points, bits);
-                let modifier = self
-                    .modifier
-                    .as_ref()
-                    .expect("committed-key requests keep s");
+                answers.push(balancer_answer);
+                let lhs = G::msm_short_vartime(&factors, &answers, bits);
+                factors.iter_mut().for_each(Zeroize::zeroize);
                 lhs == G::mul(key, modifier)
             }
-            None => G::msm_short_vartime(&self.factors, &answers, bits) == balancer_answer,
-        };
-        if !holds {
-            return Err(Error::VerificationFailed);
+            (Check::KeyFree, _, _) => {
+                G::msm_short_vartime(&self.factors, &answers, bits) == balancer_answer
+            }
+            // A committed-key request without a key proves nothing.
+            (Check::CommittedKey, _, _) => false,
         }
+    }
+
+    /// The answers to the caller's elements, in order, out of all the
+    /// answers (balancer and padding dropped).
+    pub(crate) fn callers_answers(&self, mut answers: Vec<G::Element>) -> Vec<G::Element> {
+        answers.remove(self.position);
         answers.truncate(self.count);
-        Ok(answers)
+        answers
     }
 }
 

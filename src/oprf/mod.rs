@@ -14,6 +14,10 @@
 //! batch ([`crate::oblivious`]) and checks the answers; the server side is
 //! the plain [`Server::evaluate`].
 //!
+//! [`ThresholdClientBatch`] is the same client for a key shared among m
+//! servers ([`crate::threshold`]): one request to t or more of them, every
+//! answer checked, cheaters named, outputs equal to the single-key OPRF's.
+//!
 //! Wire format: a batch of elements is the concatenation of fixed-width
 //! canonical encodings; a proof is `c || s`.
 
@@ -23,6 +27,7 @@ mod context;
 mod dleq;
 mod keys;
 mod server;
+mod threshold;
 
 pub use checked::CheckedClientBatch;
 pub use client::ClientBatch;
@@ -30,3 +35,4 @@ pub use context::{Mode, MAX_INPUT_LEN};
 pub use dleq::Proof;
 pub use keys::KeyPair;
 pub use server::Server;
+pub use threshold::ThresholdClientBatch;

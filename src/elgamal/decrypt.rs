@@ -1,0 +1,178 @@
+//! Threshold decryption of a batch (PROTOCOLS.md §6): the client sends the
+//! ciphertexts' `c1` (optionally blinded) with a balancer to t or more
+//! servers, checks each against its commitment, combines, unblinds and
+//! recovers the plaintexts or KEM secrets.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+use super::encrypt::{kem_secret, Ciphertext};
+use crate::group::PrimeOrderGroup;
+use crate::oblivious::Kappa;
+use crate::threshold::{Commitments, Failure, PartyId, Recovered, Response, ThresholdRequest};
+use crate::Error;
+
+/// What a batch recovers.
+enum Target<G: PrimeOrderGroup> {
+    /// Plaintexts `M_i = c2_i − sk·c1_i` (the ciphertexts' `c2`).
+    Plaintexts(Vec<G::Element>),
+    /// KEM secrets `Hash(sk·c1_i)`.
+    KemSecrets,
+}
+
+/// A client's batch of ciphertexts (or KEM encapsulations) being decrypted
+/// by a t-of-m shared key. Not clonable; [`DecryptionBatch::finish`]
+/// consumes it; blinds and check coins are wiped on drop.
+pub struct DecryptionBatch<G: PrimeOrderGroup> {
+    blinds: Option<Zeroizing<Vec<G::Scalar>>>,
+    target: Target<G>,
+    request: ThresholdRequest<G>,
+}
+
+impl<G: PrimeOrderGroup> core::fmt::Debug for DecryptionBatch<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DecryptionBatch")
+            .field("blinded", &self.blinds.is_some())
+            .field("request", &self.request)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: PrimeOrderGroup> DecryptionBatch<G> {
+    /// A batch that recovers the plaintexts of `ciphertexts`. With
+    /// `blinded`, the servers see `r_i·c1_i` for fresh secret `r_i`, so they
+    /// cannot link the request to the ciphertexts. `quorum` as in
+    /// [`ThresholdRequest::new`]. [`Error::EmptyInput`] for none,
+    /// [`Error::BadLength`] for more than 65535.
+    pub fn for_ciphertexts<R: CryptoRng + ?Sized>(
+        ciphertexts: &[Ciphertext<G>],
+        commitments: &Commitments<G>,
+        quorum: Option<&[PartyId]>,
+        blinded: bool,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let c1: Vec<G::Element> = ciphertexts.iter().map(|c| c.c1.clone()).collect();
+        let c2 = ciphertexts.iter().map(|c| c.c2.clone()).collect();
+        Self::new(&c1, Target::Plaintexts(c2), commitments, quorum, blinded, kappa, rng)
+    }
+
+    /// A batch that recovers the shared secrets of KEM encapsulations
+    /// (their `c1`); otherwise as [`DecryptionBatch::for_ciphertexts`].
+    pub fn for_encapsulations<R: CryptoRng + ?Sized>(
+        encapsulations: &[G::Element],
+        commitments: &Commitments<G>,
+        quorum: Option<&[PartyId]>,
+        blinded: bool,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let target = Target::KemSecrets;
+        Self::new(encapsulations, target, commitments, quorum, blinded, kappa, rng)
+    }
+
+    fn new<R: CryptoRng + ?Sized>(
+        c1: &[G::Element],
+        target: Target<G>,
+        commitments: &Commitments<G>,
+        quorum: Option<&[PartyId]>,
+        blinded: bool,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        if c1.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        if c1.len() > usize::from(u16::MAX) {
+            return Err(Error::BadLength);
+        }
+        if c1.iter().any(G::is_identity) {
+            return Err(Error::InvalidElement);
+        }
+        let mut encoded = vec![0u8; c1.len() * G::ELEMENT_LEN];
+        let (sent, blinds) = if blinded {
+            let blinds: Zeroizing<Vec<G::Scalar>> =
+                Zeroizing::new((0..c1.len()).map(|_| G::random_scalar(rng)).collect());
+            (G::mul_each_encode(&blinds, c1, &mut encoded), Some(blinds))
+        } else {
+            G::encode_batch(c1, &mut encoded);
+            (c1.to_vec(), None)
+        };
+        let request = ThresholdRequest::new(&sent, &encoded, commitments, quorum, kappa, rng)?;
+        Ok(DecryptionBatch {
+            blinds,
+            target,
+            request,
+        })
+    }
+
+    /// The elements every server raises to its share (`request_len()`
+    /// encodings).
+    pub fn elements(&self) -> &[u8] {
+        self.request.elements()
+    }
+
+    /// How many elements each server evaluates: the batch and the balancer.
+    pub fn request_len(&self) -> usize {
+        self.request.len()
+    }
+
+    /// The width of each output of [`DecryptionBatch::finish`]: an element
+    /// encoding for plaintexts, the suite's hash length for KEM secrets.
+    pub fn output_len(&self) -> usize {
+        match self.target {
+            Target::Plaintexts(_) => G::ELEMENT_LEN,
+            Target::KemSecrets => G::HASH_LEN,
+        }
+    }
+
+    /// Checks every server's answer against its commitment, combines t
+    /// correct ones and returns, in order, the encoded plaintexts or the
+    /// KEM secrets, with the servers caught cheating; or a [`Failure`] (see
+    /// [`ThresholdRequest::combine`]). A ciphertext whose plaintext would
+    /// be the identity (not a valid encryption) fails the batch with
+    /// [`Error::InvalidInput`].
+    pub fn finish(self, responses: &[Response<'_>]) -> Result<Recovered<Vec<u8>>, Failure> {
+        let DecryptionBatch {
+            blinds,
+            target,
+            request,
+        } = self;
+        let combined = request.combine(responses)?;
+        let shared = match blinds {
+            Some(blinds) => {
+                let mut inverses = Zeroizing::new(blinds.to_vec());
+                G::batch_invert(&mut inverses);
+                G::mul_each(&inverses, &combined.outputs)
+            }
+            None => combined.outputs,
+        };
+        let outputs = match target {
+            Target::Plaintexts(c2) => {
+                let plaintexts: Vec<G::Element> = c2
+                    .iter()
+                    .zip(&shared)
+                    .map(|(c2, d)| G::add(c2, &G::neg(d)))
+                    .collect();
+                if plaintexts.iter().any(G::is_identity) {
+                    return Err(Failure {
+                        error: Error::InvalidInput,
+                        cheaters: combined.cheaters,
+                    });
+                }
+                plaintexts
+                    .iter()
+                    .map(crate::group::encode_to_vec::<G>)
+                    .collect()
+            }
+            Target::KemSecrets => shared
+                .iter()
+                .map(|d| kem_secret::<G>(d).to_vec())
+                .collect(),
+        };
+        Ok(Recovered {
+            outputs,
+            cheaters: combined.cheaters,
+        })
+    }
+}

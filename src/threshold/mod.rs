@@ -1,0 +1,48 @@
+//! t-of-m threshold versions of the oblivious exponentiation
+//! (PROTOCOLS.md §4): a key shared among m servers by Shamir's scheme with
+//! Feldman commitments, and a client that sends one checked request
+//! ([`crate::oblivious`]) to several servers, checks every answer against
+//! its server's commitment, combines t correct ones with Lagrange
+//! coefficients and names every server that cheated.
+//!
+//! - [`deal`] shares a key; [`KeyShare`] and [`Commitments`] are what the
+//!   servers and the clients hold (with validating encodings);
+//!   [`Commitments::verify_share`] checks a share on receipt.
+//! - [`lagrange_at_zero`] gives the recombination weights of any party set.
+//! - [`ThresholdRequest`] is the client's batch; [`evaluate_share`] is the
+//!   whole server side (the plain batch evaluation with its share).
+//!
+//! The threshold OPRF ([`crate::oprf::ThresholdClientBatch`]), blind BLS
+//! signing ([`crate::bls`]) and ElGamal decryption ([`crate::elgamal`])
+//! only prepare the elements and interpret the combined answers.
+//!
+//! Guarantee: with at most m − t cheating servers among the answers, the
+//! client recovers the batch under the shared key and learns who cheated
+//! (a cheater escapes blame with probability at most 2^-κ per check); with
+//! fewer than t correct answers it gets [`crate::Error::NotEnoughResponses`]
+//! and no output. A server whose answer does not decode is named too.
+
+mod lagrange;
+mod request;
+mod sharing;
+
+pub use lagrange::{check_party_set, lagrange_at_zero, lagrange_for};
+pub use request::{evaluate_share, Failure, Recovered, Response, ThresholdRequest};
+pub use sharing::{deal, Commitments, KeyShare};
+
+/// A party (server) id: 1..=m. Shares are `f(id)`, so 0 (the key itself)
+/// is never an id.
+pub type PartyId = u16;
+
+/// The largest number of parties (and of commitments) accepted: bounds the
+/// quadratic Lagrange computation and every allocation sized by `m` or `t`.
+pub const MAX_PARTIES: usize = 1024;
+
+/// [`crate::Error::InvalidPartyId`] for id 0 or an id above [`MAX_PARTIES`].
+pub(crate) fn check_party_id(id: PartyId) -> Result<(), crate::Error> {
+    if id == 0 || usize::from(id) > MAX_PARTIES {
+        Err(crate::Error::InvalidPartyId)
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,326 @@
+//! The multi-server oblivious exponentiation (PROTOCOLS.md §4): one checked
+//! request for every server, every answer checked against its server's
+//! commitment, t correct answers combined, the servers that failed named.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use super::lagrange::{check_party_set, lagrange_at_zero};
+use super::{Commitments, PartyId};
+use crate::group::PrimeOrderGroup;
+use crate::oblivious::{Check, Kappa, Request};
+use crate::Error;
+
+/// One server's answer to a [`ThresholdRequest`]: its party id and its
+/// encoded elements (one per element of the request, in order).
+#[derive(Clone, Copy, Debug)]
+pub struct Response<'a> {
+    /// The answering server's party id.
+    pub party: PartyId,
+    /// Its encoded answer.
+    pub elements: &'a [u8],
+}
+
+/// A recovered batch: one output per element the caller asked for, and the
+/// servers whose answers failed their check (or did not decode), in
+/// increasing order. The outputs are correct even when cheaters are named.
+#[derive(Clone, Debug)]
+pub struct Recovered<T> {
+    /// The outputs, in the caller's order.
+    pub outputs: Vec<T>,
+    /// The servers caught cheating.
+    pub cheaters: Vec<PartyId>,
+}
+
+/// A batch that could not be recovered: the reason, and the servers caught
+/// cheating (none for a caller error such as a repeated party id).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Why: [`Error::NotEnoughResponses`] (fewer than t correct answers),
+    /// [`Error::VerificationFailed`] (a cheater in a named quorum),
+    /// [`Error::InvalidPartyId`] (answers from a repeated id, or from a
+    /// server outside the named quorum).
+    pub error: Error,
+    /// The servers caught cheating, in increasing order.
+    pub cheaters: Vec<PartyId>,
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
+        Failure {
+            error,
+            cheaters: Vec::new(),
+        }
+    }
+}
+
+impl core::fmt::Display for Failure {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}", self.error)?;
+        if !self.cheaters.is_empty() {
+            write!(f, " (servers caught cheating: {:?})", self.cheaters)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// A batch of elements to be raised to a t-of-m shared key by any t (or
+/// more) of its servers, with the balancer check of [`crate::oblivious`]
+/// (committed-key variant: every server's commitment is known). One request
+/// serves every server of this batch and is consumed by
+/// [`ThresholdRequest::combine`]; it is never reused.
+pub struct ThresholdRequest<G: PrimeOrderGroup> {
+    request: Request<G>,
+    commitments: Commitments<G>,
+    quorum: Option<Vec<PartyId>>,
+}
+
+impl<G: PrimeOrderGroup> core::fmt::Debug for ThresholdRequest<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ThresholdRequest")
+            .field("request", &self.request)
+            .field("threshold", &self.commitments.threshold())
+            .field("quorum", &self.quorum)
+            .finish()
+    }
+}
+
+impl<G: PrimeOrderGroup> ThresholdRequest<G> {
+    /// A request for `elements` (`encoded`: their concatenated encodings)
+    /// to the servers sharing the key of `commitments`. With `quorum`
+    /// (exactly t distinct party ids), each of those servers multiplies its
+    /// share by its Lagrange coefficient ([`super::evaluate_share`] with
+    /// the same quorum), which saves the client the Lagrange step, but then
+    /// only those servers' answers can be combined. Without it any t
+    /// servers may answer. [`Error::InvalidPartyId`] for a quorum of the
+    /// wrong size or with a zero or repeated id.
+    pub fn new<R: CryptoRng + ?Sized>(
+        elements: &[G::Element],
+        encoded: &[u8],
+        commitments: &Commitments<G>,
+        quorum: Option<&[PartyId]>,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        if let Some(quorum) = quorum {
+            check_party_set(quorum)?;
+            if quorum.len() != commitments.threshold() {
+                return Err(Error::InvalidPartyId);
+            }
+        }
+        Ok(ThresholdRequest {
+            request: Request::new(elements, encoded, Check::CommittedKey, kappa, rng)?,
+            commitments: commitments.clone(),
+            quorum: quorum.map(<[PartyId]>::to_vec),
+        })
+    }
+
+    /// The encoded elements every server evaluates (the caller's elements
+    /// with the balancer hidden among them).
+    pub fn elements(&self) -> &[u8] {
+        self.request.elements()
+    }
+
+    /// The number of elements sent (the caller's, plus the balancer).
+    pub fn len(&self) -> usize {
+        self.request.len()
+    }
+
+    /// Never true: a request holds at least one element and the balancer.
+    pub fn is_empty(&self) -> bool {
+        self.request.is_empty()
+    }
+
+    /// The quorum named in the request, if any.
+    pub fn quorum(&self) -> Option<&[PartyId]> {
+        self.quorum.as_deref()
+    }
+
+    /// Checks the servers' answers and combines t correct ones into the
+    /// shared key applied to each of the caller's elements. Call it once
+    /// every answer to be used is in (the check is variable time and the
+    /// request's coins are spent). Without a quorum: the first t answers
+    /// that decode are combined and checked once against the shared public
+    /// key; only if that fails is each answer checked against its own
+    /// server's commitment, and t that pass are combined. Answers beyond
+    /// the first t are checked too, so every cheater among the answers is
+    /// named. With a quorum: every quorum server must answer; their sum is
+    /// checked, and on failure each is checked to name the cheaters, and
+    /// the batch fails ([`Error::VerificationFailed`]: ask a new quorum
+    /// with a fresh request).
+    pub fn combine(self, responses: &[Response<'_>]) -> Result<Recovered<G::Element>, Failure> {
+        let ids: Vec<PartyId> = responses.iter().map(|r| r.party).collect();
+        if !ids.is_empty() {
+            check_party_set(&ids)?;
+        }
+        // Answers that do not even decode condemn their server.
+        let mut cheaters = Vec::new();
+        let mut answers: Vec<(PartyId, Vec<G::Element>)> = Vec::new();
+        for response in responses {
+            match self.request.decode_answers(response.elements) {
+                Ok(decoded) => answers.push((response.party, decoded)),
+                Err(_) => cheaters.push(response.party),
+            }
+        }
+        let result = match &self.quorum {
+            Some(quorum) => self.combine_quorum(quorum, answers, &mut cheaters),
+            None => self.combine_any(answers, &mut cheaters),
+        };
+        cheaters.sort_unstable();
+        match result {
+            Ok(combined) => Ok(Recovered {
+                outputs: self.request.callers_answers(combined),
+                cheaters,
+            }),
+            Err(error) => Err(Failure { error, cheaters }),
+        }
+    }
+
+    /// Any t servers: Lagrange-combine, check once, and fall back to
+    /// checking each server if the combination fails.
+    fn combine_any(
+        &self,
+        answers: Vec<(PartyId, Vec<G::Element>)>,
+        cheaters: &mut Vec<PartyId>,
+    ) -> Result<Vec<G::Element>, Error> {
+        let t = self.commitments.threshold();
+        if answers.len() < t {
+            return Err(Error::NotEnoughResponses);
+        }
+        let shared_key = self.commitments.public_key();
+        let fast = lagrange_combine::<G>(&answers[..t])?;
+        if self.request.holds(&fast, Some(shared_key)) {
+            // The t combined are right; name any cheater among the rest.
+            for (id, extra) in &answers[t..] {
+                if !self.server_passes(*id, extra, None)? {
+                    cheaters.push(*id);
+                }
+            }
+            return Ok(fast);
+        }
+        let mut verified = Vec::new();
+        for (id, answer) in answers {
+            if self.server_passes(id, &answer, None)? {
+                verified.push((id, answer));
+            } else {
+                cheaters.push(id);
+            }
+        }
+        if verified.len() < t {
+            return Err(Error::NotEnoughResponses);
+        }
+        let combined = lagrange_combine::<G>(&verified[..t])?;
+        // Each of the t passed its own check, so this holds unless one of
+        // them escaped with probability 2^-κ; checking again costs one MSM.
+        if !self.request.holds(&combined, Some(shared_key)) {
+            return Err(Error::VerificationFailed);
+        }
+        Ok(combined)
+    }
+
+    /// A named quorum: the answers are already weighted, so they add up.
+    fn combine_quorum(
+        &self,
+        quorum: &[PartyId],
+        answers: Vec<(PartyId, Vec<G::Element>)>,
+        cheaters: &mut Vec<PartyId>,
+    ) -> Result<Vec<G::Element>, Error> {
+        if answers.iter().any(|(id, _)| !quorum.contains(id)) {
+            return Err(Error::InvalidPartyId);
+        }
+        if answers.len() == quorum.len() && cheaters.is_empty() {
+            let mut sum = answers[0].1.clone();
+            for (_, answer) in &answers[1..] {
+                for (total, y) in sum.iter_mut().zip(answer) {
+                    *total = G::add(total, y);
+                }
+            }
+            if self.request.holds(&sum, Some(self.commitments.public_key())) {
+                return Ok(sum);
+            }
+        }
+        let weights = lagrange_at_zero::<G>(quorum)?;
+        for (id, answer) in &answers {
+            let position = quorum.iter().position(|j| j == id).expect("checked above");
+            if !self.server_passes(*id, answer, Some(&weights[position]))? {
+                cheaters.push(*id);
+            }
+        }
+        Err(if cheaters.is_empty() {
+            // Nobody cheated, but someone did not answer.
+            Error::NotEnoughResponses
+        } else {
+            Error::VerificationFailed
+        })
+    }
+
+    /// Whether server `id`'s answer passes the check against its own
+    /// commitment `C_id` (times its Lagrange weight, for a named quorum).
+    fn server_passes(
+        &self,
+        id: PartyId,
+        answer: &[G::Element],
+        weight: Option<&G::Scalar>,
+    ) -> Result<bool, Error> {
+        let commitment = match self.commitments.party_commitment(id) {
+            Ok(c) => c,
+            // No server can hold a share for an id whose commitment is the
+            // identity: whatever it sent is wrong.
+            Err(Error::InvalidElement) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let key = match weight {
+            Some(w) => G::mul(&commitment, w),
+            None => commitment,
+        };
+        Ok(self.request.holds(answer, Some(&key)))
+    }
+}
+
+/// `Σ_j λ_j·Y_j`, element by element, for the given servers' answers.
+fn lagrange_combine<G: PrimeOrderGroup>(
+    answers: &[(PartyId, Vec<G::Element>)],
+) -> Result<Vec<G::Element>, Error> {
+    let ids: Vec<PartyId> = answers.iter().map(|(id, _)| *id).collect();
+    let weights = lagrange_at_zero::<G>(&ids)?;
+    let width = answers[0].1.len();
+    Ok((0..width)
+        .map(|i| {
+            let column: Vec<G::Element> = answers.iter().map(|(_, y)| y[i].clone()).collect();
+            G::msm_vartime(&weights, &column)
+        })
+        .collect())
+}
+
+/// Server side: `k_j·X_i` (or `λ_j·k_j·X_i` when the request names a
+/// quorum) for every encoded element of `request`, encoded into `out`
+/// (`ELEMENT_LEN` bytes each). The same plain batch evaluation as a single
+/// server's; the share's multiplication is constant time.
+/// [`Error::InvalidPartyId`] if a quorum is named that lacks this server or
+/// is malformed; [`Error::BadLength`] / [`Error::InvalidElement`] for a
+/// malformed request; [`Error::BufferTooSmall`] for a short `out`.
+pub fn evaluate_share<G: PrimeOrderGroup>(
+    share: &super::KeyShare<G>,
+    quorum: Option<&[PartyId]>,
+    request: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let elements = G::decode_batch(request)?;
+    if out.len() < request.len() {
+        return Err(Error::BufferTooSmall);
+    }
+    let out = &mut out[..request.len()];
+    match quorum {
+        None => G::mul_batch_encode(share.secret(), &elements, out),
+        Some(quorum) => {
+            let mut weight = super::lagrange::lagrange_for::<G>(quorum, share.id())?;
+            let mut key = G::scalar_mul(&weight, share.secret());
+            G::mul_batch_encode(&key, &elements, out);
+            key.zeroize();
+            weight.zeroize();
+        }
+    }
+    Ok(())
+}
