@@ -17,6 +17,18 @@
 #include <stdint.h>
 
 /**
+ * Bytes of the compressed encoding (as blst's `min_sig` public keys).
+ */
+#define PublicKey_ENCODED_LEN 96
+
+/**
+ * Bytes of a signature (a compressed G1 point, blst `min_sig`).
+ */
+#define SIGNATURE_LEN 48
+
+
+
+/**
  * Major version of the library this header belongs to.
  */
 #define OBLIVEX_VERSION_MAJOR 0
@@ -60,6 +72,14 @@
  * The longest input or info string (its length is framed in two bytes).
  */
 #define MAX_INPUT_LEN (size_t)UINT16_MAX
+
+
+
+/**
+ * The largest number of parties (and of commitments) accepted: bounds the
+ * quadratic Lagrange computation and every allocation sized by `m` or `t`.
+ */
+#define MAX_PARTIES 1024
 
 
 
@@ -160,6 +180,19 @@ typedef enum oblivex_status {
    */
   OBLIVEX_ERR_MISSING_PUBLIC_KEY = 20,
   /**
+   * A party (server) id is zero, repeated, or not allowed here.
+   */
+  OBLIVEX_ERR_INVALID_PARTY_ID = 21,
+  /**
+   * A threshold t of m is unusable (t = 0, t > m, or m too large).
+   */
+  OBLIVEX_ERR_INVALID_THRESHOLD = 22,
+  /**
+   * Fewer than t servers answered correctly: no output (the failing
+   * servers are still reported).
+   */
+  OBLIVEX_ERR_NOT_ENOUGH_RESPONSES = 23,
+  /**
    * Internal error: a panic was caught at the ABI boundary (a bug in
    * oblivex; please report it).
    */
@@ -233,9 +266,37 @@ typedef enum oblivex_check {
 } oblivex_check;
 
 /**
+ * What an ElGamal client recovers (pass it as `int`).
+ */
+typedef enum oblivex_elgamal_target {
+  /**
+   * Plaintexts of ciphertexts `c1 || c2` (element encodings out).
+   */
+  OBLIVEX_ELGAMAL_PLAINTEXTS = 1,
+  /**
+   * Shared secrets of KEM encapsulations (`oblivex_suite_output_len`
+   * bytes each out).
+   */
+  OBLIVEX_ELGAMAL_KEM_SECRETS = 2,
+} oblivex_elgamal_target;
+
+/**
  * The length κ of the verification factors `d_i ∈ [1, 2^κ]`.
  */
 typedef struct Kappa Kappa;
+
+/**
+ * A client's batch of messages being signed blindly. Finish it once;
+ * secrets are wiped when it is finished or freed. Not for concurrent use.
+ */
+typedef struct oblivex_bls_client oblivex_bls_client;
+
+/**
+ * A threshold BLS key set: the G2 public key, each signer's G2 key and
+ * the G1 commitments, checked against each other by pairings when it was
+ * made. Immutable and thread-safe.
+ */
+typedef struct oblivex_bls_key_set oblivex_bls_key_set;
 
 /**
  * One checked client batch: the inputs, their blinds and the check's
@@ -243,6 +304,27 @@ typedef struct Kappa Kappa;
  * secrets are wiped when it is verified or freed. Not for concurrent use.
  */
 typedef struct oblivex_checked_oprf_client oblivex_checked_oprf_client;
+
+/**
+ * The public Feldman commitments of a t-of-m sharing (t elements; the
+ * first is the shared key's public key). Immutable and thread-safe.
+ */
+typedef struct oblivex_commitments oblivex_commitments;
+
+/**
+ * A client's batch of ciphertexts (or KEM encapsulations) being
+ * decrypted by t of m servers. Finish it once; secrets are wiped when it
+ * is finished or freed. Not for concurrent use.
+ */
+typedef struct oblivex_elgamal_client oblivex_elgamal_client;
+
+/**
+ * One server's share of a t-of-m key (its party id and secret scalar).
+ * Immutable: one handle may serve many threads. Wiped when freed. The
+ * server side of every threshold protocol is `oblivex_threshold_server_evaluate`
+ * with this handle.
+ */
+typedef struct oblivex_key_share oblivex_key_share;
 
 /**
  * A precomputed odd modulus (like OpenSSL's `BN_MONT_CTX`): made by
@@ -264,11 +346,165 @@ typedef struct oblivex_oprf_client_batch oblivex_oprf_client_batch;
  */
 typedef struct oblivex_oprf_server oblivex_oprf_server;
 
+/**
+ * A threshold OPRF client batch: inputs, blinds and the one checked
+ * request for every server. Finish it once; secrets are wiped when it is
+ * finished or freed. Not for concurrent use.
+ */
+typedef struct oblivex_threshold_oprf_client oblivex_threshold_oprf_client;
+
 
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * A dealer's t-of-m threshold BLS key (`1 <= t <= m <= 1024`) from fresh
+ * randomness: the signers' shares (parties 1..m, in order, suite
+ * `OBLIVEX_SUITE_BLS12381G1_SHA256`) to `shares_out[0..m]` and the key set
+ * to publish to `*key_set_out`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_INVALID_THRESHOLD`, `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * `shares_out` points to `signers` writable pointers; `key_set_out` to a
+ * writable pointer.
+ */
+enum oblivex_status oblivex_bls_deal(size_t threshold,
+                                     size_t signers,
+                                     struct oblivex_key_share **shares_out,
+                                     struct oblivex_bls_key_set **key_set_out);
+
+/**
+ * Decodes a key set (t and m as 2 bytes big-endian each, the 96-byte G2
+ * public key, the m signers' G2 keys, the t 48-byte G1 commitments),
+ * validating every point and checking the pairings that tie them.
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_BAD_LENGTH`,
+ * `OBLIVEX_ERR_INVALID_THRESHOLD`, `OBLIVEX_ERR_INVALID_ELEMENT`,
+ * `OBLIVEX_ERR_VERIFICATION_FAILED` (keys inconsistent with the
+ * commitments).
+ *
+ * # Safety
+ * `bytes` points to `len` readable bytes; `key_set_out` to a writable
+ * pointer.
+ */
+enum oblivex_status oblivex_bls_key_set_from_bytes(const uint8_t *bytes,
+                                                   size_t len,
+                                                   struct oblivex_bls_key_set **key_set_out);
+
+/**
+ * Writes the key set's encoding (see `oblivex_bls_key_set_from_bytes`).
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `key_set` is a live handle; `out` has `capacity` writable bytes;
+ * `written` points to a writable `size_t`.
+ */
+enum oblivex_status oblivex_bls_key_set_to_bytes(const struct oblivex_bls_key_set *key_set,
+                                                 uint8_t *out,
+                                                 size_t capacity,
+                                                 size_t *written);
+
+/**
+ * Writes the 96-byte G2 public key that verifies every signature.
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * As `oblivex_bls_key_set_to_bytes`.
+ */
+enum oblivex_status oblivex_bls_key_set_public_key(const struct oblivex_bls_key_set *key_set,
+                                                   uint8_t *out,
+                                                   size_t capacity,
+                                                   size_t *written);
+
+/**
+ * Releases a key set. NULL is ignored.
+ *
+ * # Safety
+ * `key_set` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_bls_key_set_free(struct oblivex_bls_key_set *key_set);
+
+/**
+ * The client's first step: hashes `count` messages to G1 (ciphersuite
+ * `BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_`), blinds them, and writes
+ * the one request for every signer (`count + 1` 48-byte encodings).
+ * `quorum` and `kappa` as in `oblivex_threshold_oprf_client_blind`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_INVALID_KAPPA`, `OBLIVEX_ERR_EMPTY_INPUT`,
+ * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_PARTY_ID`,
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * `key_set` is a live handle; the pointer arguments are readable or
+ * writable as their lengths say; `request_written` and `client_out` point
+ * to writable values.
+ */
+enum oblivex_status oblivex_bls_client_blind(const struct oblivex_bls_key_set *key_set,
+                                             const uint8_t *const *messages,
+                                             const size_t *message_lens,
+                                             size_t count,
+                                             const uint16_t *quorum,
+                                             size_t quorum_len,
+                                             uint32_t kappa,
+                                             uint8_t *request,
+                                             size_t request_capacity,
+                                             size_t *request_written,
+                                             struct oblivex_bls_client **client_out);
+
+/**
+ * The client's last step: checks each signer's response with the G1
+ * batch check (no pairing), combines t correct ones, unblinds, and writes
+ * the signatures (48 bytes each, standard `min_sig`, in message order) to
+ * `signatures` and the signers caught cheating to `cheaters` — exactly as
+ * `oblivex_threshold_oprf_client_finalize` (same errors, same rules).
+ *
+ * # Safety
+ * As `oblivex_threshold_oprf_client_finalize`.
+ */
+enum oblivex_status oblivex_bls_client_finish(struct oblivex_bls_client *client,
+                                              const uint16_t *party_ids,
+                                              const uint8_t *const *responses,
+                                              const size_t *response_lens,
+                                              size_t response_count,
+                                              uint8_t *signatures,
+                                              size_t signatures_capacity,
+                                              size_t *signatures_written,
+                                              uint16_t *cheaters,
+                                              size_t cheaters_capacity,
+                                              size_t *cheaters_written);
+
+/**
+ * Releases a blind-signing client (wiping its secrets). NULL is ignored.
+ *
+ * # Safety
+ * `client` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_bls_client_free(struct oblivex_bls_client *client);
+
+/**
+ * Standard BLS verification (ciphersuite
+ * `BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_`, blst `min_sig`) of a
+ * 48-byte `signature` on `message` under a 96-byte G2 `public_key`:
+ * `OBLIVEX_OK` if valid, `OBLIVEX_ERR_VERIFICATION_FAILED` if not,
+ * `OBLIVEX_ERR_INVALID_ELEMENT` / `OBLIVEX_ERR_BAD_LENGTH` for a bad key,
+ * `OBLIVEX_ERR_NULL_POINTER`. `message` may be NULL when empty.
+ *
+ * # Safety
+ * Each (pointer, length) pair is readable.
+ */
+enum oblivex_status oblivex_bls_verify(const uint8_t *public_key,
+                                       size_t public_key_len,
+                                       const uint8_t *message,
+                                       size_t message_len,
+                                       const uint8_t *signature,
+                                       size_t signature_len);
 
 /**
  * The number of elements a checked request for `count` inputs holds (the
@@ -400,6 +636,128 @@ void oblivex_set_threads(size_t threads);
  * The thread count in effect (see `oblivex_set_threads`).
  */
 size_t oblivex_threads(void);
+
+/**
+ * Encrypts `message` (an element encoding of `suite`, not the identity)
+ * under `public_key` (an element encoding, e.g. from
+ * `oblivex_commitments_public_key`) and writes the ciphertext `c1 || c2`
+ * (two element encodings).
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_INVALID_ELEMENT`,
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * Each (pointer, length) pair is readable or writable as its role says;
+ * `ciphertext_written` points to a writable `size_t`.
+ */
+enum oblivex_status oblivex_elgamal_encrypt(int suite,
+                                            const uint8_t *public_key,
+                                            size_t public_key_len,
+                                            const uint8_t *message,
+                                            size_t message_len,
+                                            uint8_t *ciphertext,
+                                            size_t ciphertext_capacity,
+                                            size_t *ciphertext_written);
+
+/**
+ * The KEM form: writes a fresh encapsulation (an element encoding) to
+ * `encapsulation` and its shared secret (`oblivex_suite_output_len`
+ * bytes) to `secret`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_INVALID_ELEMENT`,
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * Each (pointer, length) pair is readable or writable as its role says;
+ * the `*_written` arguments point to writable `size_t`s.
+ */
+enum oblivex_status oblivex_elgamal_encapsulate(int suite,
+                                                const uint8_t *public_key,
+                                                size_t public_key_len,
+                                                uint8_t *encapsulation,
+                                                size_t encapsulation_capacity,
+                                                size_t *encapsulation_written,
+                                                uint8_t *secret,
+                                                size_t secret_capacity,
+                                                size_t *secret_written);
+
+/**
+ * The decryption client's first step for `count` items of `items`
+ * (`items_len` bytes): ciphertexts (`c1 || c2`, two element encodings
+ * each) for `OBLIVEX_ELGAMAL_PLAINTEXTS`, encapsulations (one element
+ * encoding each) for `OBLIVEX_ELGAMAL_KEM_SECRETS`. Writes the one
+ * request for every server (`count + 1` element encodings). With `blinded`
+ * non-zero the servers see `r_i·c1_i` for fresh secret `r_i` and cannot
+ * link the request to the ciphertexts. `quorum` and `kappa` as in
+ * `oblivex_threshold_oprf_client_blind`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_UNKNOWN_MODE` (an unknown target),
+ * `OBLIVEX_ERR_INVALID_KAPPA`, `OBLIVEX_ERR_EMPTY_INPUT`,
+ * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_ELEMENT`,
+ * `OBLIVEX_ERR_INVALID_PARTY_ID`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
+ * `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * `commitments` is a live handle; the pointer arguments are readable or
+ * writable as their lengths say; `request_written` and `client_out` point
+ * to writable values.
+ */
+enum oblivex_status oblivex_elgamal_client_new(const struct oblivex_commitments *commitments,
+                                               int target,
+                                               const uint8_t *items,
+                                               size_t items_len,
+                                               size_t count,
+                                               int blinded,
+                                               const uint16_t *quorum,
+                                               size_t quorum_len,
+                                               uint32_t kappa,
+                                               uint8_t *request,
+                                               size_t request_capacity,
+                                               size_t *request_written,
+                                               struct oblivex_elgamal_client **client_out);
+
+/**
+ * The decryption client's last step: checks each server's response,
+ * combines t correct ones, unblinds, and writes the plaintexts (element
+ * encodings) or KEM secrets, in order, to `outputs` and the servers
+ * caught cheating to `cheaters` — exactly as
+ * `oblivex_threshold_oprf_client_finalize` (same errors, same rules),
+ * plus `OBLIVEX_ERR_INVALID_INPUT` for a ciphertext whose plaintext is the
+ * identity (not a valid encryption).
+ *
+ * # Safety
+ * As `oblivex_threshold_oprf_client_finalize`.
+ */
+enum oblivex_status oblivex_elgamal_client_finish(struct oblivex_elgamal_client *client,
+                                                  const uint16_t *party_ids,
+                                                  const uint8_t *const *responses,
+                                                  const size_t *response_lens,
+                                                  size_t response_count,
+                                                  uint8_t *outputs,
+                                                  size_t outputs_capacity,
+                                                  size_t *outputs_written,
+                                                  uint16_t *cheaters,
+                                                  size_t cheaters_capacity,
+                                                  size_t *cheaters_written);
+
+/**
+ * The width of each output of `oblivex_elgamal_client_finish` (0 for NULL).
+ *
+ * # Safety
+ * `client` is NULL or a live handle.
+ */
+size_t oblivex_elgamal_client_output_len(const struct oblivex_elgamal_client *client);
+
+/**
+ * Releases a decryption client (wiping its secrets). NULL is ignored.
+ *
+ * # Safety
+ * `client` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_elgamal_client_free(struct oblivex_elgamal_client *client);
 
 /**
  * Creates the context of an odd modulus `1 <= m < 2^8192`, given as
@@ -715,6 +1073,257 @@ size_t oblivex_suite_output_len(int suite);
  * Bytes of a VOPRF/POPRF proof of `suite` (0 for an unknown suite).
  */
 size_t oblivex_suite_proof_len(int suite);
+
+/**
+ * A dealer's t-of-m sharing (`1 <= t <= m <= 1024`) of a key of `suite`:
+ * `secret` is the key to share (a scalar encoding) or NULL for a fresh
+ * random key. Writes the shares of parties 1..m, in order, to
+ * `shares_out[0..m]` and the commitments to `*commitments_out`. Give each
+ * server its share over a private channel and publish the commitments;
+ * the shared public key is `oblivex_commitments_public_key`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_INVALID_THRESHOLD`,
+ * `OBLIVEX_ERR_INVALID_SCALAR`, `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * `secret` is NULL or points to `secret_len` readable bytes; `shares_out`
+ * to `parties` writable pointers; `commitments_out` to a writable pointer.
+ */
+enum oblivex_status oblivex_threshold_deal(int suite,
+                                           const uint8_t *secret,
+                                           size_t secret_len,
+                                           size_t threshold,
+                                           size_t parties,
+                                           struct oblivex_key_share **shares_out,
+                                           struct oblivex_commitments **commitments_out);
+
+/**
+ * Decodes a key share of `suite` (2-byte big-endian party id, then the
+ * scalar: `oblivex_key_share_encoded_len` bytes) into `*share_out`.
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_UNKNOWN_SUITE`,
+ * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_PARTY_ID` (0 or above
+ * 1024), `OBLIVEX_ERR_INVALID_SCALAR`.
+ *
+ * # Safety
+ * `bytes` points to `len` readable bytes; `share_out` to a writable pointer.
+ */
+enum oblivex_status oblivex_key_share_from_bytes(int suite,
+                                                 const uint8_t *bytes,
+                                                 size_t len,
+                                                 struct oblivex_key_share **share_out);
+
+/**
+ * Bytes of an encoded key share of `suite` (0 for an unknown suite).
+ */
+size_t oblivex_key_share_encoded_len(int suite);
+
+/**
+ * Writes the share's encoding (secret: wipe it after use).
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `share` is a live handle; `out` has `capacity` writable bytes;
+ * `written` points to a writable `size_t`.
+ */
+enum oblivex_status oblivex_key_share_to_bytes(const struct oblivex_key_share *share,
+                                               uint8_t *out,
+                                               size_t capacity,
+                                               size_t *written);
+
+/**
+ * The share's party id (0 for NULL).
+ *
+ * # Safety
+ * `share` is NULL or a live handle.
+ */
+uint16_t oblivex_key_share_id(const struct oblivex_key_share *share);
+
+/**
+ * Releases a key share, wiping it. NULL is ignored.
+ *
+ * # Safety
+ * `share` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_key_share_free(struct oblivex_key_share *share);
+
+/**
+ * Decodes a commitment set of `suite` (t element encodings, concatenated)
+ * with full validation into `*commitments_out`.
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_UNKNOWN_SUITE`,
+ * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_THRESHOLD` (more than
+ * 1024), `OBLIVEX_ERR_INVALID_ELEMENT`.
+ *
+ * # Safety
+ * `bytes` points to `len` readable bytes; `commitments_out` to a writable
+ * pointer.
+ */
+enum oblivex_status oblivex_commitments_from_bytes(int suite,
+                                                   const uint8_t *bytes,
+                                                   size_t len,
+                                                   struct oblivex_commitments **commitments_out);
+
+/**
+ * Writes the commitments' encoding (t element encodings).
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `commitments` is a live handle; `out` has `capacity` writable bytes;
+ * `written` points to a writable `size_t`.
+ */
+enum oblivex_status oblivex_commitments_to_bytes(const struct oblivex_commitments *commitments,
+                                                 uint8_t *out,
+                                                 size_t capacity,
+                                                 size_t *written);
+
+/**
+ * The threshold t of a commitment set (0 for NULL).
+ *
+ * # Safety
+ * `commitments` is NULL or a live handle.
+ */
+size_t oblivex_commitments_threshold(const struct oblivex_commitments *commitments);
+
+/**
+ * Writes the shared key's public key `A_0` (an element encoding): the
+ * key ElGamal encrypts to and the single-key OPRF's public key.
+ *
+ * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * As `oblivex_commitments_to_bytes`.
+ */
+enum oblivex_status oblivex_commitments_public_key(const struct oblivex_commitments *commitments,
+                                                   uint8_t *out,
+                                                   size_t capacity,
+                                                   size_t *written);
+
+/**
+ * Checks a share against the commitments (`k_id·B = C_id`): `OBLIVEX_OK`
+ * if it is consistent, `OBLIVEX_ERR_VERIFICATION_FAILED` if not,
+ * `OBLIVEX_ERR_UNKNOWN_SUITE` if the two are of different suites,
+ * `OBLIVEX_ERR_NULL_POINTER`. Run it when a share is received.
+ *
+ * # Safety
+ * Both are live handles.
+ */
+enum oblivex_status oblivex_commitments_verify_share(const struct oblivex_commitments *commitments,
+                                                     const struct oblivex_key_share *share);
+
+/**
+ * Releases a commitment set. NULL is ignored.
+ *
+ * # Safety
+ * `commitments` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_commitments_free(struct oblivex_commitments *commitments);
+
+/**
+ * A server's whole part in every threshold protocol (OPRF evaluation,
+ * blind signing, decryption): raises each element of `request`
+ * (`request_len` bytes of element encodings) to its share — times its
+ * Lagrange coefficient when the client names a `quorum` (`quorum_len`
+ * party ids that include this server; NULL/0 for none) — and writes
+ * `request_len` bytes to `response`.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_ELEMENT`,
+ * `OBLIVEX_ERR_INVALID_PARTY_ID` (a quorum without this server, or with a
+ * zero or repeated id), `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `share` is a live handle; each (pointer, length) pair is readable or
+ * writable as its role says; `response_written` points to a writable
+ * `size_t`.
+ */
+enum oblivex_status oblivex_threshold_server_evaluate(const struct oblivex_key_share *share,
+                                                      const uint16_t *quorum,
+                                                      size_t quorum_len,
+                                                      const uint8_t *request,
+                                                      size_t request_len,
+                                                      uint8_t *response,
+                                                      size_t response_capacity,
+                                                      size_t *response_written);
+
+/**
+ * The threshold OPRF client's first step: hashes and blinds `count`
+ * inputs (as `oblivex_checked_oprf_client_blind`) for the servers sharing
+ * the key of `commitments` and writes the one request to send to each of
+ * them (`count + 1` element encodings). `quorum` (`quorum_len` = t ids,
+ * or NULL/0): name the servers that will answer, so that they
+ * pre-multiply by their Lagrange coefficients (each must then be given
+ * the same quorum). `kappa`: 32..128, 0 for 64.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_INVALID_KAPPA`, `OBLIVEX_ERR_EMPTY_INPUT`,
+ * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_INPUT`,
+ * `OBLIVEX_ERR_INVALID_PARTY_ID` (a quorum of the wrong size or with a
+ * zero or repeated id), `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
+ * `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * `commitments` is a live handle; the pointer arguments are readable or
+ * writable as their lengths say; `request_written` and `client_out` point
+ * to writable values.
+ */
+enum oblivex_status oblivex_threshold_oprf_client_blind(const struct oblivex_commitments *commitments,
+                                                        const uint8_t *const *inputs,
+                                                        const size_t *input_lens,
+                                                        size_t count,
+                                                        const uint16_t *quorum,
+                                                        size_t quorum_len,
+                                                        uint32_t kappa,
+                                                        uint8_t *request,
+                                                        size_t request_capacity,
+                                                        size_t *request_written,
+                                                        struct oblivex_threshold_oprf_client **client_out);
+
+/**
+ * The threshold OPRF client's last step: checks each server's response
+ * (`party_ids[i]` answered `responses[i]` of `response_lens[i]` bytes,
+ * `response_count` of them), combines t correct ones and writes the PRF
+ * outputs (`oblivex_suite_output_len` bytes each, in input order) to
+ * `outputs`, and the ids of the servers caught cheating (a wrong answer,
+ * or one that does not decode) to `cheaters` (capacity at least
+ * `response_count`), their number to `*cheaters_written`. The outputs
+ * equal the single-key OPRF's under the shared key.
+ *
+ * Errors: `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES` (fewer than t correct
+ * answers) and `OBLIVEX_ERR_VERIFICATION_FAILED` (a cheater in a named
+ * quorum: ask another quorum with a fresh batch) write no output but do
+ * write the cheaters; `OBLIVEX_ERR_INVALID_PARTY_ID` (a repeated id, or a
+ * server outside the named quorum), `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_BATCH_USED` write nothing.
+ * The first call that gets as far as checking spends the batch.
+ *
+ * # Safety
+ * `client` is a live handle; each array holds `response_count` entries;
+ * each (pointer, length) pair is readable or writable as its role says;
+ * `outputs_written` and `cheaters_written` point to writable `size_t`s.
+ */
+enum oblivex_status oblivex_threshold_oprf_client_finalize(struct oblivex_threshold_oprf_client *client,
+                                                           const uint16_t *party_ids,
+                                                           const uint8_t *const *responses,
+                                                           const size_t *response_lens,
+                                                           size_t response_count,
+                                                           uint8_t *outputs,
+                                                           size_t outputs_capacity,
+                                                           size_t *outputs_written,
+                                                           uint16_t *cheaters,
+                                                           size_t cheaters_capacity,
+                                                           size_t *cheaters_written);
+
+/**
+ * Releases a threshold OPRF client (wiping its secrets). NULL is ignored.
+ *
+ * # Safety
+ * `client` is NULL or a live handle, not used afterwards.
+ */
+void oblivex_threshold_oprf_client_free(struct oblivex_threshold_oprf_client *client);
 
 /**
  * The version of the linked library as "MAJOR.MINOR.PATCH" (compare with

@@ -142,8 +142,11 @@ fn sharing_on<G: PrimeOrderGroup>(m: usize) {
             assert!(commitments.verify_share(&decoded));
         }
         // A share moved to another id, or altered, fails.
-        let moved = KeyShare::<G>::new(shares[0].id() % m as PartyId + 1, shares[0].secret().clone())
-            .unwrap();
+        let moved = KeyShare::<G>::new(
+            shares[0].id() % m as PartyId + 1,
+            shares[0].secret().clone(),
+        )
+        .unwrap();
         // (With t = 1 every share is the key itself.)
         assert!(t == 1 || !commitments.verify_share(&moved));
         let altered = KeyShare::<G>::new(
@@ -201,29 +204,56 @@ fn threshold_sharing_rejects_bad_input() {
         );
     }
     let zero = G::scalar_from_u64(0);
-    assert_eq!(deal::<G, _>(&zero, 2, 3, &mut rng()).unwrap_err(), Error::InvalidScalar);
+    assert_eq!(
+        deal::<G, _>(&zero, 2, 3, &mut rng()).unwrap_err(),
+        Error::InvalidScalar
+    );
     for ids in [&[1, 2, 2][..], &[0, 1], &[1, 1025], &[]] {
         assert!(lagrange_at_zero::<G>(ids).is_err(), "{ids:?}");
     }
     let (shares, commitments) = deal::<G, _>(&secret, 2, 3, &mut rng()).unwrap();
     let bytes = shares[0].to_bytes();
-    assert_eq!(KeyShare::<G>::from_bytes(&bytes[1..]).unwrap_err(), Error::BadLength);
+    assert_eq!(
+        KeyShare::<G>::from_bytes(&bytes[1..]).unwrap_err(),
+        Error::BadLength
+    );
     let mut id_zero = bytes.clone();
     id_zero[..2].fill(0);
-    assert_eq!(KeyShare::<G>::from_bytes(&id_zero).unwrap_err(), Error::InvalidPartyId);
+    assert_eq!(
+        KeyShare::<G>::from_bytes(&id_zero).unwrap_err(),
+        Error::InvalidPartyId
+    );
     let mut zero_scalar = bytes.clone();
     zero_scalar[2..].fill(0);
-    assert_eq!(KeyShare::<G>::from_bytes(&zero_scalar).unwrap_err(), Error::InvalidScalar);
+    assert_eq!(
+        KeyShare::<G>::from_bytes(&zero_scalar).unwrap_err(),
+        Error::InvalidScalar
+    );
     let mut big_scalar = bytes.clone();
     big_scalar[2..].fill(0xff);
-    assert_eq!(KeyShare::<G>::from_bytes(&big_scalar).unwrap_err(), Error::InvalidScalar);
+    assert_eq!(
+        KeyShare::<G>::from_bytes(&big_scalar).unwrap_err(),
+        Error::InvalidScalar
+    );
     let encoded = commitments.to_bytes();
-    assert_eq!(Commitments::<G>::from_bytes(&encoded[1..]).unwrap_err(), Error::BadLength);
-    assert_eq!(Commitments::<G>::from_bytes(&[]).unwrap_err(), Error::BadLength);
+    assert_eq!(
+        Commitments::<G>::from_bytes(&encoded[1..]).unwrap_err(),
+        Error::BadLength
+    );
+    assert_eq!(
+        Commitments::<G>::from_bytes(&[]).unwrap_err(),
+        Error::BadLength
+    );
     let mut identity = encoded.clone();
     identity[..32].fill(0);
-    assert_eq!(Commitments::<G>::from_bytes(&identity).unwrap_err(), Error::InvalidElement);
-    assert_eq!(commitments.party_commitment(0).unwrap_err(), Error::InvalidPartyId);
+    assert_eq!(
+        Commitments::<G>::from_bytes(&identity).unwrap_err(),
+        Error::InvalidElement
+    );
+    assert_eq!(
+        commitments.party_commitment(0).unwrap_err(),
+        Error::InvalidPartyId
+    );
 }
 
 // ------------------------------------------------------------ threshold OPRF
@@ -233,7 +263,9 @@ fn single_key_outputs<G: PrimeOrderGroup>(secret: &G::Scalar, inputs: &[&[u8]]) 
     let server = Server::<G>::new(Mode::Oprf, KeyPair::from_secret(secret.clone()));
     let client = ClientBatch::<G>::blind(Mode::Oprf, inputs, &[], None, &mut rng()).unwrap();
     let mut evaluated = vec![0u8; client.blinded_elements().len()];
-    server.evaluate(client.blinded_elements(), &mut evaluated).unwrap();
+    server
+        .evaluate(client.blinded_elements(), &mut evaluated)
+        .unwrap();
     client.finalize(&evaluated, None).unwrap()
 }
 
@@ -283,9 +315,14 @@ fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usi
         }
     }
     for quorum in subsets(m, t) {
-        let got = oprf_round(&shares, &commitments, &inputs, &quorum, Some(&quorum), |_| {
-            Behaviour::Honest
-        })
+        let got = oprf_round(
+            &shares,
+            &commitments,
+            &inputs,
+            &quorum,
+            Some(&quorum),
+            |_| Behaviour::Honest,
+        )
         .unwrap();
         assert_eq!(got.outputs, expected, "quorum {quorum:?}");
     }
@@ -337,17 +374,30 @@ fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usi
                 Behaviour::Honest
             }
         };
-        let failure = oprf_round(&shares, &commitments, &inputs, &all, None, behaviour).unwrap_err();
+        let failure =
+            oprf_round(&shares, &commitments, &inputs, &all, None, behaviour).unwrap_err();
         assert_eq!(failure.error, Error::NotEnoughResponses, "{cheat:?}");
         assert_eq!(failure.cheaters, cheaters, "{cheat:?}");
     }
     // A named quorum with one cheater: named, and the batch fails.
     let quorum: Vec<PartyId> = (1..=t as PartyId).collect();
     for &cheat in &cheats {
-        let behaviour = |id: PartyId| if id == quorum[0] { cheat } else { Behaviour::Honest };
-        let failure =
-            oprf_round(&shares, &commitments, &inputs, &quorum, Some(&quorum), behaviour)
-                .unwrap_err();
+        let behaviour = |id: PartyId| {
+            if id == quorum[0] {
+                cheat
+            } else {
+                Behaviour::Honest
+            }
+        };
+        let failure = oprf_round(
+            &shares,
+            &commitments,
+            &inputs,
+            &quorum,
+            Some(&quorum),
+            behaviour,
+        )
+        .unwrap_err();
         assert_eq!(failure.error, Error::VerificationFailed, "{cheat:?}");
         assert_eq!(failure.cheaters, vec![quorum[0]], "{cheat:?}");
     }
@@ -407,9 +457,13 @@ fn threshold_oprf_rejects_bad_requests() {
         &mut rng(),
     )
     .unwrap();
-    let answers = respond(&shares, &[1, 3], Some(&[1, 3]), batch.blinded_elements(), |_| {
-        Behaviour::Honest
-    });
+    let answers = respond(
+        &shares,
+        &[1, 3],
+        Some(&[1, 3]),
+        batch.blinded_elements(),
+        |_| Behaviour::Honest,
+    );
     assert_eq!(
         batch.finalize(&as_responses(&answers)).unwrap_err().error,
         Error::InvalidPartyId
@@ -426,7 +480,10 @@ fn threshold_oprf_rejects_bad_requests() {
 fn bls_setup(t: usize, m: usize) -> (Vec<u8>, Vec<KeyShare<Bls12381G1>>, KeySet) {
     let secret = Bls12381G1::random_scalar(&mut rng());
     let (shares, commitments) = deal::<Bls12381G1, _>(&secret, t, m, &mut rng()).unwrap();
-    let signer_keys = shares.iter().map(|s| PublicKey::from_secret(s.secret())).collect();
+    let signer_keys = shares
+        .iter()
+        .map(|s| PublicKey::from_secret(s.secret()))
+        .collect();
     let key_set = KeySet::new(PublicKey::from_secret(&secret), signer_keys, commitments).unwrap();
     let secret_bytes = oblivex::group::encode_scalar_to_vec::<Bls12381G1>(&secret);
     (secret_bytes, shares, key_set)
@@ -457,12 +514,20 @@ fn threshold_bls_signatures_verify_with_blst_min_sig() {
     let messages: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
     let expected: Vec<Vec<u8>> = messages
         .iter()
-        .map(|m| unshared.sign(m, bls::SIGNATURE_DST, &[]).to_bytes().to_vec())
+        .map(|m| {
+            unshared
+                .sign(m, bls::SIGNATURE_DST, &[])
+                .to_bytes()
+                .to_vec()
+        })
         .collect();
     let mut sets = subsets(m as PartyId, t);
     sets.extend(subsets(m as PartyId, m));
     for servers in &sets {
-        for quorum in [None, Some(servers.as_slice())].into_iter().take(1 + (servers.len() == t) as usize) {
+        for quorum in [None, Some(servers.as_slice())]
+            .into_iter()
+            .take(1 + (servers.len() == t) as usize)
+        {
             let got = bls_round(&shares, &key_set, &messages, servers, quorum, |_| {
                 Behaviour::Honest
             })
@@ -474,9 +539,17 @@ fn threshold_bls_signatures_verify_with_blst_min_sig() {
                     signature.verify(true, message, bls::SIGNATURE_DST, &[], &blst_pk, true),
                     blst::BLST_ERROR::BLST_SUCCESS
                 );
-                assert!(bls::verify(key_set.public_key(), message, &signature.to_bytes()));
+                assert!(bls::verify(
+                    key_set.public_key(),
+                    message,
+                    &signature.to_bytes()
+                ));
             }
-            assert!(!bls::verify(key_set.public_key(), b"another message", &got.outputs[0]));
+            assert!(!bls::verify(
+                key_set.public_key(),
+                b"another message",
+                &got.outputs[0]
+            ));
         }
     }
 }
@@ -489,11 +562,22 @@ fn threshold_bls_cheating_signers_are_named() {
     let messages: [&[u8]; 3] = [b"one", b"two", b"three"];
     let expected: Vec<Vec<u8>> = messages
         .iter()
-        .map(|m| unshared.sign(m, bls::SIGNATURE_DST, &[]).to_bytes().to_vec())
+        .map(|m| {
+            unshared
+                .sign(m, bls::SIGNATURE_DST, &[])
+                .to_bytes()
+                .to_vec()
+        })
         .collect();
     let all: Vec<PartyId> = (1..=m as PartyId).collect();
     for &cheat in &CHEATS {
-        let two = |id: PartyId| if id == 2 || id == 5 { cheat } else { Behaviour::Honest };
+        let two = |id: PartyId| {
+            if id == 2 || id == 5 {
+                cheat
+            } else {
+                Behaviour::Honest
+            }
+        };
         let got = bls_round(&shares, &key_set, &messages, &all, None, two).unwrap();
         assert_eq!(got.outputs, expected, "{cheat:?}");
         assert_eq!(got.cheaters, vec![2, 5], "{cheat:?}");
@@ -510,16 +594,25 @@ fn threshold_bls_key_set_is_checked() {
     let bytes = key_set.to_bytes();
     assert_eq!(bytes.len(), KeySet::encoded_len(2, 3));
     assert_eq!(KeySet::from_bytes(&bytes).unwrap(), key_set);
-    assert_eq!(KeySet::from_bytes(&bytes[1..]).unwrap_err(), Error::BadLength);
+    assert_eq!(
+        KeySet::from_bytes(&bytes[1..]).unwrap_err(),
+        Error::BadLength
+    );
     // Signer 2's G2 key replaced by signer 3's: the pairing check fails.
     let mut swapped = bytes.clone();
     let key = |j: usize| 4 + j * PublicKey::ENCODED_LEN..4 + (j + 1) * PublicKey::ENCODED_LEN;
     let third = swapped[key(3)].to_vec();
     swapped[key(2)].copy_from_slice(&third);
-    assert_eq!(KeySet::from_bytes(&swapped).unwrap_err(), Error::VerificationFailed);
+    assert_eq!(
+        KeySet::from_bytes(&swapped).unwrap_err(),
+        Error::VerificationFailed
+    );
     // A public key that is not the shared key's.
     let other = PublicKey::from_secret(shares[0].secret());
-    let signer_keys = shares.iter().map(|s| PublicKey::from_secret(s.secret())).collect();
+    let signer_keys = shares
+        .iter()
+        .map(|s| PublicKey::from_secret(s.secret()))
+        .collect();
     assert_eq!(
         KeySet::new(other, signer_keys, key_set.commitments().clone()).unwrap_err(),
         Error::VerificationFailed
@@ -527,10 +620,16 @@ fn threshold_bls_key_set_is_checked() {
     // t > m, and an invalid G2 encoding.
     let mut header = bytes.clone();
     header[1] = 4;
-    assert_eq!(KeySet::from_bytes(&header).unwrap_err(), Error::InvalidThreshold);
+    assert_eq!(
+        KeySet::from_bytes(&header).unwrap_err(),
+        Error::InvalidThreshold
+    );
     let mut invalid = bytes.clone();
     invalid[key(0)].fill(0xff);
-    assert_eq!(KeySet::from_bytes(&invalid).unwrap_err(), Error::InvalidElement);
+    assert_eq!(
+        KeySet::from_bytes(&invalid).unwrap_err(),
+        Error::InvalidElement
+    );
     // The dealer's own key set passes.
     let (shares, dealt) = bls::deal(3, 5, &mut rng()).unwrap();
     assert!(shares.iter().all(|s| dealt.commitments().verify_share(s)));
@@ -564,11 +663,21 @@ fn elgamal_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize) {
             let batch = |quorum: Option<&[PartyId]>| {
                 if kem {
                     DecryptionBatch::for_encapsulations(
-                        &encapsulations, &commitments, quorum, blinded, Kappa::DEFAULT, &mut rng(),
+                        &encapsulations,
+                        &commitments,
+                        quorum,
+                        blinded,
+                        Kappa::DEFAULT,
+                        &mut rng(),
                     )
                 } else {
                     DecryptionBatch::for_ciphertexts(
-                        &ciphertexts, &commitments, quorum, blinded, Kappa::DEFAULT, &mut rng(),
+                        &ciphertexts,
+                        &commitments,
+                        quorum,
+                        blinded,
+                        Kappa::DEFAULT,
+                        &mut rng(),
                     )
                 }
                 .unwrap()
@@ -579,7 +688,11 @@ fn elgamal_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize) {
                 if !blinded {
                     // Unblinded requests show the ciphertexts' c1 (in order,
                     // with the balancer somewhere).
-                    let first = encode_to_vec::<G>(if kem { &encapsulations[0] } else { &ciphertexts[0].c1 });
+                    let first = encode_to_vec::<G>(if kem {
+                        &encapsulations[0]
+                    } else {
+                        &ciphertexts[0].c1
+                    });
                     assert!(b.elements().chunks(G::ELEMENT_LEN).any(|e| e == first));
                 }
                 let answers = respond(&shares, servers, quorum, b.elements(), |id| {

@@ -3,10 +3,10 @@
 //! equation that ties a G1 commitment to a G2 key.
 
 use blst::{
-    blst_fp12, blst_fp12_finalverify, blst_miller_loop, blst_p1_affine,
-    blst_p1_affine_generator, blst_p1_to_affine, blst_p2, blst_p2_affine,
-    blst_p2_affine_compress, blst_p2_affine_in_g2, blst_p2_affine_is_inf, blst_p2_generator,
-    blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress, BLST_ERROR,
+    blst_fp12, blst_fp12_finalverify, blst_miller_loop, blst_p1_affine, blst_p1_affine_generator,
+    blst_p1_to_affine, blst_p2, blst_p2_affine, blst_p2_affine_compress, blst_p2_affine_in_g2,
+    blst_p2_affine_is_inf, blst_p2_generator, blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress,
+    BLST_ERROR,
 };
 use zeroize::Zeroize;
 
@@ -67,8 +67,12 @@ impl PublicKey {
             return Err(Error::InvalidElement);
         }
         // SAFETY: `affine` is a valid, initialised point.
-        let (infinity, in_group) =
-            unsafe { (blst_p2_affine_is_inf(&affine), blst_p2_affine_in_g2(&affine)) };
+        let (infinity, in_group) = unsafe {
+            (
+                blst_p2_affine_is_inf(&affine),
+                blst_p2_affine_in_g2(&affine),
+            )
+        };
         if infinity || !in_group {
             return Err(Error::InvalidElement);
         }

@@ -128,9 +128,8 @@ impl KeySet {
             .chunks_exact(PublicKey::ENCODED_LEN)
             .map(PublicKey::from_bytes)
             .collect::<Result<_, _>>()?;
-        let commitments = Commitments::from_bytes(
-            &bytes[HEADER_LEN + (m + 1) * PublicKey::ENCODED_LEN..],
-        )?;
+        let commitments =
+            Commitments::from_bytes(&bytes[HEADER_LEN + (m + 1) * PublicKey::ENCODED_LEN..])?;
         KeySet::new(keys[0], keys[1..].to_vec(), commitments)
     }
 }

@@ -94,7 +94,10 @@ impl BlindSignBatch {
         let mut signatures = vec![0u8; combined.outputs.len() * SIGNATURE_LEN];
         Bls12381G1::mul_each_encode(&inverses, &combined.outputs, &mut signatures);
         Ok(Recovered {
-            outputs: signatures.chunks_exact(SIGNATURE_LEN).map(<[u8]>::to_vec).collect(),
+            outputs: signatures
+                .chunks_exact(SIGNATURE_LEN)
+                .map(<[u8]>::to_vec)
+                .collect(),
             cheaters: combined.cheaters,
         })
     }
@@ -110,5 +113,6 @@ pub fn verify(public_key: &PublicKey, message: &[u8], signature: &[u8]) -> bool 
     let Ok(key) = min_sig::PublicKey::from_bytes(&public_key.to_bytes()) else {
         return false;
     };
-    signature.verify(true, message, SIGNATURE_DST, &[], &key, true) == blst::BLST_ERROR::BLST_SUCCESS
+    signature.verify(true, message, SIGNATURE_DST, &[], &key, true)
+        == blst::BLST_ERROR::BLST_SUCCESS
 }

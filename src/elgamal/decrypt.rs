@@ -54,7 +54,15 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
     ) -> Result<Self, Error> {
         let c1: Vec<G::Element> = ciphertexts.iter().map(|c| c.c1.clone()).collect();
         let c2 = ciphertexts.iter().map(|c| c.c2.clone()).collect();
-        Self::new(&c1, Target::Plaintexts(c2), commitments, quorum, blinded, kappa, rng)
+        Self::new(
+            &c1,
+            Target::Plaintexts(c2),
+            commitments,
+            quorum,
+            blinded,
+            kappa,
+            rng,
+        )
     }
 
     /// A batch that recovers the shared secrets of KEM encapsulations
@@ -68,7 +76,15 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
         rng: &mut R,
     ) -> Result<Self, Error> {
         let target = Target::KemSecrets;
-        Self::new(encapsulations, target, commitments, quorum, blinded, kappa, rng)
+        Self::new(
+            encapsulations,
+            target,
+            commitments,
+            quorum,
+            blinded,
+            kappa,
+            rng,
+        )
     }
 
     fn new<R: CryptoRng + ?Sized>(
@@ -165,10 +181,7 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
                     .map(crate::group::encode_to_vec::<G>)
                     .collect()
             }
-            Target::KemSecrets => shared
-                .iter()
-                .map(|d| kem_secret::<G>(d).to_vec())
-                .collect(),
+            Target::KemSecrets => shared.iter().map(|d| kem_secret::<G>(d).to_vec()).collect(),
         };
         Ok(Recovered {
             outputs,

@@ -41,7 +41,7 @@ fn check_from_c(check: c_int) -> Result<Check, Error> {
 }
 
 /// κ from C: 0 means the default (64).
-fn kappa_from_c(kappa: u32) -> Result<Kappa, Error> {
+pub(super) fn kappa_from_c(kappa: u32) -> Result<Kappa, Error> {
     if kappa == 0 {
         Ok(Kappa::DEFAULT)
     } else {

@@ -13,17 +13,22 @@
 
 #![allow(non_camel_case_types)]
 
+mod bls;
 mod checked;
 mod config;
+mod elgamal;
 mod guard;
 mod modexp;
 mod oprf;
 mod status;
 pub(crate) mod suite;
+mod threshold;
 mod version;
 
+pub use bls::*;
 pub use checked::*;
 pub use config::*;
+pub use elgamal::*;
 pub use modexp::*;
 pub use oprf::*;
 pub use status::*;
@@ -31,4 +36,5 @@ pub use suite::{
     oblivex_oprf_mode, oblivex_suite, oblivex_suite_element_len, oblivex_suite_output_len,
     oblivex_suite_proof_len, oblivex_suite_scalar_len,
 };
+pub use threshold::*;
 pub use version::*;

@@ -237,7 +237,10 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
                     *total = G::add(total, y);
                 }
             }
-            if self.request.holds(&sum, Some(self.commitments.public_key())) {
+            if self
+                .request
+                .holds(&sum, Some(self.commitments.public_key()))
+            {
                 return Ok(sum);
             }
         }
@@ -307,16 +310,20 @@ pub fn evaluate_share<G: PrimeOrderGroup>(
     request: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
+    // The quorum is checked first: a server outside it answers nothing.
+    let mut weight = match quorum {
+        Some(quorum) => Some(super::lagrange::lagrange_for::<G>(quorum, share.id())?),
+        None => None,
+    };
     let elements = G::decode_batch(request)?;
     if out.len() < request.len() {
         return Err(Error::BufferTooSmall);
     }
     let out = &mut out[..request.len()];
-    match quorum {
+    match weight.as_mut() {
         None => G::mul_batch_encode(share.secret(), &elements, out),
-        Some(quorum) => {
-            let mut weight = super::lagrange::lagrange_for::<G>(quorum, share.id())?;
-            let mut key = G::scalar_mul(&weight, share.secret());
+        Some(weight) => {
+            let mut key = G::scalar_mul(weight, share.secret());
             G::mul_batch_encode(&key, &elements, out);
             key.zeroize();
             weight.zeroize();
