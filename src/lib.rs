@@ -14,6 +14,10 @@
 //! - [`oblivious`]: the batch check of Baum et al. (ePrint 2024/1613) that
 //!   makes it so: a server raising a batch to its key is caught if it
 //!   deviates on any element, at the cost of one extra element;
+//! - [`threshold`]: the same check across t of m servers sharing a key
+//!   (Shamir + Feldman), with cheaters named; on it the threshold OPRF
+//!   ([`oprf::ThresholdClientBatch`]), threshold blind BLS signatures
+//!   ([`bls`]) and threshold ElGamal decryption ([`elgamal`]);
 //! - `ffi`: the C ABI (`include/oblivex.h`), a thin translation layer over
 //!   the Rust API with status codes, opaque handles and a panic boundary.
 //!

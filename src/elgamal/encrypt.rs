@@ -81,7 +81,7 @@ pub fn encrypt<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
 }
 
 /// The KEM form: a fresh encapsulation `c1 = ρ·B` and its shared secret
-/// `Hash(DST || suite || ρ·PK)` (the suite's hash, [`G::HASH_LEN`] bytes).
+/// `Hash(DST || suite || ρ·PK)` (the suite's hash, `G::HASH_LEN` bytes).
 /// [`Error::InvalidElement`] for an identity key.
 pub fn encapsulate<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     public_key: &G::Element,

@@ -3,7 +3,7 @@
 //! A thin translation layer, no cryptography: pointers become slices after
 //! NULL and length checks, the Rust API does the work, results are copied into
 //! the caller's buffers only on success, and every exported function runs
-//! inside one panic-catching wrapper ([`guard`]) so no panic unwinds into C.
+//! inside one panic-catching wrapper (`guard`) so no panic unwinds into C.
 //!
 //! Conventions: every fallible function returns [`oblivex_status`]; objects
 //! are opaque handles made by `oblivex_*_new` and released by

@@ -354,7 +354,7 @@ impl PrimeOrderGroup for Bls12381G1 {
         G1(out)
     }
 
-    /// Straus's method with affine tables ([`AffineStraus`]).
+    /// Straus's method with affine tables (`AffineStraus`).
     fn msm_short_ct(scalars: &[ShortScalar], elements: &[G1], _encoded: &[u8], bits: usize) -> G1 {
         short_msm_ct::<AffineStraus>(scalars, elements, bits)
     }

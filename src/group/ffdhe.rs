@@ -396,6 +396,25 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
             .fold(Self::identity(), |acc, x| Self::add(&acc, x))
     }
 
+    /// Every product of every column in one batch exponentiation (full
+    /// SIMD lanes, unlike one small product per row), then the row sums.
+    fn weighted_sums_vartime(weights: &[Exponent], columns: &[Vec<Residue>]) -> Vec<Residue> {
+        let rows = columns.first().map_or(0, Vec::len);
+        let scalars: Vec<Exponent> = weights
+            .iter()
+            .flat_map(|w| core::iter::repeat_n(w.clone(), rows))
+            .collect();
+        let elements: Vec<Residue> = columns.iter().flatten().cloned().collect();
+        let products = Self::mul_each(&scalars, &elements);
+        (0..rows)
+            .map(|i| {
+                (0..columns.len()).fold(Self::identity(), |acc, j| {
+                    Self::add(&acc, &products[j * rows + i])
+                })
+            })
+            .collect()
+    }
+
     /// `Π X_i^(d_i)`: one batch exponentiation with `bits`-bit exponents
     /// (constant time in their values, like every `mp` exponentiation),
     /// then the product.

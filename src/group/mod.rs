@@ -151,6 +151,22 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     }
     /// `Σ s_i·X_i`, variable time: for public scalars and elements only.
     fn msm_vartime(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Self::Element;
+    /// `Σ_j w_j·columns[j][i]` for every row `i` (all columns have the same
+    /// length): the Lagrange combination of t servers' answers. Variable
+    /// time: public weights and elements only. By default one small
+    /// multi-scalar multiplication per row.
+    fn weighted_sums_vartime(
+        weights: &[Self::Scalar],
+        columns: &[Vec<Self::Element>],
+    ) -> Vec<Self::Element> {
+        let rows = columns.first().map_or(0, Vec::len);
+        (0..rows)
+            .map(|i| {
+                let row: Vec<Self::Element> = columns.iter().map(|c| c[i].clone()).collect();
+                Self::msm_vartime(weights, &row)
+            })
+            .collect()
+    }
     /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time
     /// in the `d_i` (the balancer of the batch check; `bits` is public).
     /// `encoded` holds the elements' encodings, for groups whose fast path

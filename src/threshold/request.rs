@@ -288,13 +288,8 @@ fn lagrange_combine<G: PrimeOrderGroup>(
 ) -> Result<Vec<G::Element>, Error> {
     let ids: Vec<PartyId> = answers.iter().map(|(id, _)| *id).collect();
     let weights = lagrange_at_zero::<G>(&ids)?;
-    let width = answers[0].1.len();
-    Ok((0..width)
-        .map(|i| {
-            let column: Vec<G::Element> = answers.iter().map(|(_, y)| y[i].clone()).collect();
-            G::msm_vartime(&weights, &column)
-        })
-        .collect())
+    let columns: Vec<Vec<G::Element>> = answers.iter().map(|(_, y)| y.clone()).collect();
+    Ok(G::weighted_sums_vartime(&weights, &columns))
 }
 
 /// Server side: `k_j·X_i` (or `λ_j·k_j·X_i` when the request names a

@@ -176,7 +176,7 @@ impl<G: PrimeOrderGroup> Commitments<G> {
     /// [`MAX_PARTIES`] elements, [`Error::InvalidElement`] for any invalid
     /// element.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        if bytes.is_empty() || bytes.len() % G::ELEMENT_LEN != 0 {
+        if bytes.is_empty() || !bytes.len().is_multiple_of(G::ELEMENT_LEN) {
             return Err(Error::BadLength);
         }
         if bytes.len() / G::ELEMENT_LEN > MAX_PARTIES {

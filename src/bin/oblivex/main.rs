@@ -1,18 +1,19 @@
 //! `oblivex` command-line tool: the speed runs of the README's main job.
 //!
 //! ```text
-//! oblivex speed [modexp|oprf] [--json] [--seconds S] [--bits B,..] [--n N,..]
+//! oblivex speed [modexp|oprf|threshold] [--json] [--seconds S] [--bits B,..] [--n N,..]
 //! oblivex version
 //! ```
 
 mod modexp;
 mod oprf;
+mod threshold;
 mod timing;
 
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: oblivex speed [modexp|oprf] [--json] [--seconds S] [--bits B1,B2,...] [--n N1,N2,...]
+usage: oblivex speed [modexp|oprf|threshold] [--json] [--seconds S] [--bits B1,B2,...] [--n N1,N2,...]
        oblivex version
 
 speed modexp   constant-time exponentiations per second per modulus size and
@@ -22,7 +23,9 @@ speed oprf     the batch OPRF with the malicious-server check against the
                element, per suite and batch size (default n = 1,16,256,1024,
                and 4096 for ristretto255; the slow suites stop at 1024 or 256
                unless --n is given), then FFDHE-2048 per backend
-speed          both
+speed threshold  threshold blind BLS (batch check vs a pairing per share)
+               and threshold OPRF client costs (default n = 1,64,1024)
+speed          all three
 Figures are medians of runs sharing about S seconds (default 1) each.";
 
 struct Options {
@@ -87,7 +90,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (what, rest) = match args.first().map(String::as_str) {
         Some("speed") => match args.get(1).map(String::as_str) {
-            Some(w @ ("modexp" | "oprf" | "ffdhe-server")) => (w, &args[2..]),
+            Some(w @ ("modexp" | "oprf" | "threshold" | "ffdhe-server")) => (w, &args[2..]),
             _ => ("all", &args[1..]),
         },
         Some("version") => {
@@ -118,11 +121,19 @@ fn main() -> ExitCode {
             backend_name()
         );
     }
-    if what != "oprf" {
+    if what == "all" || what == "modexp" {
         modexp::speed(&options.bits, options.seconds, options.json);
     }
-    if what != "modexp" {
+    if what == "all" || what == "oprf" {
         oprf::speed(&options.ns, options.ns_given, options.seconds, options.json);
+    }
+    if what == "all" || what == "threshold" {
+        let ns = if options.ns_given {
+            options.ns.clone()
+        } else {
+            vec![1, 64, 1024]
+        };
+        threshold::speed(&ns, options.seconds, options.json);
     }
     ExitCode::SUCCESS
 }
