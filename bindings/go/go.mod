@@ -1,0 +1,3 @@
+module github.com/oblivex/oblivex/bindings/go
+
+go 1.19
