@@ -30,6 +30,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bls;
+mod ct;
 pub mod elgamal;
 pub mod error;
 pub mod ffi;

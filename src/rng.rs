@@ -1,16 +1,49 @@
 //! The operating system's randomness, for callers that pass no RNG (the C
 //! API). Rust callers pass their own `CryptoRng` to every protocol function.
 
-use rand_core::UnwrapErr;
+use core::convert::Infallible;
+
+use rand_core::{TryCryptoRng, TryRng};
 
 use crate::Error;
 
+/// The operating system's random source. Every byte it yields is marked
+/// secret for constant-time analysis ([`crate::ct`]; nothing happens on a
+/// real CPU), so that under the valgrind CT test every coin drawn from it
+/// (blinds, verification factors, keys) is checked like a secret input.
+#[derive(Debug)]
+pub struct OsRng(());
+
+impl TryRng for OsRng {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        let mut bytes = [0u8; 4];
+        self.try_fill_bytes(&mut bytes)?;
+        Ok(u32::from_le_bytes(bytes))
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let mut bytes = [0u8; 8];
+        self.try_fill_bytes(&mut bytes)?;
+        Ok(u64::from_le_bytes(bytes))
+    }
+
+    /// Panics if the source fails after [`os_rng`] saw it work (not seen on
+    /// supported systems); the C ABI reports it as `OBLIVEX_ERR_PANIC`.
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        getrandom::fill(dst).expect("the OS random source failed after working");
+        crate::ct::classify(dst);
+        Ok(())
+    }
+}
+
+impl TryCryptoRng for OsRng {}
+
 /// The OS random source as an infallible `CryptoRng`, after checking it
-/// works ([`Error::RngFailure`] otherwise). A later failure of the source
-/// (not seen on supported systems once it has worked) panics, which the C
-/// ABI reports as `OBLIVEX_ERR_PANIC`.
-pub fn os_rng() -> Result<UnwrapErr<getrandom::SysRng>, Error> {
+/// works ([`Error::RngFailure`] otherwise).
+pub fn os_rng() -> Result<OsRng, Error> {
     let mut probe = [0u8; 1];
     getrandom::fill(&mut probe).map_err(|_| Error::RngFailure)?;
-    Ok(UnwrapErr(getrandom::SysRng))
+    Ok(OsRng(()))
 }

@@ -39,6 +39,8 @@ impl PublicKey {
             blst_p2_to_affine(&mut affine, &point);
         }
         scalar.b.zeroize();
+        // A public key is published.
+        crate::ct::declassify(&affine);
         PublicKey(affine)
     }
 

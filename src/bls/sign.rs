@@ -59,6 +59,9 @@ impl BlindSignBatch {
         );
         let mut encoded = vec![0u8; messages.len() * Bls12381G1::ELEMENT_LEN];
         let blinded = Bls12381G1::mul_each_encode(&blinds, &hashed, &mut encoded);
+        // The blinded messages are sent: public from here.
+        Bls12381G1::declassify_elements(&blinded);
+        crate::ct::declassify(encoded.as_slice());
         let request = ThresholdRequest::new(
             &blinded,
             &encoded,

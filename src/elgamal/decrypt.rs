@@ -109,7 +109,11 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
         let (sent, blinds) = if blinded {
             let blinds: Zeroizing<Vec<G::Scalar>> =
                 Zeroizing::new((0..c1.len()).map(|_| G::random_scalar(rng)).collect());
-            (G::mul_each_encode(&blinds, c1, &mut encoded), Some(blinds))
+            let sent = G::mul_each_encode(&blinds, c1, &mut encoded);
+            // The blinded request is sent: public from here.
+            G::declassify_elements(&sent);
+            crate::ct::declassify(encoded.as_slice());
+            (sent, Some(blinds))
         } else {
             G::encode_batch(c1, &mut encoded);
             (c1.to_vec(), None)
@@ -170,7 +174,11 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
                     .zip(&shared)
                     .map(|(c2, d)| G::add(c2, &G::neg(d)))
                     .collect();
-                if plaintexts.iter().any(G::is_identity) {
+                // Only whether some ciphertext was malformed is public.
+                let malformed = plaintexts
+                    .iter()
+                    .fold(false, |any, m| any | G::is_identity(m));
+                if crate::ct::public_bool(malformed) {
                     return Err(Failure {
                         error: Error::InvalidInput,
                         cheaters: combined.cheaters,

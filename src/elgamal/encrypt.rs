@@ -72,6 +72,9 @@ pub fn encrypt<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
         let mask = G::mul(public_key, &rho);
         rho.zeroize();
         let c2 = G::add(message, &mask);
+        // The ciphertext is public.
+        G::declassify_elements(core::slice::from_ref(&c1));
+        G::declassify_elements(core::slice::from_ref(&c2));
         // c2 is the identity with probability about 1/q; it could not be
         // encoded, so draw ρ again.
         if !G::is_identity(&c2) {
@@ -94,6 +97,8 @@ pub fn encapsulate<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     let c1 = G::mul_base(&rho);
     let shared = G::mul(public_key, &rho);
     rho.zeroize();
+    // The encapsulation is public; the shared value is not.
+    G::declassify_elements(core::slice::from_ref(&c1));
     Ok((c1, kem_secret::<G>(&shared)))
 }
 

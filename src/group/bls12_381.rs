@@ -264,7 +264,8 @@ impl PrimeOrderGroup for Bls12381G1 {
             rng.fill_bytes(&mut wide);
             let s = Fr::from_be_bytes_reduced(&wide);
             wide.zeroize();
-            if !Self::scalar_is_zero(&s) {
+            // The decision reveals only whether a discarded value was zero.
+            if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
             }
         }
@@ -442,7 +443,9 @@ impl PrimeOrderGroup for Bls12381G1 {
         let canonical = unsafe { blst_scalar_fr_check(&scalar) };
         let fr = Fr::from_blst_scalar(&scalar);
         scalar.b.zeroize();
-        if !canonical || Self::scalar_is_zero(&fr) {
+        // Only the outcome of the validity check is public.
+        let valid = canonical & !Self::scalar_is_zero(&fr);
+        if !crate::ct::public_bool(valid) {
             return Err(Error::InvalidScalar);
         }
         Ok(fr)

@@ -307,7 +307,8 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         loop {
             rng.fill_bytes(&mut wide);
             let s = Exponent(Self::q().reduce(&wide));
-            if !Self::scalar_is_zero(&s) {
+            // The decision reveals only whether a discarded value was zero.
+            if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
             }
         }
@@ -359,6 +360,20 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
 
     fn mul_base(s: &Exponent) -> Residue {
         Self::mul(&Self::generator(), s)
+    }
+
+    /// The limbs live on the heap: each residue is marked.
+    fn declassify_elements(elements: &[Residue]) {
+        elements
+            .iter()
+            .for_each(|r| crate::ct::declassify(r.0.as_slice()));
+    }
+
+    /// The limbs live on the heap: each exponent is marked.
+    fn declassify_scalars(scalars: &[Exponent]) {
+        scalars
+            .iter()
+            .for_each(|s| crate::ct::declassify(s.0.as_slice()));
     }
 
     /// One batch exponentiation with the same exponent in every lane.
@@ -499,7 +514,8 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
             borrow
         };
         let zero = s.iter().fold(0u64, |acc, &l| acc | l) == 0;
-        if borrow == 0 || zero {
+        // Only the outcome of the validity check is public.
+        if !crate::ct::public_bool((borrow != 0) & !zero) {
             return Err(Error::InvalidScalar);
         }
         Ok(Exponent(s.to_vec()))

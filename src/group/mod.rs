@@ -123,9 +123,24 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
         elements.iter().map(|e| Self::mul(e, s)).collect()
     }
     /// `s·X_i` for every `i`, encoded into `out` (`ELEMENT_LEN` bytes each):
-    /// a group may fuse the multiplication with a batch encoding.
+    /// the server's answer, public from here (a group may fuse the
+    /// multiplication with a batch encoding).
     fn mul_batch_encode(s: &Self::Scalar, elements: &[Self::Element], out: &mut [u8]) {
-        Self::encode_batch(&Self::mul_batch(s, elements), out);
+        let products = Self::mul_batch(s, elements);
+        Self::declassify_elements(&products);
+        Self::encode_batch(&products, out);
+    }
+    /// Marks elements computed from secrets as public from here on, for
+    /// constant-time analysis ([`crate::ct`]; nothing happens on a real
+    /// CPU): only for values the design publishes.
+    #[doc(hidden)]
+    fn declassify_elements(elements: &[Self::Element]) {
+        crate::ct::declassify(elements);
+    }
+    /// As [`Self::declassify_elements`], for scalars (spent coins).
+    #[doc(hidden)]
+    fn declassify_scalars(scalars: &[Self::Scalar]) {
+        crate::ct::declassify(scalars);
     }
     /// `s_i·X_i` for every `i` (a scalar per element), constant time in the
     /// scalars; a group may batch the work (FFDHE: one batch

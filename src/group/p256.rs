@@ -7,7 +7,8 @@
 use p256::elliptic_curve::ff::{Field, PrimeField};
 use p256::elliptic_curve::group::Group;
 use p256::elliptic_curve::hash2curve::{ExpandMsgXmd, GroupDigest};
-use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
+use p256::elliptic_curve::point::AffineCoordinates;
+use p256::elliptic_curve::sec1::FromEncodedPoint;
 use p256::{AffinePoint, EncodedPoint, FieldBytes, NistP256, ProjectivePoint, Scalar};
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
@@ -87,12 +88,12 @@ impl PrimeOrderGroup for P256 {
         let mut bytes = FieldBytes::default();
         loop {
             rng.fill_bytes(&mut bytes);
-            let candidate = Option::<Scalar>::from(Scalar::from_repr(bytes));
+            let candidate = Scalar::from_repr(bytes);
             bytes.zeroize();
-            if let Some(s) = candidate {
-                if !bool::from(s.is_zero()) {
-                    return s;
-                }
+            let s = candidate.unwrap_or(Scalar::ZERO);
+            // The decision reveals only whether discarded bytes were >= q.
+            if crate::ct::public_bool(bool::from(candidate.is_some()) & !bool::from(s.is_zero())) {
+                return s;
             }
         }
     }
@@ -114,7 +115,8 @@ impl PrimeOrderGroup for P256 {
     }
 
     fn scalar_invert(s: &Scalar) -> Scalar {
-        Option::<Scalar>::from(s.invert()).unwrap_or(Scalar::ZERO)
+        // A constant-time select, not a branch on whether `s` is zero.
+        s.invert().unwrap_or(Scalar::ZERO)
     }
 
     fn scalar_is_zero(s: &Scalar) -> bool {
@@ -158,11 +160,17 @@ impl PrimeOrderGroup for P256 {
     /// SEC1 compressed. The identity has no 33-byte form: it encodes as 33
     /// zero bytes, which no decoder accepts. (p256 0.13 has no batch
     /// normalization for this field, so each encoding pays an inversion.)
+    /// SEC1 compressed, built without branching on the point (it may be a
+    /// client's secret, e.g. an unblinded OPRF element): prefix `02 | (y
+    /// odd)`, then x; the identity (no SEC1 compressed form) as zeros.
     fn encode(element: &ProjectivePoint, out: &mut [u8]) {
-        let encoded = element.to_affine().to_encoded_point(true);
-        match encoded.as_bytes() {
-            bytes if bytes.len() == Self::ELEMENT_LEN => out.copy_from_slice(bytes),
-            _ => out.fill(0), // the identity
+        let affine = element.to_affine();
+        let identity = affine.is_identity();
+        let x = affine.x();
+        let prefix = 2 | affine.y_is_odd().unwrap_u8();
+        out[0] = u8::conditional_select(&prefix, &0, identity);
+        for (o, b) in out[1..].iter_mut().zip(x.iter()) {
+            *o = u8::conditional_select(b, &0, identity);
         }
     }
 
@@ -193,8 +201,13 @@ impl PrimeOrderGroup for P256 {
         }
         let mut repr = FieldBytes::default();
         repr.copy_from_slice(bytes);
-        let s = Option::<Scalar>::from(Scalar::from_repr(repr)).ok_or(Error::InvalidScalar)?;
-        if Self::scalar_is_zero(&s) {
+        // Validity is computed without branching on the (secret) scalar and
+        // only its outcome is public.
+        let candidate = Scalar::from_repr(repr);
+        repr[..].zeroize();
+        let s = candidate.unwrap_or(Scalar::ZERO);
+        let valid = bool::from(candidate.is_some()) & !Self::scalar_is_zero(&s);
+        if !crate::ct::public_bool(valid) {
             return Err(Error::InvalidScalar);
         }
         Ok(s)

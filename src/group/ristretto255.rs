@@ -94,7 +94,8 @@ impl PrimeOrderGroup for Ristretto255 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Scalar {
         loop {
             let s = Scalar::random(rng);
-            if s != Scalar::ZERO {
+            // The decision reveals only whether a discarded value was zero.
+            if crate::ct::public_bool(s != Scalar::ZERO) {
                 return s;
             }
         }
@@ -144,6 +145,8 @@ impl PrimeOrderGroup for Ristretto255 {
     fn mul_batch_encode(s: &Scalar, elements: &[RistrettoPoint], out: &mut [u8]) {
         let half = s * inverse_of_two();
         let halves: Vec<RistrettoPoint> = elements.iter().map(|e| e * half).collect();
+        // The answer is public, and so are its halves.
+        Self::declassify_elements(&halves);
         let compressed = RistrettoPoint::double_and_compress_batch(&halves);
         for (c, slot) in compressed
             .iter()
@@ -233,9 +236,12 @@ impl PrimeOrderGroup for Ristretto255 {
     /// 32 bytes little-endian, `< q`, not zero.
     fn decode_scalar(bytes: &[u8]) -> Result<Scalar, Error> {
         let bytes: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidScalar)?;
-        let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(bytes))
-            .ok_or(Error::InvalidScalar)?;
-        if Self::scalar_is_zero(&s) {
+        // Validity is computed without branching on the (secret) scalar and
+        // only its outcome is public.
+        let candidate = Scalar::from_canonical_bytes(bytes);
+        let s = candidate.unwrap_or(Scalar::ZERO);
+        let valid = bool::from(candidate.is_some()) & !Self::scalar_is_zero(&s);
+        if !crate::ct::public_bool(valid) {
             return Err(Error::InvalidScalar);
         }
         Ok(s)

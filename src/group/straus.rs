@@ -181,7 +181,9 @@ impl<G: PrimeOrderGroup> StrausArithmetic for Elements<G> {
 /// of the whole table with masked selects.
 fn select<A: StrausArithmetic>(table: &[A::Entry], digit: i8) -> A::Entry {
     let negative = (digit as u8) >> 7;
-    let magnitude = (digit as i16).unsigned_abs() as u8;
+    // |digit| without a branch: (d XOR m) − m with m the sign mask.
+    let sign = i16::from(digit) >> 15;
+    let magnitude = ((i16::from(digit) ^ sign) - sign) as u8;
     let mut chosen = A::entry_identity();
     for (j, entry) in table.iter().enumerate() {
         let hit = magnitude.ct_eq(&(j as u8 + 1));

@@ -111,6 +111,8 @@ impl<G: PrimeOrderGroup> Request<G> {
             }
             Check::KeyFree => (sum.clone(), ShortScalar::from_parts(1, false), None),
         };
+        // The balancer is sent: public from here.
+        G::declassify_elements(core::slice::from_ref(&balancer));
         if G::is_identity(&balancer) {
             // Probability about 1/q: the relation would be visible. Start
             // again with fresh coins.
@@ -127,6 +129,9 @@ impl<G: PrimeOrderGroup> Request<G> {
             G::ELEMENT_LEN,
             &mut wire,
         );
+        // The request is sent: public from here (the position stays
+        // secret: every slot holds a uniform-looking element).
+        crate::ct::declassify(wire.as_slice());
         Ok(Request {
             check,
             kappa,
@@ -186,10 +191,23 @@ impl<G: PrimeOrderGroup> Request<G> {
             Check::KeyFree => None,
         };
         let answers = self.decode_answers(response)?;
+        self.spend_coins();
         if !self.holds(&answers, public_key) {
             return Err(Error::VerificationFailed);
         }
         Ok(self.callers_answers(answers))
+    }
+
+    /// Marks the coins public for constant-time analysis ([`crate::ct`]):
+    /// once every answer is in they may be used in variable time, as the
+    /// check does (PROTOCOLS.md §3), and they are never used again.
+    pub(crate) fn spend_coins(&self) {
+        crate::ct::declassify(self.factors.as_slice());
+        crate::ct::declassify(&self.balancer_factor);
+        crate::ct::declassify(&self.position);
+        if let Some(s) = self.modifier.as_ref() {
+            G::declassify_scalars(core::slice::from_ref(s));
+        }
     }
 
     /// Decodes a response (one answer per element sent, in the order sent)

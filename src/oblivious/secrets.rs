@@ -23,17 +23,18 @@ pub(crate) fn sample_factor<R: CryptoRng + ?Sized>(kappa: Kappa, rng: &mut R) ->
     ShortScalar::from_parts(value, overflow)
 }
 
-/// A uniform integer in `[0, bound)` (`bound >= 1`) by rejection sampling:
-/// the number of retries says nothing about the accepted value.
+/// A uniform integer in `[0, bound)` (`bound >= 1`) by rejection sampling
+/// from the smallest power of two at least `bound`: the number of retries
+/// says nothing about the accepted value, and no division touches it (a
+/// 64-bit division's time may depend on its operands).
 pub(crate) fn sample_below<R: CryptoRng + ?Sized>(bound: usize, rng: &mut R) -> usize {
     let bound = bound as u64;
-    // The largest multiple of `bound` that fits: values at or above it are
-    // rejected so that every residue is equally likely.
-    let limit = u64::MAX - (u64::MAX % bound);
+    let mask = bound.next_power_of_two() - 1;
     loop {
-        let candidate = rng.next_u64();
-        if candidate < limit {
-            return (candidate % bound) as usize;
+        let candidate = rng.next_u64() & mask;
+        // The decision reveals only whether a discarded value was too big.
+        if crate::ct::public_bool(candidate < bound) {
+            return candidate as usize;
         }
     }
 }

@@ -204,6 +204,9 @@ pub(crate) fn hash_and_blind<G: PrimeOrderGroup>(
     }
     let mut blinded_bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
     let blinded = G::mul_each_encode(blinds, &hashed, &mut blinded_bytes);
+    // The blinded elements are sent: public from here.
+    G::declassify_elements(&blinded);
+    crate::ct::declassify(blinded_bytes.as_slice());
     Ok((blinded, blinded_bytes))
 }
 

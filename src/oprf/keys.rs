@@ -46,6 +46,8 @@ impl<G: PrimeOrderGroup> KeyPair<G> {
     /// The key with this secret scalar.
     pub fn from_secret(secret: G::Scalar) -> Self {
         let public = G::mul_base(&secret);
+        // The public key is published.
+        G::declassify_elements(core::slice::from_ref(&public));
         KeyPair { secret, public }
     }
 

@@ -155,6 +155,8 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
         if !ids.is_empty() {
             check_party_set(&ids)?;
         }
+        // Every answer used is in: the coins may be used in variable time.
+        self.request.spend_coins();
         // Answers that do not even decode condemn their server.
         let mut cheaters = Vec::new();
         let mut answers: Vec<(PartyId, Vec<G::Element>)> = Vec::new();

@@ -158,7 +158,14 @@ impl<G: PrimeOrderGroup> Commitments<G> {
     /// `k_id·B = C_id` (its multiplication is constant time in the share).
     pub fn verify_share(&self, share: &KeyShare<G>) -> bool {
         match self.party_commitment(share.id) {
-            Ok(expected) => G::mul_base(&share.secret) == expected,
+            Ok(expected) => {
+                // `k_id·B` is the public `C_id` for a valid share (and
+                // worthless for an invalid one): it may be compared in
+                // variable time.
+                let computed = G::mul_base(&share.secret);
+                G::declassify_elements(core::slice::from_ref(&computed));
+                computed == expected
+            }
             Err(_) => false,
         }
     }
@@ -201,7 +208,8 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     if threshold == 0 || threshold > parties || parties > MAX_PARTIES {
         return Err(Error::InvalidThreshold);
     }
-    if G::scalar_is_zero(secret) {
+    // Only whether the secret is usable is public.
+    if crate::ct::public_bool(G::scalar_is_zero(secret)) {
         return Err(Error::InvalidScalar);
     }
     loop {
@@ -216,9 +224,14 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
             .collect();
         let coefficients: Vec<G::Element> = polynomial.iter().map(G::mul_base).collect();
         polynomial.iter_mut().for_each(Zeroize::zeroize);
+        // The commitments are published.
+        G::declassify_elements(&coefficients);
         // A zero share (probability about m/q) could not be encoded; draw
-        // the polynomial again.
-        if shares.iter().all(|share| !G::scalar_is_zero(&share.secret)) {
+        // the polynomial again (the decision reveals only that).
+        let zero = shares
+            .iter()
+            .fold(false, |any, share| any | G::scalar_is_zero(&share.secret));
+        if !crate::ct::public_bool(zero) {
             return Ok((shares, Commitments { coefficients }));
         }
     }

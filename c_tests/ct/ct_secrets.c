@@ -1,0 +1,248 @@
+/* Constant-time check (the "ctgrind" method): run under valgrind memcheck
+ * with --error-exitcode=1. Every secret is marked undefined right after it
+ * is created: here, the modexp bases and exponents and the OPRF server
+ * keys and the dealt secrets given as bytes; inside the library, every
+ * coin drawn from the OS (blinds, verification factors, balancer
+ * positions, polynomial coefficients, random keys) is marked by its RNG.
+ * memcheck then reports any branch or memory index that depends on a
+ * secret. Results are declassified (marked defined) only when the design
+ * publishes them, and before this program compares them.
+ *
+ * Covers: batch modexp (one modulus, several sizes; one modulus per
+ * value), server batch evaluation on every group, the checked OPRF client
+ * (blind, verify, finalize) on every group, the threshold dealer, share
+ * evaluation and the threshold OPRF / blind BLS / ElGamal clients. The
+ * portable backend only: valgrind does not run AVX-512. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <valgrind/memcheck.h>
+
+#include "oblivex.h"
+
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+
+static int failures = 0;
+
+static void expect_ok(int status, const char *what) {
+    PUBLIC(&status, sizeof status);
+    if (status != OBLIVEX_OK) {
+        fprintf(stderr, "%s: status %d (%s)\n", what, status, oblivex_status_str(status));
+        failures++;
+    }
+}
+
+static void fill(uint8_t *p, size_t n, unsigned seed) {
+    for (size_t i = 0; i < n; i++) {
+        p[i] = (uint8_t)(seed * 131u + i * 29u + (i >> 3));
+    }
+}
+
+static void test_modexp(void) {
+    static const size_t bits[] = {1024, 2048, 3072};
+    static uint8_t m[512], m2[512], b[9 * 512], e[9 * 512], out[9 * 512];
+    for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++) {
+        size_t len = bits[k] / 8, count = 9; /* a full group of 8 and a tail */
+        if (len == 0 || len > sizeof m) {
+            return;
+        }
+        fill(m, len, (unsigned)k + 1);
+        m[0] |= 0x80;
+        m[len - 1] |= 1;
+        fill(b, count * len, 7);
+        fill(e, count * len, 11);
+        oblivex_mont_ctx *ctx = NULL;
+        expect_ok(oblivex_mont_ctx_new(m, len, &ctx), "modexp context");
+        SECRET(b, count * len);
+        SECRET(e, count * len);
+        size_t written = 0;
+        expect_ok(oblivex_mod_exp_batch(ctx, b, len, e, len, count, out, sizeof out, &written), "modexp batch");
+        PUBLIC(out, sizeof out);
+        PUBLIC(&written, sizeof written);
+        /* One modulus per value (CRT-style: two moduli alternating). */
+        memcpy(m2, m, len);
+        m2[1] ^= 0x5a;
+        oblivex_mont_ctx *ctx2 = NULL;
+        expect_ok(oblivex_mont_ctx_new(m2, len, &ctx2), "second context");
+        const oblivex_mont_ctx *ctxs[9];
+        for (size_t i = 0; i < count; i++) {
+            ctxs[i] = (i & 1) ? ctx2 : ctx;
+        }
+        SECRET(b, count * len);
+        SECRET(e, count * len);
+        expect_ok(oblivex_mod_exp_batch_multi(ctxs, b, len, e, len, count, len, out, sizeof out, &written),
+                  "modexp per-value moduli");
+        PUBLIC(out, sizeof out);
+        oblivex_mont_ctx_free(ctx);
+        oblivex_mont_ctx_free(ctx2);
+    }
+}
+
+static const uint8_t in_a[] = "alpha", in_b[] = "bravo", in_c[] = "charlie";
+static const uint8_t *const inputs[3] = {in_a, in_b, in_c};
+static const size_t input_lens[3] = {5, 5, 7};
+
+#define MAXE 512
+#define MAXREQ (8 * MAXE)
+
+/* Server evaluation with a key given as (secret) bytes, and the checked
+ * client around it. */
+static void test_oprf(int suite) {
+    size_t el = oblivex_suite_element_len(suite), sl = oblivex_suite_scalar_len(suite), written = 0;
+    static uint8_t key[MAXE], pk[MAXE], request[MAXREQ], response[MAXREQ], outputs[8 * 64];
+    fill(key, sl, 3);
+    key[0] = 0;
+    key[sl - 1] = 0; /* below the group order whatever the byte order */
+    SECRET(key, sl);
+    oblivex_oprf_server *server = NULL;
+    expect_ok(oblivex_oprf_server_new(suite, OBLIVEX_OPRF_MODE_OPRF, key, sl, &server), "server from secret key");
+    expect_ok(oblivex_oprf_server_public_key(server, pk, sizeof pk, &written), "public key");
+    PUBLIC(pk, sizeof pk); /* published by design */
+    PUBLIC(&written, sizeof written);
+    for (int check = OBLIVEX_CHECK_COMMITTED_KEY; check <= OBLIVEX_CHECK_KEY_FREE; check++) {
+        oblivex_checked_oprf_client *client = NULL;
+        size_t request_len = 0, response_len = 0;
+        expect_ok(oblivex_checked_oprf_client_blind(suite, check, 0, inputs, input_lens, 3, request, sizeof request,
+                                                    &request_len, &client),
+                  "checked blind");
+        PUBLIC(&request_len, sizeof request_len);
+        expect_ok(oblivex_oprf_server_evaluate(server, request, request_len, response, sizeof response, &response_len),
+                  "server evaluate");
+        PUBLIC(&response_len, sizeof response_len);
+        expect_ok(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, el, outputs,
+                                                              sizeof outputs, &written),
+                  "checked verify-finalize");
+        PUBLIC(outputs, sizeof outputs);
+        oblivex_checked_oprf_client_free(client);
+    }
+    oblivex_oprf_server_free(server);
+}
+
+#define M 5
+#define T 3
+
+static void respond(oblivex_key_share *shares[M], const uint8_t *request, size_t request_len, uint16_t ids[M],
+                    uint8_t bytes[M][MAXREQ], const uint8_t *ptrs[M], size_t lens[M]) {
+    for (int i = 0; i < M; i++) {
+        ids[i] = (uint16_t)(i + 1);
+        expect_ok(oblivex_threshold_server_evaluate(shares[i], NULL, 0, request, request_len, bytes[i], MAXREQ,
+                                                    &lens[i]),
+                  "share evaluate");
+        PUBLIC(&lens[i], sizeof lens[i]);
+        ptrs[i] = bytes[i];
+    }
+}
+
+static void test_threshold(int suite) {
+    size_t sl = oblivex_suite_scalar_len(suite), el = oblivex_suite_element_len(suite), written = 0, n = 0;
+    static uint8_t secret[MAXE], request[MAXREQ], bytes[M][MAXREQ], outputs[8 * MAXE], pk[MAXE];
+    static uint8_t items[3 * 2 * MAXE], scratch[64];
+    const uint8_t *ptrs[M];
+    size_t lens[M];
+    uint16_t ids[M], cheaters[M];
+    fill(secret, sl, 5);
+    secret[0] = 0;
+    secret[sl - 1] = 0;
+    SECRET(secret, sl);
+    oblivex_key_share *shares[M];
+    oblivex_commitments *commitments = NULL;
+    expect_ok(oblivex_threshold_deal(suite, secret, sl, T, M, shares, &commitments), "deal");
+    for (int i = 0; i < M; i++) {
+        expect_ok(oblivex_commitments_verify_share(commitments, shares[i]), "verify share");
+    }
+    /* Threshold OPRF. */
+    oblivex_threshold_oprf_client *client = NULL;
+    expect_ok(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, 3, NULL, 0, 0, request,
+                                                  sizeof request, &written, &client),
+              "threshold blind");
+    PUBLIC(&written, sizeof written);
+    respond(shares, request, written, ids, bytes, ptrs, lens);
+    expect_ok(oblivex_threshold_oprf_client_finalize(client, ids, ptrs, lens, M, outputs, sizeof outputs, &written,
+                                                     cheaters, M, &n),
+              "threshold finalize");
+    PUBLIC(outputs, sizeof outputs);
+    oblivex_threshold_oprf_client_free(client);
+    /* ElGamal: KEM encapsulations and their decryption (blinded). */
+    expect_ok(oblivex_commitments_public_key(commitments, pk, sizeof pk, &written), "public key");
+    for (int i = 0; i < 3; i++) {
+        expect_ok(oblivex_elgamal_encapsulate(suite, pk, el, items + i * el, el, &written, scratch, sizeof scratch,
+                                              &n),
+                  "encapsulate");
+        PUBLIC(items + i * el, el); /* an encapsulation is public */
+    }
+    oblivex_elgamal_client *decryptor = NULL;
+    expect_ok(oblivex_elgamal_client_new(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, items, 3 * el, 3, 1, NULL, 0, 0,
+                                         request, sizeof request, &written, &decryptor),
+              "decryption request");
+    PUBLIC(&written, sizeof written);
+    respond(shares, request, written, ids, bytes, ptrs, lens);
+    expect_ok(oblivex_elgamal_client_finish(decryptor, ids, ptrs, lens, M, outputs, sizeof outputs, &written,
+                                            cheaters, M, &n),
+              "decapsulate");
+    PUBLIC(outputs, sizeof outputs);
+    oblivex_elgamal_client_free(decryptor);
+    for (int i = 0; i < M; i++) {
+        oblivex_key_share_free(shares[i]);
+    }
+    oblivex_commitments_free(commitments);
+}
+
+static void test_bls(void) {
+    static uint8_t request[MAXREQ], bytes[M][MAXREQ], signatures[3 * 48];
+    const uint8_t *ptrs[M];
+    size_t lens[M], written = 0, n = 0;
+    uint16_t ids[M], cheaters[M];
+    oblivex_key_share *shares[M];
+    oblivex_bls_key_set *key_set = NULL;
+    expect_ok(oblivex_bls_deal(T, M, shares, &key_set), "bls deal");
+    oblivex_bls_client *client = NULL;
+    expect_ok(oblivex_bls_client_blind(key_set, inputs, input_lens, 3, NULL, 0, 0, request, sizeof request, &written,
+                                       &client),
+              "bls blind");
+    PUBLIC(&written, sizeof written);
+    respond(shares, request, written, ids, bytes, ptrs, lens);
+    expect_ok(oblivex_bls_client_finish(client, ids, ptrs, lens, M, signatures, sizeof signatures, &written, cheaters,
+                                        M, &n),
+              "bls finish");
+    PUBLIC(signatures, sizeof signatures);
+    oblivex_bls_client_free(client);
+    for (int i = 0; i < M; i++) {
+        oblivex_key_share_free(shares[i]);
+    }
+    oblivex_bls_key_set_free(key_set);
+}
+
+int main(int argc, char **argv) {
+    const char *only = argc > 1 ? argv[1] : "all";
+    if (strcmp(oblivex_backend_name(), "portable") != 0) {
+        fprintf(stderr, "ct_secrets: needs OBLIVEX_BACKEND=portable (valgrind runs no AVX-512)\n");
+        return 2;
+    }
+    if (!RUNNING_ON_VALGRIND) {
+        fprintf(stderr, "ct_secrets: must run under valgrind memcheck (it checks nothing otherwise)\n");
+        return 2;
+    }
+    static const int suites[] = {OBLIVEX_SUITE_RISTRETTO255_SHA512, OBLIVEX_SUITE_P256_SHA256,
+                                 OBLIVEX_SUITE_BLS12381G1_SHA256, OBLIVEX_SUITE_FFDHE2048_SHA512};
+    if (!strcmp(only, "all") || !strcmp(only, "modexp")) {
+        test_modexp();
+    }
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+        if (!strcmp(only, "all") || !strcmp(only, "oprf")) {
+            test_oprf(suites[i]);
+        }
+        if (!strcmp(only, "all") || !strcmp(only, "threshold")) {
+            test_threshold(suites[i]);
+        }
+    }
+    if (!strcmp(only, "all") || !strcmp(only, "bls")) {
+        test_bls();
+    }
+    if (failures) {
+        fprintf(stderr, "ct_secrets: %d call(s) failed\n", failures);
+        return 3;
+    }
+    printf("ct_secrets (%s): done\n", only);
+    return 0;
+}

@@ -1,0 +1,85 @@
+//! Marks for constant-time analysis: [`declassify`] says "this value is
+//! public from here on, by design" (a validity bit of a decoded secret, a
+//! result about to be sent), [`classify`] says "this value is secret" (the
+//! OS randomness every secret coin comes from).
+//!
+//! Under valgrind memcheck, the CT test (`c_tests/ct/`) marks every secret
+//! input undefined; memcheck then reports any branch or memory index that
+//! depends on one. These two functions are memcheck's client requests
+//! `MAKE_MEM_DEFINED` / `MAKE_MEM_UNDEFINED`: on a real CPU their
+//! instruction sequence (four rotations of `rdi` by 128 bits in all, then
+//! `xchg rbx, rbx`) changes nothing, so they cost a handful of cycles and
+//! are always compiled in (on x86_64; elsewhere they do nothing).
+
+/// memcheck's client request numbers (`VG_USERREQ_TOOL_BASE('M','C')`
+/// + 1 and + 2 in valgrind's `memcheck.h`, a stable ABI).
+#[cfg(target_arch = "x86_64")]
+const MAKE_MEM_UNDEFINED: usize = 0x4d43_0001;
+#[cfg(target_arch = "x86_64")]
+const MAKE_MEM_DEFINED: usize = 0x4d43_0002;
+
+#[cfg(target_arch = "x86_64")]
+fn client_request(request: usize, address: usize, len: usize) {
+    let args: [usize; 6] = [request, address, len, 0, 0, 0];
+    // SAFETY: natively the sequence rotates rdi by 3 + 13 + 61 + 51 = 128
+    // bits (back to its value; declared clobbered anyway) and exchanges rbx
+    // with itself; rdx receives the default result 0. Under valgrind it is
+    // the client-request marker: valgrind reads `args` (through rax, a
+    // live local array) and writes rdx. No memory is written; the asm is
+    // not marked read-only so that the compiler reloads any value it
+    // cached in a register (the marks apply to memory).
+    unsafe {
+        core::arch::asm!(
+            "rol rdi, 3",
+            "rol rdi, 13",
+            "rol rdi, 61",
+            "rol rdi, 51",
+            "xchg rbx, rbx",
+            in("rax") args.as_ptr(),
+            inout("rdx") 0usize => _,
+            inout("rdi") 0usize => _,
+            options(nostack),
+        );
+    }
+}
+
+/// Tells a constant-time checker that `value`'s bytes are public from now
+/// on. Use it only where the design publishes them: the outcome of
+/// validating a secret (accepted or rejected), a result that is about to
+/// be sent, a rejection-sampling decision that reveals only discarded
+/// coins.
+#[inline]
+pub(crate) fn declassify<T: ?Sized>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    client_request(
+        MAKE_MEM_DEFINED,
+        value as *const T as *const u8 as usize,
+        core::mem::size_of_val(value),
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// Tells a constant-time checker that `value`'s bytes are secret (fresh
+/// randomness from the operating system).
+#[inline]
+pub(crate) fn classify<T: ?Sized>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    client_request(
+        MAKE_MEM_UNDEFINED,
+        value as *const T as *const u8 as usize,
+        core::mem::size_of_val(value),
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// [`declassify`] of a `bool` computed from secrets, returned for use in
+/// a branch.
+#[inline]
+pub(crate) fn public_bool(value: bool) -> bool {
+    declassify(&value);
+    // SAFETY: a read of a live local; volatile so that it comes from the
+    // memory just marked, not from a register copy.
+    unsafe { core::ptr::read_volatile(&value) }
+}
