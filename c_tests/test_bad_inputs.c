@@ -1,0 +1,313 @@
+/* Bad input through the C ABI, as a table: every call below is made with
+ * one argument broken (NULL for a pointer, a zero / off-by-one / huge
+ * length, a non-canonical or identity encoding, an out-of-range scalar or
+ * modulus, an unknown enum value) and must return its documented status,
+ * write no output (output buffers, *written, *handle_out keep their
+ * sentinels) and not crash. The number of cases run is printed. Public
+ * header only; run on every backend and under ASan/UBSan. */
+#include "test_util.h"
+
+#define SENTINEL 0xa5
+#define WRITTEN_SENTINEL ((size_t)0x5e5e5e5e)
+#define HANDLE_SENTINEL ((void *)0x1)
+
+static uint8_t out[8192];
+static size_t written, written2, count_out;
+static uint16_t cheaters[16];
+static int cases = 0;
+
+static void reset(void) {
+    memset(out, SENTINEL, sizeof out);
+    memset(cheaters, SENTINEL, sizeof cheaters);
+    written = written2 = count_out = WRITTEN_SENTINEL;
+}
+
+static int untouched(void) {
+    return test_all_bytes(out, sizeof out, SENTINEL) && written == WRITTEN_SENTINEL &&
+           written2 == WRITTEN_SENTINEL && count_out == WRITTEN_SENTINEL &&
+           test_all_bytes((const uint8_t *)cheaters, sizeof cheaters, SENTINEL);
+}
+
+/* One case: the call must return `want` and leave every output alone. */
+#define CASE(want, call)                                                             \
+    do {                                                                             \
+        reset();                                                                     \
+        oblivex_status st_ = (call);                                                 \
+        CHECK_STATUS(st_, (want), #call);                                            \
+        CHECK(untouched(), "an output was written on error: %s", #call);             \
+        cases++;                                                                     \
+    } while (0)
+
+/* A handle-producing case: *handle_out must keep its sentinel too. */
+#define HCASE(want, type, call_with_h)                                               \
+    do {                                                                             \
+        type *h = HANDLE_SENTINEL;                                                   \
+        CASE(want, call_with_h);                                                     \
+        CHECK(h == HANDLE_SENTINEL, "a handle was written on error: %s", #call_with_h); \
+    } while (0)
+
+static const int R = OBLIVEX_SUITE_RISTRETTO255_SHA512;
+static const uint8_t in_a[] = "input";
+static const uint8_t *const inputs[2] = {in_a, in_a};
+static const size_t lens[2] = {5, 5};
+static const size_t huge_lens[2] = {5, 70000};
+static const uint8_t *const null_inputs[2] = {in_a, NULL};
+
+static void test_suite_and_status(void) {
+    CHECK(oblivex_suite_element_len(0) == 0 && oblivex_suite_element_len(99) == 0, "unknown suite lengths");
+    CHECK(oblivex_suite_scalar_len(-1) == 0 && oblivex_suite_output_len(7) == 0 &&
+              oblivex_suite_proof_len(1000) == 0,
+          "unknown suite lengths");
+    CHECK(oblivex_status_str(12345) != NULL && oblivex_status_str(-1) != NULL, "status strings");
+    CHECK(oblivex_key_share_encoded_len(0) == 0, "key share length of unknown suite");
+    CHECK(oblivex_checked_oprf_request_len(0, 0, 3) == 0 && oblivex_checked_oprf_request_len(1, 7, 3) == 0 &&
+              oblivex_checked_oprf_request_len(1, 0, 0) == 0,
+          "request length of bad arguments");
+    cases += 8;
+}
+
+static void test_modexp(void) {
+    uint8_t m[2] = {0xff, 0xfb}, even[2] = {0xff, 0xfa}, zero[2] = {0, 0}, one[1] = {1};
+    uint8_t toolong[1100];
+    memset(toolong, 0xff, sizeof toolong);
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mont_ctx, oblivex_mont_ctx_new(NULL, 2, &h));
+    HCASE(OBLIVEX_ERR_ZERO_MODULUS, oblivex_mont_ctx, oblivex_mont_ctx_new(m, 0, &h)); /* documented */
+    HCASE(OBLIVEX_ERR_EVEN_MODULUS, oblivex_mont_ctx, oblivex_mont_ctx_new(even, 2, &h));
+    HCASE(OBLIVEX_ERR_ZERO_MODULUS, oblivex_mont_ctx, oblivex_mont_ctx_new(zero, 2, &h));
+    HCASE(OBLIVEX_ERR_MODULUS_TOO_LARGE, oblivex_mont_ctx, oblivex_mont_ctx_new(toolong, sizeof toolong, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mont_ctx_new(m, 2, NULL));
+    oblivex_mont_ctx *ctx = NULL, *ctx1 = NULL;
+    CHECK_STATUS(oblivex_mont_ctx_new(m, 2, &ctx), OBLIVEX_OK, "ctx");
+    CHECK_STATUS(oblivex_mont_ctx_new(one, 1, &ctx1), OBLIVEX_OK, "m = 1 is an odd modulus");
+    uint8_t b[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8};
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(NULL, b, 2, e, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, NULL, 2, e, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 2, NULL, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 2, NULL, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 2, out, 4, NULL));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 0, e, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 2, e, 0, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 0, out, 4, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 2, out, 3, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, SIZE_MAX, e, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, 2, e, 2, SIZE_MAX / 2, out, 4, &written));
+    const oblivex_mont_ctx *ctxs[2] = {ctx, NULL};
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi(NULL, b, 2, e, 2, 2, 2, out, 4, &written));
+    ctxs[1] = ctx;
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, 1, out, 4, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, 2, out, 3, &written));
+    oblivex_mont_ctx_free(ctx);
+    oblivex_mont_ctx_free(ctx1);
+}
+
+/* The OPRF and checked-OPRF entry points, ristretto255. */
+static void test_oprf(void) {
+    uint8_t key[32] = {0}, big[32], pk[32], request[3 * 32], response[3 * 32], identity[32] = {0};
+    memset(big, 0xff, sizeof big);
+    key[0] = 7;
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(R, 0, identity, 32, &h));
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(R, 0, big, 32, &h));
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(R, 0, key, 31, &h));
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(R, 0, key, 33, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_oprf_server, oblivex_oprf_server_new(0, 0, key, 32, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_oprf_server, oblivex_oprf_server_new(R, 3, key, 32, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server, oblivex_oprf_server_new(R, 0, NULL, 32, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_new(R, 0, key, 32, NULL));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server, oblivex_oprf_server_derive(R, 0, NULL, 32, NULL, 0, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server, oblivex_oprf_server_derive(R, 0, key, 32, big, 70000, &h));
+    oblivex_oprf_server *server = NULL;
+    CHECK_STATUS(oblivex_oprf_server_new(R, 0, key, 32, &server), OBLIVEX_OK, "server");
+    CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_public_key(server, out, 31, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_public_key(NULL, out, 32, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_secret_key(server, out, 32, NULL));
+    /* checked client */
+    oblivex_checked_oprf_client *client = NULL;
+    CHECK_STATUS(oblivex_checked_oprf_client_blind(R, 1, 0, inputs, lens, 2, request, sizeof request, &written,
+                                                   &client),
+                 OBLIVEX_OK, "checked blind");
+    HCASE(OBLIVEX_ERR_UNKNOWN_CHECK, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 3, 0, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 129, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 31, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 0, inputs, lens, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 0, inputs, huge_lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 0, null_inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 0, NULL, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(R, 1, 0, inputs, lens, 2, out, 95, &written, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_checked_oprf_client,
+          oblivex_checked_oprf_client_blind(42, 1, 0, inputs, lens, 2, out, 96, &written, &h));
+    /* server evaluate */
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, request, 95, out, 96, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, request, 97, out, 97, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, request, 0, out, 96, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_evaluate(server, request, 96, out, 95, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, identity, 32, out, 32, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, big, 32, out, 32, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_evaluate(server, NULL, 96, out, 96, &written));
+    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, 96, response, sizeof response, &written), OBLIVEX_OK,
+                 "evaluate");
+    /* verify-finalize: refusals that leave the batch usable, then a bad answer */
+    CASE(OBLIVEX_ERR_MISSING_PUBLIC_KEY, oblivex_checked_oprf_client_verify_finalize(client, response, 96, NULL, 0,
+                                                                                     out, 128, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL,
+         oblivex_checked_oprf_client_verify_finalize(client, response, 96, pk, 32, out, 127, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT,
+         oblivex_checked_oprf_client_verify_finalize(client, response, 96, identity, 32, out, 128, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER,
+         oblivex_checked_oprf_client_verify_finalize(NULL, response, 96, pk, 32, out, 128, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH,
+         oblivex_checked_oprf_client_verify_finalize(client, response, 95, pk, 32, out, 128, &written));
+    CASE(OBLIVEX_ERR_BATCH_USED,
+         oblivex_checked_oprf_client_verify_finalize(client, response, 96, pk, 32, out, 128, &written));
+    oblivex_checked_oprf_client_free(client);
+    oblivex_oprf_server_free(server);
+}
+
+/* Threshold, BLS and ElGamal entry points. */
+static void test_threshold(void) {
+    oblivex_key_share *shares[3];
+    oblivex_commitments *commitments = NULL;
+    uint8_t bytes[512], zero[96] = {0};
+    memset(bytes, 0xff, sizeof bytes);
+    oblivex_key_share *hs[3] = {HANDLE_SENTINEL, HANDLE_SENTINEL, HANDLE_SENTINEL};
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_commitments, oblivex_threshold_deal(R, NULL, 0, 0, 3, hs, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_commitments, oblivex_threshold_deal(R, NULL, 0, 4, 3, hs, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_commitments, oblivex_threshold_deal(R, NULL, 0, 2, 1025, hs, &h));
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_commitments, oblivex_threshold_deal(R, zero, 32, 2, 3, hs, &h));
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_commitments, oblivex_threshold_deal(R, bytes, 32, 2, 3, hs, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_commitments, oblivex_threshold_deal(9, NULL, 0, 2, 3, hs, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_deal(R, NULL, 0, 2, 3, NULL, &commitments));
+    CHECK(hs[0] == HANDLE_SENTINEL && hs[2] == HANDLE_SENTINEL, "no share written on error");
+    CHECK_STATUS(oblivex_threshold_deal(R, NULL, 0, 2, 3, shares, &commitments), OBLIVEX_OK, "deal");
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_key_share, oblivex_key_share_from_bytes(R, bytes, 33, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_key_share, oblivex_key_share_from_bytes(R, bytes, 35, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_key_share, oblivex_key_share_from_bytes(R, zero, 34, &h));
+    bytes[0] = 0;
+    bytes[1] = 1;
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_key_share, oblivex_key_share_from_bytes(R, bytes, 34, &h));
+    uint8_t zero_scalar[34] = {0, 1}; /* party 1, scalar 0 */
+    HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_key_share, oblivex_key_share_from_bytes(R, zero_scalar, 34, &h));
+    memset(bytes, 0xff, sizeof bytes);
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_key_share, oblivex_key_share_from_bytes(R, bytes, 34, &h));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_key_share_to_bytes(shares[0], out, 33, &written));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_commitments, oblivex_commitments_from_bytes(R, bytes, 63, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_commitments, oblivex_commitments_from_bytes(R, bytes, 0, &h));
+    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_commitments, oblivex_commitments_from_bytes(R, zero, 64, &h));
+    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_commitments, oblivex_commitments_from_bytes(R, bytes, 64, &h));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_commitments_to_bytes(commitments, out, 63, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_commitments_public_key(commitments, out, 31, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_commitments_verify_share(commitments, NULL));
+    /* server evaluation with a share */
+    uint8_t request[3 * 32];
+    oblivex_threshold_oprf_client *client = NULL;
+    uint16_t q_dup[2] = {1, 1}, q_zero[2] = {0, 1}, q_ok[2] = {1, 2}, q_three[3] = {1, 2, 3};
+    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, NULL, 0, 0, request,
+                                                     sizeof request, &written, &client),
+                 OBLIVEX_OK, "threshold blind");
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_server_evaluate(shares[0], q_dup, 2, request, 96, out,
+                                                                         96, &written));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_server_evaluate(shares[2], q_ok, 2, request, 96, out, 96,
+                                                                         &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_server_evaluate(shares[0], NULL, 2, request, 96, out, 96,
+                                                                     &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_threshold_server_evaluate(shares[0], NULL, 0, request, 95, out, 96,
+                                                                   &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_server_evaluate(shares[0], NULL, 0, request, 96, out, 95,
+                                                                         &written));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_client,
+          oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, q_zero, 2, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_client,
+          oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, q_three, 3, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_threshold_oprf_client,
+          oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, NULL, 0, 200, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_client,
+          oblivex_threshold_oprf_client_blind(NULL, inputs, lens, 2, NULL, 0, 0, out, 96, &written, &h));
+    /* finalize refusals that keep the batch, then one that spends it */
+    uint8_t answers[2][96];
+    const uint8_t *ptrs[2] = {answers[0], answers[1]};
+    size_t alens[2] = {96, 96};
+    uint16_t ids[2] = {1, 2};
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(oblivex_threshold_server_evaluate(shares[i], NULL, 0, request, 96, answers[i], 96, &written),
+                     OBLIVEX_OK, "share evaluate");
+    }
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 127,
+                                                                              &written, cheaters, 2, &count_out));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+                                                                              &written, cheaters, 1, &count_out));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_client_finalize(client, ids, NULL, alens, 2, out, 128,
+                                                                          &written, cheaters, 2, &count_out));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+                                                                          &written, NULL, 2, &count_out));
+    ids[1] = 1;
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+                                                                              &written, cheaters, 2, &count_out));
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+                                                                        &written, cheaters, 2, &count_out));
+    oblivex_threshold_oprf_client_free(client);
+    /* ElGamal */
+    uint8_t pk[32];
+    CHECK_STATUS(oblivex_commitments_public_key(commitments, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_encrypt(R, pk, 32, zero, 32, out, 64, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_encrypt(R, zero, 32, pk, 32, out, 64, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_encrypt(R, pk, 32, pk, 32, out, 63, &written));
+    CASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_elgamal_encrypt(0, pk, 32, pk, 32, out, 64, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_encapsulate(R, pk, 32, out, 32, &written, out + 64, 63,
+                                                                   &written2));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_encapsulate(R, bytes, 32, out, 32, &written, out + 64, 64,
+                                                                  &written2));
+    HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_elgamal_client,
+          oblivex_elgamal_client_new(commitments, 0, pk, 32, 1, 0, NULL, 0, 0, out, 64, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_elgamal_client,
+          oblivex_elgamal_client_new(commitments, 1, pk, 32, 1, 0, NULL, 0, 0, out, 64, &written, &h));
+    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_elgamal_client,
+          oblivex_elgamal_client_new(commitments, 2, pk, 32, 0, 0, NULL, 0, 0, out, 64, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_client,
+          oblivex_elgamal_client_new(commitments, 2, zero, 32, 1, 0, NULL, 0, 0, out, 64, &written, &h));
+    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_client,
+          oblivex_elgamal_client_new(commitments, 2, pk, 32, 1, 0, NULL, 0, 0, out, 63, &written, &h));
+    for (int i = 0; i < 3; i++) {
+        oblivex_key_share_free(shares[i]);
+    }
+    oblivex_commitments_free(commitments);
+    /* BLS */
+    oblivex_bls_key_set *hk = HANDLE_SENTINEL;
+    CASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_bls_deal(3, 2, hs, &hk));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_deal(2, 3, hs, NULL));
+    CHECK(hk == HANDLE_SENTINEL && hs[0] == HANDLE_SENTINEL, "no BLS handle written on error");
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_key_set, oblivex_bls_key_set_from_bytes(bytes, 3, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_bls_key_set, oblivex_bls_key_set_from_bytes(zero, 96, &h));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_verify(bytes, 95, in_a, 5, bytes, 48));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_bls_verify(bytes, 96, in_a, 5, bytes, 48));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_verify(NULL, 96, in_a, 5, bytes, 48));
+    /* freeing NULL is allowed everywhere */
+    oblivex_key_share_free(NULL);
+    oblivex_commitments_free(NULL);
+    oblivex_bls_key_set_free(NULL);
+    oblivex_bls_client_free(NULL);
+    oblivex_elgamal_client_free(NULL);
+    oblivex_threshold_oprf_client_free(NULL);
+    oblivex_checked_oprf_client_free(NULL);
+    oblivex_oprf_server_free(NULL);
+    oblivex_oprf_client_batch_free(NULL);
+    oblivex_mont_ctx_free(NULL);
+}
+
+int main(void) {
+    test_seed("test_bad_inputs");
+    test_suite_and_status();
+    test_modexp();
+    test_oprf();
+    test_threshold();
+    printf("test_bad_inputs: %d cases\n", cases);
+    return test_finish("test_bad_inputs");
+}
