@@ -9,9 +9,7 @@ use super::guard::{
 use super::oprf::read_inputs;
 use super::status::oblivex_status;
 use super::suite::Suite;
-use super::threshold::{
-    check_t_of_m, emit_shares, oblivex_key_share, read_quorum, read_responses, report, CheaterList,
-};
+use super::threshold::{check_t_of_m, emit_shares, oblivex_key_share, read_quorum, Finish};
 use crate::bls::{self, BlindSignBatch, KeySet, PublicKey, SIGNATURE_LEN};
 use crate::group::Bls12381G1;
 use crate::rng::os_rng;
@@ -237,20 +235,24 @@ pub unsafe extern "C" fn oblivex_bls_client_finish(
         // across threads (documented).
         let client = unsafe { client.as_mut() }.ok_or(Error::NullPointer)?;
         // SAFETY: forwarded from this function's contract.
-        let responses =
-            unsafe { read_responses(party_ids, responses, response_lens, response_count) }?;
-        // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
-        let signatures =
-            unsafe { OutBuffer::new(signatures, signatures_capacity, signatures_written) }?;
-        let cheaters = CheaterList::new(
-            cheaters,
-            cheaters_capacity,
-            cheaters_written,
-            response_count,
-        )?;
-        signatures.check_fits(array_len(client.count, SIGNATURE_LEN)?)?;
-        let batch = client.batch.take().ok_or(Error::BatchUsed)?;
-        report(batch.finish(&responses), signatures, cheaters)
+        let finish = unsafe {
+            Finish::new(
+                party_ids,
+                responses,
+                response_lens,
+                response_count,
+                signatures,
+                signatures_capacity,
+                signatures_written,
+                cheaters,
+                cheaters_capacity,
+                cheaters_written,
+            )
+        }?;
+        finish.complete(client.count, SIGNATURE_LEN, |responses| {
+            let batch = client.batch.take().ok_or(Error::BatchUsed)?;
+            Ok(batch.finish(responses))
+        })
     })
 }
 

@@ -9,9 +9,7 @@ use core::ffi::c_int;
 use super::guard::{array_len, catch, catch_or, handle, input, out_value, OutBuffer};
 use super::status::oblivex_status;
 use super::suite::{with_group, Suite};
-use super::threshold::{
-    commitments_of, oblivex_commitments, read_quorum, read_responses, report, CheaterList,
-};
+use super::threshold::{commitments_of, oblivex_commitments, read_quorum, Finish};
 use crate::elgamal::{encapsulate, encrypt, Ciphertext, DecryptionBatch};
 use crate::group::{encode_to_vec, PrimeOrderGroup};
 use crate::rng::os_rng;
@@ -241,23 +239,29 @@ pub unsafe extern "C" fn oblivex_elgamal_client_finish(
         // across threads (documented).
         let client = unsafe { client.as_mut() }.ok_or(Error::NullPointer)?;
         // SAFETY: forwarded from this function's contract.
-        let responses =
-            unsafe { read_responses(party_ids, responses, response_lens, response_count) }?;
-        // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
-        let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
-        let cheaters = CheaterList::new(
-            cheaters,
-            cheaters_capacity,
-            cheaters_written,
-            response_count,
-        )?;
-        outputs.check_fits(array_len(client.count, client.output_len)?)?;
+        let finish = unsafe {
+            Finish::new(
+                party_ids,
+                responses,
+                response_lens,
+                response_count,
+                outputs,
+                outputs_capacity,
+                outputs_written,
+                cheaters,
+                cheaters_capacity,
+                cheaters_written,
+            )
+        }?;
+        let (count, width) = (client.count, client.output_len);
         with_group!(client.suite, G => {
-            let batch = client.batch.take().ok_or(Error::BatchUsed)?;
-            let batch = batch
-                .downcast::<DecryptionBatch<G>>()
-                .expect("a handle holds a batch of its own suite");
-            report(batch.finish(&responses), outputs, cheaters)
+            finish.complete(count, width, |responses| {
+                let batch = client.batch.take().ok_or(Error::BatchUsed)?;
+                let batch = batch
+                    .downcast::<DecryptionBatch<G>>()
+                    .expect("a handle holds a batch of its own suite");
+                Ok(batch.finish(responses))
+            })
         })
     })
 }

@@ -541,6 +541,68 @@ impl CheaterList {
     }
 }
 
+/// What every threshold client's last step reads and writes, checked
+/// before anything is spent: the servers' responses, the output buffer and
+/// the cheater list.
+pub(super) struct Finish<'a> {
+    responses: Vec<Response<'a>>,
+    outputs: OutBuffer,
+    cheaters: CheaterList,
+}
+
+impl<'a> Finish<'a> {
+    /// Checks the arguments of a `*_finish` / `*_finalize` call.
+    ///
+    /// # Safety
+    /// As those functions' contracts: each array holds `response_count`
+    /// entries, each (pointer, length) pair is readable or writable as its
+    /// role says, the `*_written` pointers point to writable `size_t`s.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn new(
+        party_ids: *const u16,
+        responses: *const *const u8,
+        response_lens: *const usize,
+        response_count: usize,
+        outputs: *mut u8,
+        outputs_capacity: usize,
+        outputs_written: *mut usize,
+        cheaters: *mut u16,
+        cheaters_capacity: usize,
+        cheaters_written: *mut usize,
+    ) -> Result<Self, Error> {
+        // SAFETY: forwarded from this function's contract.
+        let responses =
+            unsafe { read_responses(party_ids, responses, response_lens, response_count) }?;
+        // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
+        let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
+        let cheaters = CheaterList::new(
+            cheaters,
+            cheaters_capacity,
+            cheaters_written,
+            response_count,
+        )?;
+        Ok(Finish {
+            responses,
+            outputs,
+            cheaters,
+        })
+    }
+
+    /// Checks that `count` outputs of `width` bytes fit, then runs `finish`
+    /// (which takes the batch out of its handle, spending it) on the
+    /// responses and reports its outcome.
+    pub(super) fn complete(
+        self,
+        count: usize,
+        width: usize,
+        finish: impl FnOnce(&[Response<'a>]) -> Result<Result<Recovered<Vec<u8>>, Failure>, Error>,
+    ) -> Result<(), Error> {
+        self.outputs.check_fits(array_len(count, width)?)?;
+        let outcome = finish(&self.responses)?;
+        report(outcome, self.outputs, self.cheaters)
+    }
+}
+
 /// Reports a threshold client's outcome: on success the outputs
 /// (concatenated) and the cheaters; on a failure that names cheaters
 /// (verification failed, not enough responses) the cheaters only; the
@@ -684,23 +746,28 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_client_finalize(
         // across threads (documented).
         let client = unsafe { client.as_mut() }.ok_or(Error::NullPointer)?;
         // SAFETY: forwarded from this function's contract.
-        let responses =
-            unsafe { read_responses(party_ids, responses, response_lens, response_count) }?;
-        // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
-        let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
-        let cheaters = CheaterList::new(
-            cheaters,
-            cheaters_capacity,
-            cheaters_written,
-            response_count,
-        )?;
+        let finish = unsafe {
+            Finish::new(
+                party_ids,
+                responses,
+                response_lens,
+                response_count,
+                outputs,
+                outputs_capacity,
+                outputs_written,
+                cheaters,
+                cheaters_capacity,
+                cheaters_written,
+            )
+        }?;
         with_group!(client.suite, G => {
-            outputs.check_fits(array_len(client.count, G::HASH_LEN)?)?;
-            let batch = client.batch.take().ok_or(Error::BatchUsed)?;
-            let batch = batch
-                .downcast::<ThresholdClientBatch<G>>()
-                .expect("a handle holds a batch of its own suite");
-            report(batch.finalize(&responses), outputs, cheaters)
+            finish.complete(client.count, G::HASH_LEN, |responses| {
+                let batch = client.batch.take().ok_or(Error::BatchUsed)?;
+                let batch = batch
+                    .downcast::<ThresholdClientBatch<G>>()
+                    .expect("a handle holds a batch of its own suite");
+                Ok(batch.finalize(responses))
+            })
         })
     })
 }
