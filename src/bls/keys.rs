@@ -6,7 +6,7 @@ use rand_core::CryptoRng;
 
 use super::g2::{same_secret, PublicKey};
 use crate::group::{Bls12381G1, PrimeOrderGroup};
-use crate::threshold::{deal as deal_shares, Commitments, KeyShare, PartyId, MAX_PARTIES};
+use crate::threshold::{check_threshold, deal as deal_shares, Commitments, KeyShare, PartyId};
 use crate::Error;
 
 /// What a threshold BLS deployment publishes: the public key `PK = sk·G2gen`
@@ -43,10 +43,7 @@ impl KeySet {
         signer_keys: Vec<PublicKey>,
         commitments: Commitments<Bls12381G1>,
     ) -> Result<KeySet, Error> {
-        let m = signer_keys.len();
-        if m == 0 || m > MAX_PARTIES || commitments.threshold() > m {
-            return Err(Error::InvalidThreshold);
-        }
+        check_threshold(commitments.threshold(), signer_keys.len())?;
         if !same_secret(commitments.public_key(), &public_key) {
             return Err(Error::VerificationFailed);
         }
@@ -118,9 +115,7 @@ impl KeySet {
         }
         let t = usize::from(u16::from_be_bytes([bytes[0], bytes[1]]));
         let m = usize::from(u16::from_be_bytes([bytes[2], bytes[3]]));
-        if t == 0 || t > m || m > MAX_PARTIES {
-            return Err(Error::InvalidThreshold);
-        }
+        check_threshold(t, m)?;
         if bytes.len() != Self::encoded_len(t, m) {
             return Err(Error::BadLength);
         }

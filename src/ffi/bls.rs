@@ -9,7 +9,7 @@ use super::guard::{
 use super::oprf::read_inputs;
 use super::status::oblivex_status;
 use super::suite::Suite;
-use super::threshold::{check_t_of_m, emit_shares, oblivex_key_share, read_quorum, Finish};
+use super::threshold::{emit_shares, oblivex_key_share, read_quorum, Finish};
 use crate::bls::{self, BlindSignBatch, KeySet, PublicKey, SIGNATURE_LEN};
 use crate::group::Bls12381G1;
 use crate::rng::os_rng;
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn oblivex_bls_deal(
     key_set_out: *mut *mut oblivex_bls_key_set,
 ) -> oblivex_status {
     catch(|| {
-        check_t_of_m(threshold, signers)?;
+        crate::threshold::check_threshold(threshold, signers)?;
         let shares_out = out_value(shares_out)?;
         let key_set_out = out_value(key_set_out)?;
         let (shares, key_set) = bls::deal(threshold, signers, &mut os_rng()?)?;
@@ -111,9 +111,7 @@ pub unsafe extern "C" fn oblivex_bls_key_set_to_bytes(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(out, capacity, written) }?;
         let bytes = key_set.key_set.to_bytes();
-        out.check_fits(bytes.len())?;
-        out.write(&bytes);
-        Ok(())
+        out.put(&bytes)
     })
 }
 
@@ -135,9 +133,7 @@ pub unsafe extern "C" fn oblivex_bls_key_set_public_key(
         let key_set = unsafe { handle(key_set) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(out, capacity, written) }?;
-        out.check_fits(PublicKey::ENCODED_LEN)?;
-        out.write(&key_set.key_set.public_key().to_bytes());
-        Ok(())
+        out.put(&key_set.key_set.public_key().to_bytes())
     })
 }
 

@@ -121,6 +121,14 @@ impl OutBuffer {
         }
     }
 
+    /// Writes a finished result whole, or nothing with
+    /// [`Error::BufferTooSmall`] if it does not fit.
+    pub(crate) fn put(self, bytes: &[u8]) -> Result<(), Error> {
+        self.check_fits(bytes.len())?;
+        self.write(bytes);
+        Ok(())
+    }
+
     /// Runs `produce` on a private, wiped-on-drop buffer of
     /// `min(needed, capacity)` bytes (so `produce` reports a short buffer
     /// itself); on success copies the bytes it reports written out, and

@@ -18,8 +18,8 @@ use crate::group::PrimeOrderGroup;
 use crate::oprf::ThresholdClientBatch;
 use crate::rng::os_rng;
 use crate::threshold::{
-    self, check_party_set, evaluate_share, Commitments, Failure, KeyShare, PartyId, Recovered,
-    Response, MAX_PARTIES,
+    self, check_party_set, check_threshold, evaluate_share, Commitments, Failure, KeyShare,
+    PartyId, Recovered, Response, MAX_PARTIES,
 };
 use crate::Error;
 
@@ -91,14 +91,6 @@ pub(super) unsafe fn emit_shares<G: PrimeOrderGroup>(
     }
 }
 
-/// Checks t and m as the dealers need them.
-pub(super) fn check_t_of_m(threshold: usize, parties: usize) -> Result<(), Error> {
-    if threshold == 0 || threshold > parties || parties > MAX_PARTIES {
-        return Err(Error::InvalidThreshold);
-    }
-    Ok(())
-}
-
 /// A dealer's t-of-m sharing (`1 <= t <= m <= 1024`) of a key of `suite`:
 /// `secret` is the key to share (a scalar encoding) or NULL for a fresh
 /// random key. Writes the shares of parties 1..m, in order, to
@@ -125,7 +117,7 @@ pub unsafe extern "C" fn oblivex_threshold_deal(
 ) -> oblivex_status {
     catch(|| {
         let suite = Suite::from_c(suite)?;
-        check_t_of_m(threshold, parties)?;
+        check_threshold(threshold, parties)?;
         let shares_out = out_value(shares_out)?;
         let commitments_out = out_value(commitments_out)?;
         let mut rng = os_rng()?;
@@ -207,9 +199,7 @@ pub unsafe extern "C" fn oblivex_key_share_to_bytes(
         let out = unsafe { OutBuffer::new(out, capacity, written) }?;
         with_group!(share.suite, G => {
             let bytes = Zeroizing::new(share_of::<G>(share).to_bytes());
-            out.check_fits(bytes.len())?;
-            out.write(&bytes);
-            Ok(())
+            out.put(&bytes)
         })
     })
 }
@@ -295,9 +285,7 @@ pub unsafe extern "C" fn oblivex_commitments_to_bytes(
         let out = unsafe { OutBuffer::new(out, capacity, written) }?;
         with_group!(commitments.suite, G => {
             let bytes = commitments_of::<G>(commitments).to_bytes();
-            out.check_fits(bytes.len())?;
-            out.write(&bytes);
-            Ok(())
+            out.put(&bytes)
         })
     })
 }
@@ -340,9 +328,7 @@ pub unsafe extern "C" fn oblivex_commitments_public_key(
         let out = unsafe { OutBuffer::new(out, capacity, written) }?;
         with_group!(commitments.suite, G => {
             let key = crate::group::encode_to_vec::<G>(commitments_of::<G>(commitments).public_key());
-            out.check_fits(key.len())?;
-            out.write(&key);
-            Ok(())
+            out.put(&key)
         })
     })
 }

@@ -413,13 +413,13 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
 
     /// Every product of every column in one batch exponentiation (full
     /// SIMD lanes, unlike one small product per row), then the row sums.
-    fn weighted_sums_vartime(weights: &[Exponent], columns: &[Vec<Residue>]) -> Vec<Residue> {
-        let rows = columns.first().map_or(0, Vec::len);
+    fn weighted_sums_vartime(weights: &[Exponent], columns: &[&[Residue]]) -> Vec<Residue> {
+        let rows = columns.first().map_or(0, |c| c.len());
         let scalars: Vec<Exponent> = weights
             .iter()
             .flat_map(|w| core::iter::repeat_n(w.clone(), rows))
             .collect();
-        let elements: Vec<Residue> = columns.iter().flatten().cloned().collect();
+        let elements: Vec<Residue> = columns.iter().flat_map(|c| c.iter()).cloned().collect();
         let products = Self::mul_each(&scalars, &elements);
         (0..rows)
             .map(|i| {

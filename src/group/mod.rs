@@ -172,9 +172,9 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     /// multi-scalar multiplication per row.
     fn weighted_sums_vartime(
         weights: &[Self::Scalar],
-        columns: &[Vec<Self::Element>],
+        columns: &[&[Self::Element]],
     ) -> Vec<Self::Element> {
-        let rows = columns.first().map_or(0, Vec::len);
+        let rows = columns.first().map_or(0, |c| c.len());
         (0..rows)
             .map(|i| {
                 let row: Vec<Self::Element> = columns.iter().map(|c| c[i].clone()).collect();

@@ -24,6 +24,17 @@ use crate::Error;
 #[derive(Clone, Copy, Debug)]
 pub struct P256;
 
+/// The scalar of a big-endian encoding and whether it is valid (`< q` and
+/// non-zero; 0 when not), computed without branching on the (secret)
+/// bytes, which are wiped.
+fn nonzero_scalar_from_repr(repr: &mut FieldBytes) -> (Scalar, bool) {
+    let candidate = Scalar::from_repr(*repr);
+    repr[..].zeroize();
+    let s = candidate.unwrap_or(Scalar::ZERO);
+    let valid = bool::from(candidate.is_some()) & !bool::from(s.is_zero());
+    (s, valid)
+}
+
 impl PrimeOrderGroup for P256 {
     type Element = ProjectivePoint;
     type Scalar = Scalar;
@@ -88,11 +99,9 @@ impl PrimeOrderGroup for P256 {
         let mut bytes = FieldBytes::default();
         loop {
             rng.fill_bytes(&mut bytes);
-            let candidate = Scalar::from_repr(bytes);
-            bytes.zeroize();
-            let s = candidate.unwrap_or(Scalar::ZERO);
+            let (s, valid) = nonzero_scalar_from_repr(&mut bytes);
             // The decision reveals only whether discarded bytes were >= q.
-            if crate::ct::public_bool(bool::from(candidate.is_some()) & !bool::from(s.is_zero())) {
+            if crate::ct::public_bool(valid) {
                 return s;
             }
         }
@@ -201,12 +210,8 @@ impl PrimeOrderGroup for P256 {
         }
         let mut repr = FieldBytes::default();
         repr.copy_from_slice(bytes);
-        // Validity is computed without branching on the (secret) scalar and
-        // only its outcome is public.
-        let candidate = Scalar::from_repr(repr);
-        repr[..].zeroize();
-        let s = candidate.unwrap_or(Scalar::ZERO);
-        let valid = bool::from(candidate.is_some()) & !Self::scalar_is_zero(&s);
+        // Only the outcome of the validity check is public.
+        let (s, valid) = nonzero_scalar_from_repr(&mut repr);
         if !crate::ct::public_bool(valid) {
             return Err(Error::InvalidScalar);
         }

@@ -95,7 +95,7 @@ impl PrimeOrderGroup for Ristretto255 {
         loop {
             let s = Scalar::random(rng);
             // The decision reveals only whether a discarded value was zero.
-            if crate::ct::public_bool(s != Scalar::ZERO) {
+            if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
             }
         }

@@ -8,8 +8,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
-use super::client::{check_inputs, hash_and_blind, unblind_and_finalize};
-use super::context::{Context, Mode};
+use super::client::{blind_oprf_mode, unblind_and_finalize, Blinded};
 use crate::group::PrimeOrderGroup;
 use crate::oblivious::{Check, Kappa, Request};
 use crate::Error;
@@ -63,16 +62,16 @@ impl<G: PrimeOrderGroup> CheckedClientBatch<G> {
         kappa: Kappa,
         rng: &mut R,
     ) -> Result<Self, Error> {
-        check_inputs(inputs, inputs.len())?;
-        let blinds: Zeroizing<Vec<G::Scalar>> =
-            Zeroizing::new((0..inputs.len()).map(|_| G::random_scalar(rng)).collect());
-        let context = Context::new::<G>(Mode::Oprf);
-        let built = hash_and_blind::<G>(&context, inputs, &blinds)
-            .and_then(|(blinded, bytes)| Request::new(&blinded, &bytes, check, kappa, rng));
+        let Blinded {
+            blinds,
+            elements,
+            encoded,
+        } = blind_oprf_mode::<G, R>(inputs, rng)?;
+        let request = Request::new(&elements, &encoded, check, kappa, rng)?;
         Ok(CheckedClientBatch {
             inputs: inputs.iter().map(|x| x.to_vec()).collect(),
             blinds,
-            request: built?,
+            request,
         })
     }
 

@@ -2,7 +2,7 @@
 //! VOPRF/POPRF mode) and finalize the server's answers.
 
 use rand_core::CryptoRng;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::context::{len2, Context, Mode, MAX_INPUT_LEN};
 use super::dleq::{verify_proof, Proof, Relation};
@@ -208,6 +208,32 @@ pub(crate) fn hash_and_blind<G: PrimeOrderGroup>(
     G::declassify_elements(&blinded);
     crate::ct::declassify(blinded_bytes.as_slice());
     Ok((blinded, blinded_bytes))
+}
+
+/// Fresh blinds `r_i` and the blinded inputs `X_i = r_i·H(x_i)`, with
+/// their encodings.
+pub(crate) struct Blinded<G: PrimeOrderGroup> {
+    pub(crate) blinds: Zeroizing<Vec<G::Scalar>>,
+    pub(crate) elements: Vec<G::Element>,
+    pub(crate) encoded: Vec<u8>,
+}
+
+/// The OPRF-mode first step of the checked and threshold clients: the
+/// inputs checked, fresh blinds, the blinded inputs.
+pub(crate) fn blind_oprf_mode<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
+    inputs: &[&[u8]],
+    rng: &mut R,
+) -> Result<Blinded<G>, Error> {
+    check_inputs(inputs, inputs.len())?;
+    let blinds: Zeroizing<Vec<G::Scalar>> =
+        Zeroizing::new((0..inputs.len()).map(|_| G::random_scalar(rng)).collect());
+    let context = Context::new::<G>(Mode::Oprf);
+    let (elements, encoded) = hash_and_blind::<G>(&context, inputs, &blinds)?;
+    Ok(Blinded {
+        blinds,
+        elements,
+        encoded,
+    })
 }
 
 /// `N_i = r_i^{-1}·Y_i` (one batch inversion), then the RFC 9497 Finalize

@@ -7,8 +7,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
-use super::client::{check_inputs, hash_and_blind, unblind_and_finalize};
-use super::context::{Context, Mode};
+use super::client::{blind_oprf_mode, unblind_and_finalize, Blinded};
 use crate::group::PrimeOrderGroup;
 use crate::oblivious::Kappa;
 use crate::threshold::{Commitments, Failure, PartyId, Recovered, Response, ThresholdRequest};
@@ -45,12 +44,12 @@ impl<G: PrimeOrderGroup> ThresholdClientBatch<G> {
         kappa: Kappa,
         rng: &mut R,
     ) -> Result<Self, Error> {
-        check_inputs(inputs, inputs.len())?;
-        let blinds: Zeroizing<Vec<G::Scalar>> =
-            Zeroizing::new((0..inputs.len()).map(|_| G::random_scalar(rng)).collect());
-        let context = Context::new::<G>(Mode::Oprf);
-        let (blinded, bytes) = hash_and_blind::<G>(&context, inputs, &blinds)?;
-        let request = ThresholdRequest::new(&blinded, &bytes, commitments, quorum, kappa, rng)?;
+        let Blinded {
+            blinds,
+            elements,
+            encoded,
+        } = blind_oprf_mode::<G, R>(inputs, rng)?;
+        let request = ThresholdRequest::new(&elements, &encoded, commitments, quorum, kappa, rng)?;
         Ok(ThresholdClientBatch {
             inputs: inputs.iter().map(|x| x.to_vec()).collect(),
             blinds,

@@ -38,6 +38,14 @@ pub type PartyId = u16;
 /// quadratic Lagrange computation and every allocation sized by `m` or `t`.
 pub const MAX_PARTIES: usize = 1024;
 
+/// [`crate::Error::InvalidThreshold`] unless `1 <= t <= m <= MAX_PARTIES`.
+pub fn check_threshold(threshold: usize, parties: usize) -> Result<(), crate::Error> {
+    if threshold == 0 || threshold > parties || parties > MAX_PARTIES {
+        return Err(crate::Error::InvalidThreshold);
+    }
+    Ok(())
+}
+
 /// [`crate::Error::InvalidPartyId`] for id 0 or an id above [`MAX_PARTIES`].
 pub(crate) fn check_party_id(id: PartyId) -> Result<(), crate::Error> {
     if id == 0 || usize::from(id) > MAX_PARTIES {

@@ -290,7 +290,7 @@ fn lagrange_combine<G: PrimeOrderGroup>(
 ) -> Result<Vec<G::Element>, Error> {
     let ids: Vec<PartyId> = answers.iter().map(|(id, _)| *id).collect();
     let weights = lagrange_at_zero::<G>(&ids)?;
-    let columns: Vec<Vec<G::Element>> = answers.iter().map(|(_, y)| y.clone()).collect();
+    let columns: Vec<&[G::Element]> = answers.iter().map(|(_, y)| y.as_slice()).collect();
     Ok(G::weighted_sums_vartime(&weights, &columns))
 }
 

@@ -5,7 +5,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use super::{check_party_id, PartyId, MAX_PARTIES};
+use super::{check_party_id, check_threshold, PartyId, MAX_PARTIES};
 use crate::group::PrimeOrderGroup;
 use crate::Error;
 
@@ -205,9 +205,7 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     parties: usize,
     rng: &mut R,
 ) -> Result<(Vec<KeyShare<G>>, Commitments<G>), Error> {
-    if threshold == 0 || threshold > parties || parties > MAX_PARTIES {
-        return Err(Error::InvalidThreshold);
-    }
+    check_threshold(threshold, parties)?;
     // Only whether the secret is usable is public.
     if crate::ct::public_bool(G::scalar_is_zero(secret)) {
         return Err(Error::InvalidScalar);
