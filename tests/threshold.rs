@@ -379,6 +379,22 @@ fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usi
         assert_eq!(failure.error, Error::NotEnoughResponses, "{cheat:?}");
         assert_eq!(failure.cheaters, cheaters, "{cheat:?}");
     }
+    // Found by the client_verify fuzz target: so many answers fail to
+    // decode that fewer than t remain, and one of those is wrong. The
+    // client cannot combine, but must still name that one too.
+    if t >= 2 {
+        let garbage: Vec<PartyId> = (2..=(usize::from(m) - t + 2) as PartyId).collect();
+        let behaviour = |id: PartyId| match id {
+            1 => Behaviour::OneWrong,
+            id if garbage.contains(&id) => Behaviour::Garbage,
+            _ => Behaviour::Honest,
+        };
+        let failure =
+            oprf_round(&shares, &commitments, &inputs, &all, None, behaviour).unwrap_err();
+        assert_eq!(failure.error, Error::NotEnoughResponses);
+        let named: Vec<PartyId> = (1..=(usize::from(m) - t + 2) as PartyId).collect();
+        assert_eq!(failure.cheaters, named);
+    }
     // A named quorum with one cheater: named, and the batch fails.
     let quorum: Vec<PartyId> = (1..=t as PartyId).collect();
     for &cheat in &cheats {

@@ -188,20 +188,21 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
         cheaters: &mut Vec<PartyId>,
     ) -> Result<Vec<G::Element>, Error> {
         let t = self.commitments.threshold();
-        if answers.len() < t {
-            return Err(Error::NotEnoughResponses);
-        }
         let shared_key = self.commitments.public_key();
-        let fast = lagrange_combine::<G>(&answers[..t])?;
-        if self.request.holds(&fast, Some(shared_key)) {
-            // The t combined are right; name any cheater among the rest.
-            for (id, extra) in &answers[t..] {
-                if !self.server_passes(*id, extra, None)? {
-                    cheaters.push(*id);
+        if answers.len() >= t {
+            let fast = lagrange_combine::<G>(&answers[..t])?;
+            if self.request.holds(&fast, Some(shared_key)) {
+                // The t combined are right; name any cheater among the rest.
+                for (id, extra) in &answers[t..] {
+                    if !self.server_passes(*id, extra, None)? {
+                        cheaters.push(*id);
+                    }
                 }
+                return Ok(fast);
             }
-            return Ok(fast);
         }
+        // Check each server: to combine t verified answers, and, when there
+        // are too few to combine, still to name every cheater among them.
         let mut verified = Vec::new();
         for (id, answer) in answers {
             if self.server_passes(id, &answer, None)? {

@@ -1,0 +1,555 @@
+//! The C ABI driven as a C caller would, with fuzzer-chosen lengths,
+//! counts, capacities, enum values and bytes (every buffer really holds
+//! the bytes its length claims: anything else is the caller's undefined
+//! behaviour, not a bad input). Every call must return a documented status
+//! (never `OBLIVEX_ERR_PANIC`), and a call that fails must leave every
+//! output buffer and written-count untouched.
+
+#![no_main]
+
+use core::ptr;
+
+use libfuzzer_sys::fuzz_target;
+use oblivex::ffi::*;
+use oblivex_fuzz::Cursor;
+
+const SENTINEL: u8 = 0xA5;
+const UNWRITTEN: usize = usize::MAX;
+
+/// An output buffer and its written-count, to check "nothing written on
+/// error".
+struct Out {
+    buf: Vec<u8>,
+    written: usize,
+}
+
+impl Out {
+    fn new(capacity: usize) -> Out {
+        Out {
+            buf: vec![SENTINEL; capacity],
+            written: UNWRITTEN,
+        }
+    }
+
+    fn ptr(&mut self) -> *mut u8 {
+        self.buf.as_mut_ptr()
+    }
+
+    fn check(&self, status: oblivex_status) {
+        assert_ne!(
+            status,
+            oblivex_status::OBLIVEX_ERR_PANIC,
+            "a panic reached the C ABI"
+        );
+        if status == oblivex_status::OBLIVEX_OK {
+            assert!(self.written <= self.buf.len());
+            assert!(
+                self.buf[self.written..].iter().all(|&b| b == SENTINEL),
+                "wrote past `written`"
+            );
+        } else {
+            assert_eq!(self.written, UNWRITTEN, "written set on error {status:?}");
+            assert!(
+                self.buf.iter().all(|&b| b == SENTINEL),
+                "output written on error {status:?}"
+            );
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Cursor::new(data);
+    match input.byte() % 8 {
+        0 => modexp(&mut input),
+        1 => server_evaluate(&mut input),
+        2 => oprf_client(&mut input),
+        3 => checked_client(&mut input),
+        4 => decoders(&mut input),
+        5 => threshold_server(&mut input),
+        6 => threshold_client(&mut input),
+        _ => elgamal_and_bls(&mut input),
+    }
+});
+
+/// A suite number, mostly valid ones.
+fn suite(input: &mut Cursor<'_>) -> i32 {
+    match input.byte() {
+        b @ 0..=239 => i32::from(b % 4) + 1,
+        b => i32::from(b) - 245,
+    }
+}
+
+/// A buffer of exactly `len` bytes from the input (zero-filled past its end).
+fn bytes(input: &mut Cursor<'_>, len: usize) -> Vec<u8> {
+    let mut v = input.take(len).to_vec();
+    v.resize(len, 0);
+    v
+}
+
+fn modexp(input: &mut Cursor<'_>) {
+    let modulus = input.field(1);
+    let mut ctx = ptr::null_mut();
+    // SAFETY: the modulus buffer holds `len` bytes; `ctx` is writable.
+    let status = unsafe { oblivex_mont_ctx_new(modulus.as_ptr(), modulus.len(), &mut ctx) };
+    assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
+    assert_eq!(status == oblivex_status::OBLIVEX_OK, !ctx.is_null());
+    let count = usize::from(input.byte() % 12);
+    let base_len = match input.byte() {
+        255 => 2049,
+        b => usize::from(b % 48),
+    };
+    let exponent_len = match input.byte() {
+        255 => 2049,
+        b => usize::from(b % 24),
+    };
+    let bases = bytes(input, count * base_len);
+    let exponents = bytes(input, count * exponent_len);
+    let mut out = Out::new(usize::from(input.u16() % 3200));
+    // SAFETY: every buffer holds the bytes its length and count claim; a
+    // NULL context is a documented error.
+    let status = unsafe {
+        oblivex_mod_exp_batch(
+            ctx,
+            bases.as_ptr(),
+            base_len,
+            exponents.as_ptr(),
+            exponent_len,
+            count,
+            out.ptr(),
+            out.buf.len(),
+            &mut out.written,
+        )
+    };
+    out.check(status);
+    // SAFETY: NULL or the live context made above, freed once.
+    unsafe { oblivex_mont_ctx_free(ctx) };
+}
+
+fn server(suite_id: i32, mode: i32) -> *mut oblivex_oprf_server {
+    let mut server = ptr::null_mut();
+    // SAFETY: the seed and info are readable; `server` is writable.
+    let status = unsafe {
+        oblivex_oprf_server_derive(
+            suite_id,
+            mode,
+            [7u8; 32].as_ptr(),
+            32,
+            ptr::null(),
+            0,
+            &mut server,
+        )
+    };
+    assert!(status == oblivex_status::OBLIVEX_OK || server.is_null());
+    server
+}
+
+fn server_evaluate(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let server = server(suite_id, 0);
+    let blinded = input.field(8);
+    let mut out = Out::new(usize::from(input.u16()));
+    // SAFETY: buffers as their lengths claim; NULL server is an error.
+    let status = unsafe {
+        oblivex_oprf_server_evaluate(
+            server,
+            blinded.as_ptr(),
+            blinded.len(),
+            out.ptr(),
+            out.buf.len(),
+            &mut out.written,
+        )
+    };
+    out.check(status);
+    // SAFETY: NULL or live, freed once.
+    unsafe { oblivex_oprf_server_free(server) };
+}
+
+/// `count` inputs of fuzzer-chosen lengths, as C pointer and length arrays.
+fn inputs(input: &mut Cursor<'_>) -> Vec<Vec<u8>> {
+    let count = usize::from(input.byte() % 5);
+    (0..count).map(|_| input.field(1).to_vec()).collect()
+}
+
+fn oprf_client(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let mode = i32::from(input.byte() % 4);
+    let messages = inputs(input);
+    let ptrs: Vec<*const u8> = messages.iter().map(|m| m.as_ptr()).collect();
+    let lens: Vec<usize> = messages.iter().map(Vec::len).collect();
+    let info = input.field(1);
+    let public_key = input.field(4);
+    let mut blinded = Out::new(usize::from(input.u16() % 4096));
+    let mut batch = ptr::null_mut();
+    // SAFETY: arrays of `count` entries, buffers as their lengths claim.
+    let status = unsafe {
+        oblivex_oprf_client_blind(
+            suite_id,
+            mode,
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            ptrs.len(),
+            info.as_ptr(),
+            info.len(),
+            public_key.as_ptr(),
+            public_key.len(),
+            blinded.ptr(),
+            blinded.buf.len(),
+            &mut blinded.written,
+            &mut batch,
+        )
+    };
+    blinded.check(status);
+    let evaluated = input.field(8);
+    let proof = input.field(1);
+    let mut outputs = Out::new(usize::from(input.u16() % 1024));
+    // SAFETY: as above; a NULL batch is a documented error.
+    let status = unsafe {
+        oblivex_oprf_client_finalize(
+            batch,
+            evaluated.as_ptr(),
+            evaluated.len(),
+            proof.as_ptr(),
+            proof.len(),
+            outputs.ptr(),
+            outputs.buf.len(),
+            &mut outputs.written,
+        )
+    };
+    outputs.check(status);
+    // SAFETY: NULL or live, freed once.
+    unsafe { oblivex_oprf_client_batch_free(batch) };
+}
+
+fn checked_client(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let check = i32::from(input.byte() % 4);
+    let kappa = u32::from(input.byte());
+    let messages = inputs(input);
+    let ptrs: Vec<*const u8> = messages.iter().map(|m| m.as_ptr()).collect();
+    let lens: Vec<usize> = messages.iter().map(Vec::len).collect();
+    let mut request = Out::new(usize::from(input.u16() % 8192));
+    let mut client = ptr::null_mut();
+    // SAFETY: arrays of `count` entries, buffers as their lengths claim.
+    let status = unsafe {
+        oblivex_checked_oprf_client_blind(
+            suite_id,
+            check,
+            kappa,
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            ptrs.len(),
+            request.ptr(),
+            request.buf.len(),
+            &mut request.written,
+            &mut client,
+        )
+    };
+    request.check(status);
+    // Either an honest answer from a server of this suite, or the input's.
+    let response = if input.byte() & 1 == 0 && status == oblivex_status::OBLIVEX_OK {
+        let server = server(suite_id, 0);
+        let mut answer = Out::new(request.written);
+        // SAFETY: the request just written; the answer buffer is as long.
+        let s = unsafe {
+            oblivex_oprf_server_evaluate(
+                server,
+                request.buf.as_ptr(),
+                request.written,
+                answer.ptr(),
+                answer.buf.len(),
+                &mut answer.written,
+            )
+        };
+        assert_eq!(s, oblivex_status::OBLIVEX_OK);
+        // SAFETY: live, freed once.
+        unsafe { oblivex_oprf_server_free(server) };
+        answer.buf
+    } else {
+        input.field(16).to_vec()
+    };
+    let public_key = input.field(4);
+    let mut outputs = Out::new(usize::from(input.u16() % 1024));
+    // SAFETY: as above; a NULL client is a documented error.
+    let status = unsafe {
+        oblivex_checked_oprf_client_verify_finalize(
+            client,
+            response.as_ptr(),
+            response.len(),
+            public_key.as_ptr(),
+            public_key.len(),
+            outputs.ptr(),
+            outputs.buf.len(),
+            &mut outputs.written,
+        )
+    };
+    outputs.check(status);
+    // SAFETY: NULL or live, freed once.
+    unsafe { oblivex_checked_oprf_client_free(client) };
+}
+
+fn decoders(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let which = input.byte() % 3;
+    let encoded = input.field(8);
+    let mut out = Out::new(usize::from(input.u16() % 4096));
+    // SAFETY (all three): the encoding holds `len` bytes; handles are
+    // written only on success, then used and freed once.
+    unsafe {
+        match which {
+            0 => {
+                let mut share = ptr::null_mut();
+                let s = oblivex_key_share_from_bytes(
+                    suite_id,
+                    encoded.as_ptr(),
+                    encoded.len(),
+                    &mut share,
+                );
+                assert_ne!(s, oblivex_status::OBLIVEX_ERR_PANIC);
+                let status =
+                    oblivex_key_share_to_bytes(share, out.ptr(), out.buf.len(), &mut out.written);
+                out.check(status);
+                if s == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
+                    assert_eq!(&out.buf[..out.written], encoded);
+                }
+                oblivex_key_share_free(share);
+            }
+            1 => {
+                let mut commitments = ptr::null_mut();
+                let s = oblivex_commitments_from_bytes(
+                    suite_id,
+                    encoded.as_ptr(),
+                    encoded.len(),
+                    &mut commitments,
+                );
+                assert_ne!(s, oblivex_status::OBLIVEX_ERR_PANIC);
+                let status = oblivex_commitments_to_bytes(
+                    commitments,
+                    out.ptr(),
+                    out.buf.len(),
+                    &mut out.written,
+                );
+                out.check(status);
+                if s == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
+                    assert_eq!(&out.buf[..out.written], encoded);
+                }
+                oblivex_commitments_free(commitments);
+            }
+            _ => {
+                let mut key_set = ptr::null_mut();
+                let s =
+                    oblivex_bls_key_set_from_bytes(encoded.as_ptr(), encoded.len(), &mut key_set);
+                assert_ne!(s, oblivex_status::OBLIVEX_ERR_PANIC);
+                let status = oblivex_bls_key_set_to_bytes(
+                    key_set,
+                    out.ptr(),
+                    out.buf.len(),
+                    &mut out.written,
+                );
+                out.check(status);
+                if s == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
+                    assert_eq!(&out.buf[..out.written], encoded);
+                }
+                oblivex_bls_key_set_free(key_set);
+            }
+        }
+    }
+}
+
+/// A 2-of-3 dealing on `suite_id` (NULLs if the suite is not one).
+fn dealt(suite_id: i32) -> ([*mut oblivex_key_share; 3], *mut oblivex_commitments) {
+    let mut shares = [ptr::null_mut(); 3];
+    let mut commitments = ptr::null_mut();
+    let mut secret = vec![0u8; oblivex_suite_scalar_len(suite_id)];
+    if let Some(last) = secret.last_mut() {
+        *last = 9;
+    }
+    // P-256 and FFDHE scalars are big-endian, ristretto255 and BLS12-381
+    // little-endian: 9 at either end is a valid non-zero scalar.
+    if suite_id == 1 || suite_id == 3 {
+        secret.reverse();
+    }
+    // SAFETY: the secret holds its length; `shares` has room for 3.
+    let status = unsafe {
+        oblivex_threshold_deal(
+            suite_id,
+            secret.as_ptr(),
+            secret.len(),
+            2,
+            3,
+            shares.as_mut_ptr(),
+            &mut commitments,
+        )
+    };
+    assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
+    (shares, commitments)
+}
+
+fn free_dealt(shares: [*mut oblivex_key_share; 3], commitments: *mut oblivex_commitments) {
+    // SAFETY: each NULL or live, freed once.
+    unsafe {
+        shares.into_iter().for_each(|s| oblivex_key_share_free(s));
+        oblivex_commitments_free(commitments);
+    }
+}
+
+fn threshold_server(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let (shares, commitments) = dealt(suite_id);
+    let quorum: Vec<u16> = (0..input.byte() % 5).map(|_| input.u16() % 6).collect();
+    let request = input.field(8);
+    let mut out = Out::new(usize::from(input.u16() % 4096));
+    let share = shares[usize::from(input.byte() % 3)];
+    // SAFETY: buffers as their lengths claim; the share is NULL or live.
+    let status = unsafe {
+        oblivex_threshold_server_evaluate(
+            share,
+            quorum.as_ptr(),
+            quorum.len(),
+            request.as_ptr(),
+            request.len(),
+            out.ptr(),
+            out.buf.len(),
+            &mut out.written,
+        )
+    };
+    out.check(status);
+    free_dealt(shares, commitments);
+}
+
+fn threshold_client(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let (shares, commitments) = dealt(suite_id);
+    let messages = inputs(input);
+    let ptrs: Vec<*const u8> = messages.iter().map(|m| m.as_ptr()).collect();
+    let lens: Vec<usize> = messages.iter().map(Vec::len).collect();
+    let mut request = Out::new(usize::from(input.u16() % 8192));
+    let mut client = ptr::null_mut();
+    // SAFETY: arrays of `count` entries, buffers as their lengths claim.
+    let status = unsafe {
+        oblivex_threshold_oprf_client_blind(
+            commitments,
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            ptrs.len(),
+            ptr::null(),
+            0,
+            64,
+            request.ptr(),
+            request.buf.len(),
+            &mut request.written,
+            &mut client,
+        )
+    };
+    request.check(status);
+    // Up to four answers: honest ones (when the request exists) or the input's.
+    let mut answers: Vec<Vec<u8>> = Vec::new();
+    let mut ids: Vec<u16> = Vec::new();
+    for _ in 0..input.byte() % 5 {
+        ids.push(input.u16() % 5);
+        let honest_from = usize::from(input.byte());
+        if honest_from < 3 && status == oblivex_status::OBLIVEX_OK {
+            let mut answer = Out::new(request.written);
+            // SAFETY: the request just written; the answer buffer is as long.
+            let s = unsafe {
+                oblivex_threshold_server_evaluate(
+                    shares[honest_from],
+                    ptr::null(),
+                    0,
+                    request.buf.as_ptr(),
+                    request.written,
+                    answer.ptr(),
+                    answer.buf.len(),
+                    &mut answer.written,
+                )
+            };
+            assert_eq!(s, oblivex_status::OBLIVEX_OK);
+            answers.push(answer.buf);
+        } else {
+            answers.push(input.field(8).to_vec());
+        }
+    }
+    let answer_ptrs: Vec<*const u8> = answers.iter().map(|a| a.as_ptr()).collect();
+    let answer_lens: Vec<usize> = answers.iter().map(Vec::len).collect();
+    let mut outputs = Out::new(usize::from(input.u16() % 1024));
+    let mut cheaters = vec![0xFFFFu16; usize::from(input.byte() % 6)];
+    let mut cheaters_written = UNWRITTEN;
+    // SAFETY: arrays of `response_count` entries; buffers as their lengths
+    // claim; a NULL client is a documented error.
+    let status = unsafe {
+        oblivex_threshold_oprf_client_finalize(
+            client,
+            ids.as_ptr(),
+            answer_ptrs.as_ptr(),
+            answer_lens.as_ptr(),
+            ids.len(),
+            outputs.ptr(),
+            outputs.buf.len(),
+            &mut outputs.written,
+            cheaters.as_mut_ptr(),
+            cheaters.len(),
+            &mut cheaters_written,
+        )
+    };
+    outputs.check(status);
+    // The cheater list is also written on these two failures (documented).
+    let names_cheaters = matches!(
+        status,
+        oblivex_status::OBLIVEX_OK
+            | oblivex_status::OBLIVEX_ERR_VERIFICATION_FAILED
+            | oblivex_status::OBLIVEX_ERR_NOT_ENOUGH_RESPONSES
+    );
+    if names_cheaters {
+        assert!(cheaters_written <= cheaters.len());
+        assert!(
+            cheaters[..cheaters_written]
+                .iter()
+                .all(|id| ids.contains(id)),
+            "named a server that did not answer"
+        );
+    } else {
+        assert_eq!(cheaters_written, UNWRITTEN);
+        assert!(cheaters.iter().all(|&c| c == 0xFFFF));
+    }
+    // SAFETY: NULL or live, freed once.
+    unsafe { oblivex_threshold_oprf_client_free(client) };
+    free_dealt(shares, commitments);
+}
+
+fn elgamal_and_bls(input: &mut Cursor<'_>) {
+    let suite_id = suite(input);
+    let public_key = input.field(4);
+    let message = input.field(1);
+    let mut ciphertext = Out::new(usize::from(input.u16() % 2048));
+    // SAFETY: buffers as their lengths claim.
+    let status = unsafe {
+        oblivex_elgamal_encrypt(
+            suite_id,
+            public_key.as_ptr(),
+            public_key.len(),
+            message.as_ptr(),
+            message.len(),
+            ciphertext.ptr(),
+            ciphertext.buf.len(),
+            &mut ciphertext.written,
+        )
+    };
+    ciphertext.check(status);
+    let signature = input.field(1);
+    // SAFETY: buffers as their lengths claim.
+    let status = unsafe {
+        oblivex_bls_verify(
+            public_key.as_ptr(),
+            public_key.len(),
+            message.as_ptr(),
+            message.len(),
+            signature.as_ptr(),
+            signature.len(),
+        )
+    };
+    assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
+    assert_ne!(
+        status,
+        oblivex_status::OBLIVEX_OK,
+        "a signature from nowhere verified"
+    );
+}

@@ -1,0 +1,287 @@
+//! The clients' checks against arbitrary server answers: the checked OPRF
+//! (both checks) and the threshold OPRF (2 of 3 servers), on the three
+//! curve groups (FFDHE runs the same generic check; its 8-lane batches
+//! make one run take seconds under coverage instrumentation, so its
+//! cheating servers are left to `tests/cheating.rs` and `tests/threshold.rs`).
+//! The fuzzer edits honest answers (flipped bytes, a valid element raised
+//! to a wrong key, swapped or repeated elements, truncation, extension,
+//! a missing server). Whatever it does, the client must not panic, must
+//! return the honest outputs whenever it accepts, must accept only answers
+//! equal to the honest ones (a wrong answer passes with probability
+//! 2^-64 at κ = 64), and in the threshold case must name exactly the
+//! servers whose answers were changed.
+
+#![no_main]
+
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use libfuzzer_sys::fuzz_target;
+use oblivex::group::{Bls12381G1, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::oblivious::{Check, Kappa};
+use oblivex::oprf::{CheckedClientBatch, KeyPair, ThresholdClientBatch};
+use oblivex::threshold::{deal, evaluate_share, Commitments, Response};
+use oblivex::Error;
+use oblivex_fuzz::{Cursor, FuzzRng};
+
+const SERVERS: usize = 3;
+const THRESHOLD: usize = 2;
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Cursor::new(data);
+    let selector = input.byte();
+    let count = 1 + usize::from(input.byte() % 4);
+    match selector % 3 {
+        0 => run::<Ristretto255>(selector / 3, count, &mut input),
+        1 => run::<P256>(selector / 3, count, &mut input),
+        _ => run::<Bls12381G1>(selector / 3, count, &mut input),
+    }
+});
+
+fn run<G: PrimeOrderGroup>(which: u8, count: usize, edits: &mut Cursor<'_>) {
+    let names: Vec<Vec<u8>> = (0..count)
+        .map(|i| format!("input {i}").into_bytes())
+        .collect();
+    let inputs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    match which % 3 {
+        0 => checked::<G>(&inputs, Check::CommittedKey, edits),
+        1 => checked::<G>(&inputs, Check::KeyFree, edits),
+        _ => threshold::<G>(&inputs, edits),
+    }
+}
+
+fn checked<G: PrimeOrderGroup>(inputs: &[&[u8]], check: Check, edits: &mut Cursor<'_>) {
+    let key = KeyPair::<G>::from_secret(G::scalar_from_u64(0x5eed));
+    let batch = || {
+        CheckedClientBatch::<G>::blind(inputs, check, Kappa::DEFAULT, &mut FuzzRng::new(b"client"))
+            .expect("valid inputs")
+    };
+    // The honest run depends only on (group, check, inputs): computed once.
+    let tag = u8::from(check == Check::KeyFree);
+    let honest_run = cached((TypeId::of::<G>(), tag, inputs.len()), || {
+        let answer = evaluate::<G>(key.secret(), batch().blinded_elements());
+        let outputs = batch()
+            .verify_finalize(&answer, Some(key.public_key()))
+            .expect("an honest answer passes");
+        (answer, outputs)
+    });
+    let (honest_answer, honest) = &*honest_run;
+
+    let mut answer = honest_answer.clone();
+    let mut rng = FuzzRng::new(edits.field(1));
+    while let Some(edit) = Edit::read(edits) {
+        edit.apply::<G>(&mut answer, &mut rng);
+    }
+    match batch().verify_finalize(&answer, Some(key.public_key())) {
+        Ok(outputs) => {
+            assert_eq!(&answer, honest_answer, "a changed answer was accepted");
+            assert_eq!(&outputs, honest);
+        }
+        Err(error) => {
+            assert_ne!(&answer, honest_answer);
+            assert!(
+                matches!(
+                    error,
+                    Error::VerificationFailed | Error::BadLength | Error::InvalidElement
+                ),
+                "{error:?}"
+            );
+        }
+    }
+}
+
+/// The honest threshold run: a 2-of-3 dealing, every server's answer and
+/// the outputs.
+struct HonestThreshold<G: PrimeOrderGroup> {
+    commitments: Commitments<G>,
+    ids: Vec<u16>,
+    answers: Vec<Vec<u8>>,
+    outputs: Vec<Vec<u8>>,
+}
+
+fn threshold<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
+    let batch = |commitments: &Commitments<G>| {
+        ThresholdClientBatch::<G>::blind(
+            inputs,
+            commitments,
+            None,
+            Kappa::DEFAULT,
+            &mut FuzzRng::new(b"client"),
+        )
+        .expect("valid inputs")
+    };
+    let honest_run = cached((TypeId::of::<G>(), 2, inputs.len()), || {
+        let secret = G::scalar_from_u64(0x5eed);
+        let (shares, commitments) =
+            deal::<G, _>(&secret, THRESHOLD, SERVERS, &mut FuzzRng::new(b"dealer")).expect("deal");
+        let request = batch(&commitments).blinded_elements().to_vec();
+        let answers: Vec<Vec<u8>> = shares
+            .iter()
+            .map(|share| {
+                let mut out = vec![0u8; request.len()];
+                evaluate_share(share, None, &request, &mut out).expect("honest evaluation");
+                out
+            })
+            .collect();
+        let ids: Vec<u16> = shares.iter().map(|share| share.id()).collect();
+        let all: Vec<Response<'_>> = ids
+            .iter()
+            .zip(&answers)
+            .map(|(&party, answer)| Response {
+                party,
+                elements: answer,
+            })
+            .collect();
+        let outputs = batch(&commitments)
+            .finalize(&all)
+            .expect("honest answers pass")
+            .outputs;
+        HonestThreshold {
+            commitments,
+            ids,
+            answers,
+            outputs,
+        }
+    });
+    let HonestThreshold {
+        commitments,
+        ids,
+        answers: honest_answers,
+        outputs: honest,
+    } = &*honest_run;
+
+    let mut answers = honest_answers.clone();
+    let mut present = [true; SERVERS];
+    let mut rng = FuzzRng::new(edits.field(1));
+    while let Some(edit) = Edit::read(edits) {
+        let server = usize::from(edits.byte()) % SERVERS;
+        match edit {
+            Edit::Drop => present[server] = false,
+            edit => edit.apply::<G>(&mut answers[server], &mut rng),
+        }
+    }
+    let responses: Vec<Response<'_>> = (0..SERVERS)
+        .filter(|&j| present[j])
+        .map(|j| Response {
+            party: ids[j],
+            elements: &answers[j],
+        })
+        .collect();
+    let changed: Vec<u16> = (0..SERVERS)
+        .filter(|&j| present[j] && answers[j] != honest_answers[j])
+        .map(|j| ids[j])
+        .collect();
+    let good = (0..SERVERS)
+        .filter(|&j| present[j] && answers[j] == honest_answers[j])
+        .count();
+    match batch(commitments).finalize(&responses) {
+        Ok(recovered) => {
+            assert!(
+                good >= THRESHOLD,
+                "recovered from fewer than t honest answers"
+            );
+            assert_eq!(&recovered.outputs, honest);
+            assert_eq!(recovered.cheaters, changed, "cheaters misnamed");
+        }
+        Err(failure) => {
+            assert!(good < THRESHOLD, "{failure:?} with {good} honest answers");
+            assert_eq!(failure.error, Error::NotEnoughResponses);
+            assert_eq!(failure.cheaters, changed, "cheaters misnamed");
+        }
+    }
+}
+
+fn evaluate<G: PrimeOrderGroup>(key: &G::Scalar, request: &[u8]) -> Vec<u8> {
+    let elements = G::decode_batch(request).expect("the client's request decodes");
+    let mut out = vec![0u8; request.len()];
+    G::encode_batch(&G::mul_batch(key, &elements), &mut out);
+    out
+}
+
+/// One change a cheating server makes to its answer.
+enum Edit {
+    /// XOR a byte.
+    Flip { at: usize, mask: u8 },
+    /// Raise one element by a further random scalar: a valid element,
+    /// as if computed with a wrong key.
+    WrongKey { element: usize },
+    /// Exchange two elements.
+    Swap { a: usize, b: usize },
+    /// Copy one element over another.
+    Repeat { from: usize, to: usize },
+    /// Cut the answer short.
+    Truncate { len: usize },
+    /// Append bytes.
+    Extend { len: usize },
+    /// (Threshold only) the server does not answer.
+    Drop,
+}
+
+impl Edit {
+    /// The next edit, or `None` at the end of the input.
+    fn read(input: &mut Cursor<'_>) -> Option<Edit> {
+        let op = *input.take(1).first()?;
+        let a = usize::from(input.u16());
+        let b = usize::from(input.byte());
+        Some(match op % 7 {
+            0 => Edit::Flip {
+                at: a,
+                mask: b as u8,
+            },
+            1 => Edit::WrongKey { element: a },
+            2 => Edit::Swap { a, b },
+            3 => Edit::Repeat { from: a, to: b },
+            4 => Edit::Truncate { len: a },
+            5 => Edit::Extend { len: b },
+            _ => Edit::Drop,
+        })
+    }
+
+    fn apply<G: PrimeOrderGroup>(&self, answer: &mut Vec<u8>, rng: &mut FuzzRng) {
+        let width = G::ELEMENT_LEN;
+        let elements = answer.len() / width;
+        let slot = |i: usize| (i % elements.max(1)) * width..(i % elements.max(1) + 1) * width;
+        match *self {
+            Edit::Flip { at, mask } if !answer.is_empty() => {
+                let at = at % answer.len();
+                answer[at] ^= mask;
+            }
+            Edit::WrongKey { element } if elements > 0 => {
+                let range = slot(element);
+                if let Ok(x) = G::decode(&answer[range.clone()]) {
+                    let wrong = G::mul(&x, &G::random_scalar(rng));
+                    G::encode(&wrong, &mut answer[range]);
+                }
+            }
+            Edit::Swap { a, b } if elements > 0 => {
+                let (ra, rb) = (slot(a), slot(b));
+                let first = answer[ra.clone()].to_vec();
+                answer.copy_within(rb.clone(), ra.start);
+                answer[rb].copy_from_slice(&first);
+            }
+            Edit::Repeat { from, to } if elements > 0 => {
+                let (rf, rt) = (slot(from), slot(to));
+                answer.copy_within(rf, rt.start);
+            }
+            Edit::Truncate { len } => answer.truncate(len % (answer.len() + 1)),
+            Edit::Extend { len } => answer.extend(std::iter::repeat_n(0x42, len)),
+            _ => {}
+        }
+    }
+}
+
+/// What `make` returns for `key`, computed on first use (the honest runs
+/// are the same for every input with the same group, check and count).
+fn cached<T: 'static>(key: (TypeId, u8, usize), make: impl FnOnce() -> T) -> Rc<T> {
+    thread_local! {
+        static CACHE: RefCell<HashMap<(TypeId, u8, usize), Rc<dyn Any>>> = RefCell::new(HashMap::new());
+    }
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit.downcast::<T>().expect("one type per key");
+    }
+    let value: Rc<T> = Rc::new(make());
+    CACHE.with(|c| c.borrow_mut().insert(key, value.clone()));
+    value
+}

@@ -1,0 +1,107 @@
+//! Every decoder of outside data, on every group: elements (one and
+//! batches), scalars, key shares, commitment sets, ElGamal ciphertexts,
+//! OPRF requests (the server's decoding of blinded elements), BLS public
+//! keys and key sets. A decoder must never panic, and whatever it accepts
+//! must re-encode to exactly the input (one encoding per value) and be
+//! valid (no identity element, no zero scalar).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use oblivex::bls;
+use oblivex::elgamal::Ciphertext;
+use oblivex::group::{
+    encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
+    PrimeOrderGroup, Ristretto255, P256,
+};
+use oblivex::oprf::{KeyPair, Mode, Server};
+use oblivex::threshold::{Commitments, KeyShare};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, bytes)) = data.split_first() else {
+        return;
+    };
+    match selector % 7 {
+        0 => decoders::<Ristretto255>(selector / 7, bytes),
+        1 => decoders::<P256>(selector / 7, bytes),
+        2 => decoders::<Bls12381G1>(selector / 7, bytes),
+        3 => decoders::<Ffdhe2048>(selector / 7, bytes),
+        4 => decoders::<Ffdhe3072>(selector / 7, bytes),
+        5 => decoders::<Ffdhe4096>(selector / 7, bytes),
+        _ => bls_decoders(selector / 7, bytes),
+    }
+});
+
+fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
+    match which % 6 {
+        0 => {
+            if let Ok(element) = G::decode(bytes) {
+                assert!(!G::is_identity(&element));
+                assert_eq!(encode_to_vec::<G>(&element), bytes);
+            }
+        }
+        1 => {
+            if let Ok(elements) = G::decode_batch(bytes) {
+                assert_eq!(elements.len() * G::ELEMENT_LEN, bytes.len());
+                let mut again = vec![0u8; bytes.len()];
+                G::encode_batch(&elements, &mut again);
+                assert_eq!(again, bytes);
+            }
+        }
+        2 => {
+            if let Ok(scalar) = G::decode_scalar(bytes) {
+                assert!(!G::scalar_is_zero(&scalar));
+                assert_eq!(encode_scalar_to_vec::<G>(&scalar), bytes);
+            }
+        }
+        3 => {
+            if let Ok(share) = KeyShare::<G>::from_bytes(bytes) {
+                assert!(share.id() >= 1);
+                assert_eq!(share.to_bytes(), bytes);
+            }
+            if let Ok(commitments) = Commitments::<G>::from_bytes(bytes) {
+                assert!(commitments.threshold() >= 1);
+                assert_eq!(commitments.to_bytes(), bytes);
+            }
+        }
+        4 => {
+            if let Ok(ciphertext) = Ciphertext::<G>::from_bytes(bytes) {
+                assert_eq!(ciphertext.to_bytes(), bytes);
+            }
+        }
+        _ => {
+            // The server's decoding of a request: all or nothing.
+            let server = Server::new(Mode::Oprf, KeyPair::<G>::from_secret(G::scalar_from_u64(7)));
+            let mut out = vec![0xA5u8; bytes.len()];
+            match server.evaluate(bytes, &mut out) {
+                Ok(()) => assert!(G::decode_batch(bytes).is_ok()),
+                Err(_) => assert!(out.iter().all(|&b| b == 0xA5), "output written on error"),
+            }
+        }
+    }
+}
+
+fn bls_decoders(which: u8, bytes: &[u8]) {
+    match which % 3 {
+        0 => {
+            if let Ok(key) = bls::PublicKey::from_bytes(bytes) {
+                assert_eq!(key.to_bytes().as_slice(), bytes);
+            }
+        }
+        1 => {
+            if let Ok(key_set) = bls::KeySet::from_bytes(bytes) {
+                assert_eq!(key_set.to_bytes(), bytes);
+            }
+        }
+        _ => {
+            // A signature from nowhere never verifies under a fixed key
+            // (it could only by forging one).
+            let key = bls::PublicKey::from_secret(&fixed_bls_secret());
+            assert!(!bls::verify(&key, b"fuzz", bytes));
+        }
+    }
+}
+
+fn fixed_bls_secret() -> <Bls12381G1 as PrimeOrderGroup>::Scalar {
+    Bls12381G1::scalar_from_u64(0x0b1e)
+}
