@@ -2,65 +2,11 @@
 //! replays exactly, including the blinds and verification factors it
 //! leads to) and a cursor that splits the fuzzer's bytes into fields.
 
-use core::convert::Infallible;
+#[path = "../../tests/support/replay_rng.rs"]
+mod replay_rng;
 
-use rand_core::{TryCryptoRng, TryRng};
-use sha2::{Digest, Sha256};
-
-/// SHA-256 of (seed, counter) as a byte stream. Only for fuzzing: a target
-/// must behave the same on every replay of an input.
-pub struct FuzzRng {
-    seed: [u8; 32],
-    counter: u64,
-    block: [u8; 32],
-    used: usize,
-}
-
-impl FuzzRng {
-    /// A stream determined by `seed`.
-    pub fn new(seed: &[u8]) -> FuzzRng {
-        FuzzRng {
-            seed: Sha256::digest(seed).into(),
-            counter: 0,
-            block: [0; 32],
-            used: 32,
-        }
-    }
-}
-
-impl TryRng for FuzzRng {
-    type Error = Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut bytes = [0u8; 4];
-        self.try_fill_bytes(&mut bytes)?;
-        Ok(u32::from_le_bytes(bytes))
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut bytes = [0u8; 8];
-        self.try_fill_bytes(&mut bytes)?;
-        Ok(u64::from_le_bytes(bytes))
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for byte in dst {
-            if self.used == self.block.len() {
-                let mut hasher = Sha256::new();
-                hasher.update(self.seed);
-                hasher.update(self.counter.to_le_bytes());
-                self.block = hasher.finalize().into();
-                self.counter += 1;
-                self.used = 0;
-            }
-            *byte = self.block[self.used];
-            self.used += 1;
-        }
-        Ok(())
-    }
-}
-
-impl TryCryptoRng for FuzzRng {}
+/// The targets' RNG: every replay of an input draws the same coins.
+pub use replay_rng::ReplayRng as FuzzRng;
 
 /// Reads fields off the fuzzer's input; past the end every read is zero
 /// or empty, so any input is a valid (if short) sequence of fields.

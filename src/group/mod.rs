@@ -197,15 +197,22 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     }
     /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time (the
     /// client's check, after which the `d_i` are discarded). A group may
-    /// process only `bits` bits per scalar.
+    /// process only `bits` bits per scalar. By default the full-width
+    /// variable-time multi-scalar multiplication (for ristretto255, dalek's
+    /// Pippenger: its vectorized additions beat a short-scalar method over
+    /// the serial additions this crate can reach, 1.9 µs against about
+    /// 5 µs per point at 64 bits and n = 1024, measured here).
     fn msm_short_vartime(
         scalars: &[ShortScalar],
         elements: &[Self::Element],
         bits: usize,
     ) -> Self::Element {
         let _ = bits;
-        let full: Vec<Self::Scalar> = scalars.iter().map(ShortScalar::to_scalar::<Self>).collect();
-        Self::msm_vartime(&full, elements)
+        let mut full: Vec<Self::Scalar> =
+            scalars.iter().map(ShortScalar::to_scalar::<Self>).collect();
+        let sum = Self::msm_vartime(&full, elements);
+        full.iter_mut().for_each(Zeroize::zeroize);
+        sum
     }
 
     /// The canonical encoding of `element` into `out` (`ELEMENT_LEN` bytes).

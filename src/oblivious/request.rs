@@ -234,7 +234,10 @@ impl<G: PrimeOrderGroup> Request<G> {
         let bits = self.kappa.factor_bits();
         match (self.check, key, self.modifier.as_ref()) {
             (Check::CommittedKey, Some(key), Some(modifier)) => {
-                let mut factors = self.factors.clone();
+                // Sized up front: growing the vector would free a copy of
+                // the factors without wiping it.
+                let mut factors = Vec::with_capacity(self.factors.len() + 1);
+                factors.extend(self.factors.iter().cloned());
                 factors.push(self.balancer_factor.clone());
                 answers.push(balancer_answer);
                 let lhs = G::msm_short_vartime(&factors, &answers, bits);

@@ -1,0 +1,664 @@
+//! Secrets are wiped before their memory goes back to the allocator.
+//!
+//! This test binary installs a global allocator that, while a check is
+//! watching, searches every block handed back to it (by `dealloc`, and by
+//! `realloc` moving a block) for the secrets the check knows, before
+//! releasing it. The search is glibc's `memmem`, called from the allocator
+//! on a block it still owns: no Rust code reads possibly-uninitialized
+//! bytes, so nothing here relies on undefined behaviour.
+//!
+//! The secrets are known to the test in their in-memory form:
+//! - long-term keys (OPRF server keys, key shares) are chosen by the test
+//!   and go through the C ABI (`oblivex_*_new` / `_from_bytes`, `_free`);
+//! - a client's coins (blinds, verification factors `d_i` and `d`, the
+//!   modifier `s`, the balancer's position) come from a deterministic RNG
+//!   the test replays, and the replay is proven right by recomputing the
+//!   request from it, so a replay drifting from the library fails the test
+//!   instead of making it vacuous.
+//!
+//! Each check watches a handle's whole life (creation, use, free), so a
+//! temporary copy of a secret dropped without wiping is caught too, and
+//! each has a control: the same secrets dropped without wiping must be
+//! found, proving the search sees that representation.
+//!
+//! Limits: stack copies are not covered (they are not freed), and a secret
+//! is recognised by 16 bytes of its own in-memory form, not after a change
+//! of representation (e.g. the IFMA engine's radix-2^52 digits).
+
+mod support;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::ffi::c_void;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use oblivex::bls::{self, BlindSignBatch};
+use oblivex::elgamal::{self, DecryptionBatch};
+use oblivex::ffi::*;
+use oblivex::group::{
+    encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
+    PrimeOrderGroup, Ristretto255, ShortScalar, P256,
+};
+use oblivex::oblivious::{Check, Kappa};
+use oblivex::oprf::{CheckedClientBatch, ClientBatch, KeyPair, Mode, ThresholdClientBatch};
+use oblivex::threshold::{deal, evaluate_share, KeyShare, Response};
+use rand_core::Rng;
+use support::replay_rng::ReplayRng;
+
+// ---------------------------------------------------------------------------
+// The watching allocator.
+
+/// Bytes of a secret the allocator searches for.
+const NEEDLE: usize = 16;
+/// Secrets one check can watch.
+const MAX_NEEDLES: usize = 256;
+
+static WATCHING: AtomicBool = AtomicBool::new(false);
+static NEEDLE_COUNT: AtomicUsize = AtomicUsize::new(0);
+static NEEDLES: [[AtomicU64; 2]; MAX_NEEDLES] =
+    [const { [AtomicU64::new(0), AtomicU64::new(0)] }; MAX_NEEDLES];
+static HITS: AtomicUsize = AtomicUsize::new(0);
+/// `OBLIVEX_SHOW_LEAKS=1`: print where each leaking block is freed.
+static SHOW_WHERE: AtomicBool = AtomicBool::new(false);
+static LARGEST_HIT_BLOCK: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" {
+    fn memmem(
+        haystack: *const c_void,
+        haystack_len: usize,
+        needle: *const c_void,
+        needle_len: usize,
+    ) -> *mut c_void;
+}
+
+struct WatchingAllocator;
+
+impl WatchingAllocator {
+    /// # Safety
+    /// `block` is a live allocation of `len` bytes owned by the caller.
+    unsafe fn search(block: *const u8, len: usize) {
+        if !WATCHING.load(Ordering::Acquire) || len < NEEDLE {
+            return;
+        }
+        for (index, needle) in NEEDLES[..NEEDLE_COUNT.load(Ordering::Acquire)]
+            .iter()
+            .enumerate()
+        {
+            // No allocation in here: the allocator must not re-enter itself.
+            let mut bytes = [0u8; NEEDLE];
+            bytes[..8].copy_from_slice(&needle[0].load(Ordering::Relaxed).to_le_bytes());
+            bytes[8..].copy_from_slice(&needle[1].load(Ordering::Relaxed).to_le_bytes());
+            // SAFETY: `block` holds `len` bytes (the caller's contract) and
+            // `bytes` is NEEDLE bytes; memmem only reads them (as C
+            // unsigned chars, for which any bit pattern is a value).
+            let found = unsafe { memmem(block.cast(), len, bytes.as_ptr().cast(), NEEDLE) };
+            if !found.is_null() {
+                HITS.fetch_add(1, Ordering::AcqRel);
+                LARGEST_HIT_BLOCK.fetch_max(len, Ordering::AcqRel);
+                if SHOW_WHERE.load(Ordering::Acquire) {
+                    // Stop watching while the backtrace allocates.
+                    WATCHING.store(false, Ordering::Release);
+                    eprintln!(
+                        "a {len}-byte block freed holding secret #{index}:\n{}",
+                        std::backtrace::Backtrace::force_capture()
+                    );
+                    WATCHING.store(true, Ordering::Release);
+                }
+            }
+        }
+    }
+}
+
+// SAFETY: every request is passed to the system allocator unchanged; the
+// search only reads a block the caller is handing back, before it goes.
+unsafe impl GlobalAlloc for WatchingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        // SAFETY: `block` is live with `layout.size()` bytes until freed below.
+        unsafe {
+            Self::search(block, layout.size());
+            System.dealloc(block, layout)
+        }
+    }
+    // `realloc` keeps the default (alloc, copy, dealloc): a block a secret
+    // moves out of is searched like any other.
+}
+
+#[global_allocator]
+static ALLOCATOR: WatchingAllocator = WatchingAllocator;
+
+/// One check at a time: the needles are global.
+static ONE_CHECK: Mutex<()> = Mutex::new(());
+
+/// Runs `f` while searching every freed block for the first `NEEDLE`
+/// bytes of each secret; returns how many freed blocks held one.
+fn freed_blocks_holding<T>(secrets: &[Vec<u8>], f: impl FnOnce() -> T) -> (T, usize) {
+    assert!(secrets.len() <= MAX_NEEDLES);
+    for (slot, secret) in NEEDLES.iter().zip(secrets) {
+        assert!(secret.len() >= NEEDLE);
+        // A needle must be recognisable: mostly non-zero random bytes.
+        assert!(secret[..NEEDLE].iter().filter(|&&b| b != 0).count() >= 8);
+        slot[0].store(
+            u64::from_le_bytes(secret[..8].try_into().unwrap()),
+            Ordering::Relaxed,
+        );
+        slot[1].store(
+            u64::from_le_bytes(secret[8..16].try_into().unwrap()),
+            Ordering::Relaxed,
+        );
+    }
+    NEEDLE_COUNT.store(secrets.len(), Ordering::Release);
+    HITS.store(0, Ordering::Release);
+    WATCHING.store(true, Ordering::Release);
+    let result = f();
+    WATCHING.store(false, Ordering::Release);
+    (result, HITS.load(Ordering::Acquire))
+}
+
+/// Watches `f` (which must not leak), then a control dropping `copies` of
+/// the same secrets unwiped (which must be seen). The control runs second:
+/// its unwiped blocks go back to the allocator, which may hand them out
+/// again, and a block reused without being fully overwritten would look
+/// like a leak of whatever freed it next.
+fn assert_wiped<T>(
+    what: &str,
+    secrets: &[Vec<u8>],
+    copies: impl FnOnce(),
+    f: impl FnOnce() -> T,
+) -> T {
+    let _one = ONE_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    SHOW_WHERE.store(
+        std::env::var_os("OBLIVEX_SHOW_LEAKS").is_some(),
+        Ordering::Release,
+    );
+    let (result, leaks) = freed_blocks_holding(secrets, f);
+    assert_eq!(
+        leaks,
+        0,
+        "{what}: {leaks} freed block(s) held a secret (largest {} bytes; \
+         OBLIVEX_SHOW_LEAKS=1 shows where)",
+        LARGEST_HIT_BLOCK.load(Ordering::Acquire)
+    );
+    SHOW_WHERE.store(false, Ordering::Release);
+    let (_, control) = freed_blocks_holding(secrets, copies);
+    assert!(
+        control > 0,
+        "{what}: the control's unwiped secrets were not seen"
+    );
+    result
+}
+
+// ---------------------------------------------------------------------------
+// Secrets in their in-memory form.
+
+/// How a group's scalar sits in memory.
+trait InMemory: PrimeOrderGroup {
+    /// The bytes of `s` as the library stores them.
+    fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8>;
+    /// Copies of `scalars` in the library's representation, dropped
+    /// without wiping (none of the 32-byte scalar types wipes itself on
+    /// drop; the library wraps them where it must).
+    fn drop_unwiped(scalars: &[Self::Scalar]) -> Box<dyn FnOnce()> {
+        let copies: Vec<Self::Scalar> = scalars.to_vec();
+        Box::new(move || drop(copies))
+    }
+    /// The C ABI's suite number.
+    const SUITE: i32;
+}
+
+/// The bytes of a value whose type has no padding (checked by the caller:
+/// 32-byte scalars made of byte or u64 arrays).
+fn value_bytes<T>(value: &T) -> Vec<u8> {
+    assert_eq!(std::mem::size_of::<T>(), 32);
+    // SAFETY: `value` is a live, initialized T of 32 bytes with no padding
+    // (a [u8; 32] or [u64; 4] inside), so all 32 bytes are initialized.
+    unsafe { std::slice::from_raw_parts((value as *const T).cast::<u8>(), 32) }.to_vec()
+}
+
+impl InMemory for Ristretto255 {
+    const SUITE: i32 = 1;
+    fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
+        value_bytes(s)
+    }
+}
+impl InMemory for P256 {
+    const SUITE: i32 = 2;
+    fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
+        value_bytes(s)
+    }
+}
+impl InMemory for Bls12381G1 {
+    const SUITE: i32 = 3;
+    fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
+        value_bytes(s)
+    }
+}
+/// FFDHE exponents are little-endian 64-bit limbs on the heap.
+macro_rules! ffdhe_in_memory {
+    ($group:ty, $suite:expr) => {
+        impl InMemory for $group {
+            const SUITE: i32 = $suite;
+            fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
+                let mut bytes = encode_scalar_to_vec::<Self>(s);
+                bytes.reverse();
+                bytes
+            }
+            /// `Exponent` wipes itself on drop, so the control drops the
+            /// same limbs as plain vectors.
+            fn drop_unwiped(scalars: &[Self::Scalar]) -> Box<dyn FnOnce()> {
+                let limbs: Vec<Vec<u64>> = scalars
+                    .iter()
+                    .map(|s| {
+                        Self::scalar_in_memory(s)
+                            .chunks(8)
+                            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                            .collect()
+                    })
+                    .collect();
+                Box::new(move || drop(limbs))
+            }
+        }
+    };
+}
+ffdhe_in_memory!(Ffdhe2048, 4);
+ffdhe_in_memory!(Ffdhe3072, 5);
+ffdhe_in_memory!(Ffdhe4096, 6);
+
+// ---------------------------------------------------------------------------
+// Long-term keys through the C ABI.
+
+fn server_keys_are_wiped<G: InMemory>() {
+    let mut rng = ReplayRng::new(G::SUITE_ID.as_bytes());
+    let key = G::random_scalar(&mut rng);
+    let encoded = encode_scalar_to_vec::<G>(&key);
+    let secrets = vec![G::scalar_in_memory(&key)];
+    assert_wiped(
+        &format!("{} oprf_server", G::SUITE_ID),
+        &secrets,
+        G::drop_unwiped(std::slice::from_ref(&key)),
+        || {
+            let mut server = ptr::null_mut();
+            // SAFETY: `encoded` holds its length; `server` is writable.
+            let status = unsafe {
+                oblivex_oprf_server_new(G::SUITE, 0, encoded.as_ptr(), encoded.len(), &mut server)
+            };
+            assert_eq!(status, oblivex_status::OBLIVEX_OK);
+            // SAFETY: the live handle made above, freed once.
+            unsafe { oblivex_oprf_server_free(server) };
+        },
+    );
+    let share = KeyShare::<G>::new(3, key.clone()).unwrap().to_bytes();
+    assert_wiped(
+        &format!("{} key_share", G::SUITE_ID),
+        &secrets,
+        G::drop_unwiped(std::slice::from_ref(&key)),
+        || {
+            let mut handle = ptr::null_mut();
+            // SAFETY: `share` holds its length; `handle` is writable.
+            let status = unsafe {
+                oblivex_key_share_from_bytes(G::SUITE, share.as_ptr(), share.len(), &mut handle)
+            };
+            assert_eq!(status, oblivex_status::OBLIVEX_OK);
+            // SAFETY: the live handle made above, freed once.
+            unsafe { oblivex_key_share_free(handle) };
+        },
+    );
+}
+
+#[test]
+fn server_keys_and_key_shares_are_wiped_on_free() {
+    server_keys_are_wiped::<Ristretto255>();
+    server_keys_are_wiped::<P256>();
+    server_keys_are_wiped::<Bls12381G1>();
+    server_keys_are_wiped::<Ffdhe2048>();
+    server_keys_are_wiped::<Ffdhe3072>();
+    server_keys_are_wiped::<Ffdhe4096>();
+}
+
+// ---------------------------------------------------------------------------
+// A client's coins, replayed.
+
+const KAPPA: u32 = 128;
+
+/// The coins a checked batch draws, in the order it draws them: a blind
+/// per element, then (committed-key check) a factor per element, the
+/// balancer's factor `d`, the modifier `s` and the balancer's position.
+struct Coins<G: PrimeOrderGroup> {
+    blinds: Vec<G::Scalar>,
+    factors: Vec<u128>,
+    d: u128,
+    s: G::Scalar,
+    position: usize,
+}
+
+impl<G: InMemory> Coins<G> {
+    fn replay(seed: &[u8], n: usize) -> Coins<G> {
+        let mut rng = ReplayRng::new(seed);
+        let blinds = (0..n).map(|_| G::random_scalar(&mut rng)).collect();
+        let mut factor = || {
+            let mut bytes = [0u8; 16];
+            rng.fill_bytes(&mut bytes);
+            u128::from_le_bytes(bytes).wrapping_add(1)
+        };
+        let factors = (0..n).map(|_| factor()).collect();
+        let d = factor();
+        let s = G::random_scalar(&mut rng);
+        let mask = (n as u64 + 1).next_power_of_two() - 1;
+        let position = loop {
+            let candidate = rng.next_u64() & mask;
+            if candidate <= n as u64 {
+                break candidate as usize;
+            }
+        };
+        Coins {
+            blinds,
+            factors,
+            d,
+            s,
+            position,
+        }
+    }
+
+    /// Every secret, as the allocator should never see it.
+    fn secrets(&self) -> Vec<Vec<u8>> {
+        let mut all: Vec<Vec<u8>> = self.blinds.iter().map(G::scalar_in_memory).collect();
+        all.extend(
+            self.factors
+                .iter()
+                .chain([&self.d])
+                .map(|f| f.to_le_bytes().to_vec()),
+        );
+        all.push(G::scalar_in_memory(&self.s));
+        all
+    }
+
+    /// The same secrets dropped unwiped.
+    fn drop_unwiped(&self) -> impl FnOnce() + use<G> {
+        let mut scalars = self.blinds.clone();
+        scalars.push(self.s.clone());
+        let factors: Vec<[u8; 17]> = self
+            .factors
+            .iter()
+            .map(|f| *ShortScalar::from_u128(*f).as_le_bytes())
+            .collect();
+        let unwiped = G::drop_unwiped(&scalars);
+        move || {
+            unwiped();
+            drop(factors);
+        }
+    }
+
+    /// Proves the replay is the batch's own coins: `wire` must be the
+    /// `sent` elements with the balancer `d^{-1}·(s·B − Σ d_i·X_i)` at
+    /// the replayed position.
+    fn assert_match(&self, sent: &[G::Element], wire: &[u8]) {
+        let len = G::ELEMENT_LEN;
+        let to_scalar = |v: u128| ShortScalar::from_u128(v).to_scalar::<G>();
+        let sum = G::msm_vartime(
+            &self
+                .factors
+                .iter()
+                .map(|&f| to_scalar(f))
+                .collect::<Vec<_>>(),
+            sent,
+        );
+        let d_inverse = G::scalar_invert(&to_scalar(self.d));
+        let balancer = G::mul(&G::add(&G::mul_base(&self.s), &G::neg(&sum)), &d_inverse);
+        let mut expected: Vec<Vec<u8>> = sent.iter().map(encode_to_vec::<G>).collect();
+        expected.insert(self.position, encode_to_vec::<G>(&balancer));
+        assert_eq!(
+            wire,
+            expected.concat().as_slice(),
+            "{}: the replay is not the batch's coins",
+            G::SUITE_ID
+        );
+        assert_eq!(wire.len(), (sent.len() + 1) * len);
+    }
+}
+
+/// `r_i·H(x_i)` for the replayed blinds: what the blinded request holds.
+fn blinded_by<G: PrimeOrderGroup>(inputs: &[&[u8]], blinds: &[G::Scalar]) -> Vec<G::Element> {
+    let batch =
+        ClientBatch::<G>::blind_with(Mode::Oprf, inputs, b"", None, blinds.to_vec()).unwrap();
+    G::decode_batch(batch.blinded_elements()).unwrap()
+}
+
+fn evaluate<G: PrimeOrderGroup>(key: &G::Scalar, request: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; request.len()];
+    G::encode_batch(
+        &G::mul_batch(key, &G::decode_batch(request).unwrap()),
+        &mut out,
+    );
+    out
+}
+
+fn client_batches_are_wiped<G: InMemory>() {
+    let inputs: Vec<&[u8]> = vec![b"first", b"second", b"third"];
+    let n = inputs.len();
+    let key = KeyPair::<G>::from_secret(G::scalar_from_u64(0x5eed));
+
+    // The OPRF client batch: its blinds.
+    let seed = format!("{} oprf", G::SUITE_ID);
+    let coins = Coins::<G>::replay(seed.as_bytes(), n);
+    let secrets: Vec<Vec<u8>> = coins.blinds.iter().map(G::scalar_in_memory).collect();
+    let expected = blinded_by::<G>(&inputs, &coins.blinds);
+    let blinded = assert_wiped(
+        &format!("{} oprf client", G::SUITE_ID),
+        &secrets,
+        G::drop_unwiped(&coins.blinds),
+        || {
+            let batch = ClientBatch::<G>::blind(
+                Mode::Oprf,
+                &inputs,
+                b"",
+                None,
+                &mut ReplayRng::new(seed.as_bytes()),
+            )
+            .unwrap();
+            let blinded = batch.blinded_elements().to_vec();
+            let evaluated = evaluate::<G>(key.secret(), &blinded);
+            batch.finalize(&evaluated, None).unwrap();
+            blinded
+        },
+    );
+    assert_eq!(
+        G::decode_batch(&blinded).unwrap(),
+        expected,
+        "the replayed blinds are not the batch's"
+    );
+
+    // The checked client: blinds, factors, d, s.
+    let seed = format!("{} checked", G::SUITE_ID);
+    let coins = Coins::<G>::replay(seed.as_bytes(), n);
+    let wire = assert_wiped(
+        &format!("{} checked client", G::SUITE_ID),
+        &coins.secrets(),
+        coins.drop_unwiped(),
+        || {
+            let rng = &mut ReplayRng::new(seed.as_bytes());
+            let batch = CheckedClientBatch::<G>::blind(
+                &inputs,
+                Check::CommittedKey,
+                Kappa::new(KAPPA).unwrap(),
+                rng,
+            )
+            .unwrap();
+            let wire = batch.blinded_elements().to_vec();
+            let evaluated = evaluate::<G>(key.secret(), &wire);
+            batch
+                .verify_finalize(&evaluated, Some(key.public_key()))
+                .unwrap();
+            wire
+        },
+    );
+    coins.assert_match(&blinded_by::<G>(&inputs, &coins.blinds), &wire);
+
+    // The threshold client (2 of 3), and a batch dropped unused.
+    let (shares, commitments) =
+        deal::<G, _>(key.secret(), 2, 3, &mut ReplayRng::new(b"dealer")).unwrap();
+    let seed = format!("{} threshold", G::SUITE_ID);
+    let coins = Coins::<G>::replay(seed.as_bytes(), n);
+    let wire = assert_wiped(
+        &format!("{} threshold client", G::SUITE_ID),
+        &coins.secrets(),
+        coins.drop_unwiped(),
+        || {
+            let rng = &mut ReplayRng::new(seed.as_bytes());
+            let batch = ThresholdClientBatch::<G>::blind(
+                &inputs,
+                &commitments,
+                None,
+                Kappa::new(KAPPA).unwrap(),
+                rng,
+            )
+            .unwrap();
+            let wire = batch.blinded_elements().to_vec();
+            threshold_finish(&shares, &wire, |responses| {
+                batch.finalize(responses).map(|_| ())
+            });
+            wire
+        },
+    );
+    coins.assert_match(&blinded_by::<G>(&inputs, &coins.blinds), &wire);
+    assert_wiped(
+        &format!("{} unused threshold client", G::SUITE_ID),
+        &coins.secrets(),
+        coins.drop_unwiped(),
+        || {
+            let rng = &mut ReplayRng::new(seed.as_bytes());
+            drop(
+                ThresholdClientBatch::<G>::blind(
+                    &inputs,
+                    &commitments,
+                    None,
+                    Kappa::new(KAPPA).unwrap(),
+                    rng,
+                )
+                .unwrap(),
+            );
+        },
+    );
+
+    // Threshold ElGamal decryption, blinded.
+    let mut rng = ReplayRng::new(b"ciphertexts");
+    let ciphertexts: Vec<elgamal::Ciphertext<G>> = (1..=n as u64)
+        .map(|i| {
+            elgamal::encrypt(
+                commitments.public_key(),
+                &G::mul_base(&G::scalar_from_u64(i)),
+                &mut rng,
+            )
+            .unwrap()
+        })
+        .collect();
+    let seed = format!("{} elgamal", G::SUITE_ID);
+    let coins = Coins::<G>::replay(seed.as_bytes(), n);
+    let wire = assert_wiped(
+        &format!("{} elgamal client", G::SUITE_ID),
+        &coins.secrets(),
+        coins.drop_unwiped(),
+        || {
+            let rng = &mut ReplayRng::new(seed.as_bytes());
+            let batch = DecryptionBatch::<G>::for_ciphertexts(
+                &ciphertexts,
+                &commitments,
+                None,
+                true,
+                Kappa::new(KAPPA).unwrap(),
+                rng,
+            )
+            .unwrap();
+            let wire = batch.elements().to_vec();
+            threshold_finish(&shares, &wire, |responses| {
+                batch.finish(responses).map(|_| ())
+            });
+            wire
+        },
+    );
+    let sent: Vec<G::Element> = ciphertexts
+        .iter()
+        .zip(&coins.blinds)
+        .map(|(c, r)| G::mul(&c.c1, r))
+        .collect();
+    coins.assert_match(&sent, &wire);
+}
+
+/// Every server answers `wire` honestly; `finish` consumes the batch.
+fn threshold_finish<G: PrimeOrderGroup, E: std::fmt::Debug>(
+    shares: &[KeyShare<G>],
+    wire: &[u8],
+    finish: impl FnOnce(&[Response<'_>]) -> Result<(), E>,
+) {
+    let answers: Vec<Vec<u8>> = shares
+        .iter()
+        .map(|share| {
+            let mut out = vec![0u8; wire.len()];
+            evaluate_share(share, None, wire, &mut out).unwrap();
+            out
+        })
+        .collect();
+    let responses: Vec<Response<'_>> = shares
+        .iter()
+        .zip(&answers)
+        .map(|(s, a)| Response {
+            party: s.id(),
+            elements: a,
+        })
+        .collect();
+    finish(&responses).unwrap();
+}
+
+#[test]
+fn client_coins_are_wiped_ristretto255() {
+    client_batches_are_wiped::<Ristretto255>();
+}
+
+#[test]
+fn client_coins_are_wiped_p256() {
+    client_batches_are_wiped::<P256>();
+}
+
+#[test]
+fn client_coins_are_wiped_bls12_381() {
+    client_batches_are_wiped::<Bls12381G1>();
+}
+
+#[test]
+fn client_coins_are_wiped_ffdhe2048() {
+    client_batches_are_wiped::<Ffdhe2048>();
+}
+
+/// The blind BLS signing client (BLS12-381 only): its blinds and coins.
+#[test]
+fn bls_signing_coins_are_wiped() {
+    let mut rng = ReplayRng::new(b"bls dealer");
+    let (shares, key_set) = bls::deal(2, 3, &mut rng).unwrap();
+    let messages: Vec<&[u8]> = vec![b"one", b"two"];
+    let coins = Coins::<Bls12381G1>::replay(b"bls client", messages.len());
+    let wire = assert_wiped("bls client", &coins.secrets(), coins.drop_unwiped(), || {
+        let rng = &mut ReplayRng::new(b"bls client");
+        let batch =
+            BlindSignBatch::blind(&messages, &key_set, None, Kappa::new(KAPPA).unwrap(), rng)
+                .unwrap();
+        let wire = batch.blinded_elements().to_vec();
+        threshold_finish(&shares, &wire, |responses| {
+            batch.finish(responses).map(|_| ())
+        });
+        wire
+    });
+    let hashed: Vec<_> = messages
+        .iter()
+        .map(|m| Bls12381G1::hash_to_group(&[m], bls::SIGNATURE_DST))
+        .collect();
+    let sent: Vec<_> = hashed
+        .iter()
+        .zip(&coins.blinds)
+        .map(|(h, r)| Bls12381G1::mul(h, r))
+        .collect();
+    coins.assert_match(&sent, &wire);
+}
