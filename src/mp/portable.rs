@@ -53,6 +53,7 @@ pub(crate) fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], m_inv_n
         let (s, o2) = s.overflowing_add(carry_um);
         t[n - 1] = s;
         top = u64::from(o1) + u64::from(o2);
+        debug_assert!(top <= 1, "t + top·R < 2R");
     }
     ct::reduce_below_2m(out, t, top, m);
 }
@@ -106,6 +107,7 @@ fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
         let (s, c1) = s.overflowing_add(top);
         t[i + n] = s;
         top = u64::from(c0) + u64::from(c1);
+        debug_assert!(top <= 1, "one carry bit between rounds");
     }
     ct::reduce_below_2m(out, &t[n..], top, m);
 }

@@ -69,6 +69,10 @@ fn half_sum(x: &[__m512i], h: usize, s: &mut [__m512i]) -> __m512i {
         s[k] = _mm512_and_si512(sum, mask);
         carry = _mm512_srli_epi64::<52>(sum);
     }
+    debug_assert!(
+        super::montgomery::lanes(carry).iter().all(|&c| c <= 1),
+        "the half sums' carry is 0 or 1"
+    );
     _mm512_sub_epi64(_mm512_setzero_si512(), carry)
 }
 

@@ -102,6 +102,7 @@ fn carry_through<const STORE: bool>(
     let mask = _mm512_set1_epi64(DIGIT_MASK);
     for c in range {
         let sum = _mm512_add_epi64(add_diagonal(v[c], diagonal, c), carry);
+        debug_assert_column_bound(sum);
         if STORE {
             v[c] = _mm512_and_si512(sum, mask);
         }
@@ -132,6 +133,8 @@ pub(super) fn mont_mul<const L: usize, const TI: usize>(
     b: &[__m512i],
 ) {
     let l = digits::<L>(l);
+    debug_assert_normalized(&a[..l]);
+    debug_assert_normalized(&b[..l]);
     if tuning(l).karatsuba && karatsuba::applies(l, TI) {
         karatsuba::product::<TI>(l, work, a, b);
     } else {
@@ -163,6 +166,7 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize>(
     a: &[__m512i],
 ) {
     let l = digits::<L>(l);
+    debug_assert_normalized(&a[..l]);
     for i0 in (0..l).step_by(TI) {
         let rows = load_rows::<TI>(a, i0);
         let span = Span {
@@ -248,7 +252,9 @@ fn reduce_window<const L: usize>(
     });
     for i in 0..L {
         // Only the low 52 bits of acc_0 matter for y; acc_0 + lo(y·m_0) is
-        // then a multiple of 2^52 (acc_0 < 2^63, so nothing wraps).
+        // then a multiple of 2^52 (|acc_0| < 2^62, negative after a
+        // Karatsuba product, so nothing wraps and the shift is arithmetic).
+        debug_assert_column_bound(acc[0]);
         let y = _mm512_madd52lo_epu64(zero, acc[0], k0);
         unrolled_window!(j < L => {
             acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
@@ -394,6 +400,15 @@ fn reduce_truncated<const L: usize, const TI: usize>(
 
     // e = carry into column L.
     let x = columns[l - 1];
+    // The proof above, checked: X = e·2^52 − δ with 0 <= δ <= 2L, so X is
+    // non-negative and its low 52 bits are 0 or within 2L below 2^52.
+    debug_assert!(
+        lanes(x).iter().all(|&x| {
+            let low = x & DIGIT_MASK as u64;
+            (x as i64) >= 0 && (low == 0 || (1 << 52) - low <= 2 * l as u64)
+        }),
+        "truncated reduction: column L-1 outside the proven bound"
+    );
     let carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, _mm512_set1_epi64(1 << 51)));
     finish(l, columns, out, carry, diagonal);
 }
@@ -419,8 +434,35 @@ fn finish(
     debug_assert!(lanes(carry).iter().all(|&c| c == 0), "result < 2m < R");
 }
 
+/// Debug check: every lane of every digit is normalized (`< 2^52`), as
+/// IFMA operands must be (it reads only their low 52 bits, so a larger
+/// digit would be silently truncated).
+fn debug_assert_normalized(digits: &[__m512i]) {
+    if cfg!(debug_assertions) {
+        for &digit in digits {
+            assert!(
+                lanes(digit).iter().all(|&d| d < 1 << 52),
+                "digit not normalized"
+            );
+        }
+    }
+}
+
+/// Debug check of the column bound in the module documentation: a column
+/// (with its carry) stays within `±2^62`, so no 64-bit lane wraps.
+fn debug_assert_column_bound(column: __m512i) {
+    if cfg!(debug_assertions) {
+        assert!(
+            lanes(column)
+                .iter()
+                .all(|&c| (c as i64).unsigned_abs() < 1 << 62),
+            "column outside ±2^62"
+        );
+    }
+}
+
 /// The 8 lanes of a vector (for debug checks).
-fn lanes(v: __m512i) -> [u64; 8] {
+pub(super) fn lanes(v: __m512i) -> [u64; 8] {
     // SAFETY: __m512i and [u64; 8] have the same size and every bit pattern
     // is valid for both.
     unsafe { core::mem::transmute(v) }
