@@ -302,12 +302,230 @@ static void test_threshold(void) {
     oblivex_mont_ctx_free(NULL);
 }
 
+/* Every suite's encodings through the server and the RFC 9497 client:
+ * zero, all-ones (above every modulus and order), the FFDHE identity and
+ * lengths off by one, for keys and elements; the VOPRF client's steps. */
+static void test_oprf_suites(void) {
+    static uint8_t zero[1024], ones[1024], unit[1024], key[1024], pk[512], blinded[2 * 512], evaluated[2 * 512],
+        proof[1024];
+    memset(ones, 0xff, sizeof ones);
+    for (int suite = 1; suite <= 6; suite++) {
+        size_t el = oblivex_suite_element_len(suite), sl = oblivex_suite_scalar_len(suite);
+        size_t pl = oblivex_suite_proof_len(suite), ol = oblivex_suite_output_len(suite);
+        memset(unit, 0, sizeof unit);
+        unit[el - 1] = 1; /* FFDHE: the identity; the curves: not an encoding */
+        HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_oprf_server, oblivex_oprf_server_generate(suite, 3, &h));
+        CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_generate(suite, 1, NULL));
+        oblivex_oprf_server *server = NULL;
+        CHECK_STATUS(oblivex_oprf_server_generate(suite, 1, &server), OBLIVEX_OK, "generate");
+        CHECK_STATUS(oblivex_oprf_server_secret_key(server, key, sizeof key, &written), OBLIVEX_OK, "sk");
+        CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
+        HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, zero, sl, &h));
+        HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, ones, sl, &h));
+        HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, key, sl - 1, &h));
+        HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, key, sl + 1, &h));
+        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_secret_key(server, out, sl - 1, &written));
+        /* the client's blind: bad key, mode, count, info, buffer */
+        oblivex_oprf_client_batch *batch = NULL;
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, zero, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, ones, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, unit, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el - 1, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 7, inputs, lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 0, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, huge_lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, in_a, 5, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, out, 2 * el - 1, &written, &h));
+        HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_client_batch,
+              oblivex_oprf_client_blind(suite, 1, null_inputs, lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        CHECK_STATUS(oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, blinded, sizeof blinded,
+                                               &written, &batch),
+                     OBLIVEX_OK, "blind");
+        /* the server's proved evaluation: bad elements and lengths */
+        memcpy(out + 4096, blinded, 2 * el);
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_blind_evaluate(server, zero, el, NULL, 0, out, el,
+                                                                             &written, out + 2048, pl, &written2));
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_blind_evaluate(server, ones, el, NULL, 0, out, el,
+                                                                             &written, out + 2048, pl, &written2));
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_blind_evaluate(server, unit, el, NULL, 0, out, el,
+                                                                             &written, out + 2048, pl, &written2));
+        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el - 1, NULL, 0, out,
+                                                                        2 * el, &written, out + 2048, pl, &written2));
+        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el + 1, NULL, 0, out,
+                                                                        2 * el + 1, &written, out + 2048, pl,
+                                                                        &written2));
+        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, out,
+                                                                              2 * el, &written, out + 2048, pl - 1,
+                                                                              &written2));
+        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, out,
+                                                                              2 * el - 1, &written, out + 2048, pl,
+                                                                              &written2));
+        CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, out,
+                                                                          2 * el, &written, NULL, pl, &written2));
+        CHECK_STATUS(oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, evaluated, sizeof evaluated,
+                                                        &written, proof, sizeof proof, &written2),
+                     OBLIVEX_OK, "blind evaluate");
+        /* finalize: refusals that keep the batch, a wrong answer that
+         * spends it, then BATCH_USED */
+        CASE(OBLIVEX_ERR_NULL_POINTER,
+             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, NULL, pl, out, 2 * ol, &written));
+        CASE(OBLIVEX_ERR_BAD_LENGTH,
+             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, proof, pl - 1, out, 2 * ol, &written));
+        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL,
+             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, proof, pl, out, 2 * ol - 1, &written));
+        CASE(OBLIVEX_ERR_INVALID_SCALAR,
+             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, ones, pl, out, 2 * ol, &written));
+        uint8_t swapped[2 * 512];
+        memcpy(swapped, evaluated + el, el);
+        memcpy(swapped + el, evaluated, el);
+        CASE(OBLIVEX_ERR_VERIFICATION_FAILED,
+             oblivex_oprf_client_finalize(batch, swapped, 2 * el, proof, pl, out, 2 * ol, &written));
+        CASE(OBLIVEX_ERR_BATCH_USED,
+             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, proof, pl, out, 2 * ol, &written));
+        CASE(OBLIVEX_ERR_NULL_POINTER,
+             oblivex_oprf_client_finalize(NULL, evaluated, 2 * el, proof, pl, out, 2 * ol, &written));
+        oblivex_oprf_client_batch_free(batch);
+        /* an answer of the wrong length is checked, and spends the batch */
+        CHECK_STATUS(oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, blinded, sizeof blinded,
+                                               &written, &batch),
+                     OBLIVEX_OK, "blind again");
+        CASE(OBLIVEX_ERR_BAD_LENGTH,
+             oblivex_oprf_client_finalize(batch, evaluated, 2 * el - 1, proof, pl, out, 2 * ol, &written));
+        oblivex_oprf_client_batch_free(batch);
+        oblivex_oprf_server_free(server);
+    }
+}
+
+/* The blind BLS client, the ElGamal client's last step, accessors. */
+static void test_bls_elgamal_clients(void) {
+    oblivex_key_share *shares[3];
+    oblivex_bls_key_set *key_set = NULL;
+    CHECK_STATUS(oblivex_bls_deal(2, 3, shares, &key_set), OBLIVEX_OK, "bls deal");
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_key_set_public_key(key_set, out, 95, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_key_set_public_key(NULL, out, 96, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_key_set_public_key(key_set, out, 96, NULL));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_key_set_to_bytes(key_set, out, 100, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_key_set_to_bytes(key_set, NULL, 100, &written));
+    uint16_t q_dup[2] = {2, 2};
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client,
+          oblivex_bls_client_blind(NULL, inputs, lens, 2, NULL, 0, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_bls_client,
+          oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 7, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_bls_client,
+          oblivex_bls_client_blind(key_set, inputs, lens, 0, NULL, 0, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_client,
+          oblivex_bls_client_blind(key_set, inputs, huge_lens, 2, NULL, 0, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_bls_client,
+          oblivex_bls_client_blind(key_set, inputs, lens, 2, q_dup, 2, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_client,
+          oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 0, out, 3 * 48 - 1, &written, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 0, out, 3 * 48,
+                                                            &written, NULL));
+    oblivex_bls_client *client = NULL;
+    uint8_t request[3 * 48], answers[2][3 * 48];
+    CHECK_STATUS(oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 0, request, sizeof request, &written,
+                                          &client),
+                 OBLIVEX_OK, "bls blind");
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(oblivex_threshold_server_evaluate(shares[i], NULL, 0, request, sizeof request, answers[i],
+                                                       sizeof answers[i], &written),
+                     OBLIVEX_OK, "bls share");
+    }
+    const uint8_t *ptrs[2] = {answers[0], answers[1]};
+    size_t alens[2] = {sizeof answers[0], sizeof answers[1]}, short_lens[2] = {sizeof answers[0], 0};
+    uint16_t ids[2] = {1, 2};
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_client_finish(client, ids, ptrs, alens, 2, out, 2 * 48 - 1,
+                                                                 &written, cheaters, 2, &count_out));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_client_finish(client, ids, ptrs, alens, 2, out, 2 * 48,
+                                                                 &written, cheaters, 1, &count_out));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client_finish(client, NULL, ptrs, alens, 2, out, 2 * 48, &written,
+                                                             cheaters, 2, &count_out));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client_finish(NULL, ids, ptrs, alens, 2, out, 2 * 48, &written,
+                                                             cheaters, 2, &count_out));
+    /* One answer cut to nothing: that signer is named, one correct answer
+     * is too few (the cheater list is the documented exception: written). */
+    reset();
+    CHECK_STATUS(oblivex_bls_client_finish(client, ids, ptrs, short_lens, 2, out, 2 * 48, &written, cheaters, 2,
+                                           &count_out),
+                 OBLIVEX_ERR_NOT_ENOUGH_RESPONSES, "one of two answers empty");
+    CHECK(count_out == 1 && cheaters[0] == 2, "the empty answer's signer is named");
+    CHECK(test_all_bytes(out, sizeof out, SENTINEL) && written == WRITTEN_SENTINEL, "no signature written");
+    cases++;
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_bls_client_finish(client, ids, ptrs, alens, 2, out, 2 * 48, &written,
+                                                           cheaters, 2, &count_out));
+    oblivex_bls_client_free(client);
+    for (int i = 0; i < 3; i++) {
+        oblivex_key_share_free(shares[i]);
+    }
+    oblivex_bls_key_set_free(key_set);
+
+    /* ElGamal: the last step's refusals */
+    oblivex_key_share *eshares[3];
+    oblivex_commitments *commitments = NULL;
+    CHECK_STATUS(oblivex_threshold_deal(R, NULL, 0, 2, 3, eshares, &commitments), OBLIVEX_OK, "deal");
+    uint8_t pk[32], encapsulation[32], secret[64], erequest[2 * 32], eanswers[2][2 * 32];
+    CHECK_STATUS(oblivex_commitments_public_key(commitments, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
+    CHECK_STATUS(oblivex_elgamal_encapsulate(R, pk, 32, encapsulation, 32, &written, secret, 64, &written2),
+                 OBLIVEX_OK, "encapsulate");
+    oblivex_elgamal_client *eclient = NULL;
+    CHECK_STATUS(oblivex_elgamal_client_new(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, encapsulation, 32, 1, 1, NULL,
+                                            0, 0, erequest, sizeof erequest, &written, &eclient),
+                 OBLIVEX_OK, "elgamal client");
+    CHECK(oblivex_elgamal_client_output_len(eclient) == oblivex_suite_output_len(R), "KEM output width");
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(oblivex_threshold_server_evaluate(eshares[i], NULL, 0, erequest, sizeof erequest, eanswers[i],
+                                                       sizeof eanswers[i], &written),
+                     OBLIVEX_OK, "elgamal share");
+    }
+    const uint8_t *eptrs[2] = {eanswers[0], eanswers[1]};
+    size_t elens[2] = {sizeof eanswers[0], sizeof eanswers[1]};
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_client_finish(eclient, ids, eptrs, elens, 2, out, 63,
+                                                                     &written, cheaters, 2, &count_out));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_elgamal_client_finish(eclient, ids, eptrs, NULL, 2, out, 64, &written,
+                                                                 cheaters, 2, &count_out));
+    CHECK_STATUS(oblivex_elgamal_client_finish(eclient, ids, eptrs, elens, 2, out, 64, &written, cheaters, 2,
+                                               &count_out),
+                 OBLIVEX_OK, "elgamal finish");
+    CHECK(written == 64 && memcmp(out, secret, 64) == 0 && count_out == 0, "the KEM secret is recovered");
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_elgamal_client_finish(eclient, ids, eptrs, elens, 2, out, 64, &written,
+                                                               cheaters, 2, &count_out));
+    oblivex_elgamal_client_free(eclient);
+    for (int i = 0; i < 3; i++) {
+        oblivex_key_share_free(eshares[i]);
+    }
+    oblivex_commitments_free(commitments);
+
+    /* accessors of NULL handles, and the process-wide settings */
+    CHECK(oblivex_commitments_threshold(NULL) == 0 && oblivex_key_share_id(NULL) == 0 &&
+              oblivex_mont_ctx_modulus_len(NULL) == 0 && oblivex_elgamal_client_output_len(NULL) == 0,
+          "accessors of NULL return 0");
+    const char *backend = oblivex_backend_name();
+    CHECK(backend != NULL && (strcmp(backend, "portable") == 0 || strcmp(backend, "ifma") == 0), "backend name");
+    CHECK(strcmp(oblivex_version(), "0.1.0") == 0 || oblivex_version()[0] != '\0', "version string");
+    oblivex_set_threads(SIZE_MAX);
+    CHECK(oblivex_threads() == OBLIVEX_MAX_THREADS, "thread count clamped");
+    oblivex_set_threads(1);
+    CHECK(oblivex_threads() == 1, "thread count set back");
+    cases += 4;
+}
+
 int main(void) {
     test_seed("test_bad_inputs");
     test_suite_and_status();
     test_modexp();
     test_oprf();
     test_threshold();
+    test_oprf_suites();
+    test_bls_elgamal_clients();
     printf("test_bad_inputs: %d cases\n", cases);
     return test_finish("test_bad_inputs");
 }

@@ -16,16 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/**
- * Bytes of the compressed encoding (as blst's `min_sig` public keys).
- */
-#define PublicKey_ENCODED_LEN 96
-
-/**
- * Bytes of a signature (a compressed G1 point, blst `min_sig`).
- */
-#define SIGNATURE_LEN 48
-
 
 
 /**
@@ -54,32 +44,42 @@
 #define OBLIVEX_MAX_OPERAND_BYTES 2048
 
 /**
- * Largest thread count accepted (more than any machine's cores is useless).
+ * Largest thread count `oblivex_set_threads` keeps (more is clamped).
  */
-#define MAX_THREADS 1024
+#define OBLIVEX_MAX_THREADS 1024
 
 /**
- * The smallest κ accepted outside tests.
+ * Smallest κ (bits of the verification factors) accepted; 0 picks the
+ * default, 64.
  */
-#define Kappa_MIN 32
+#define OBLIVEX_KAPPA_MIN 32
 
 /**
- * The largest κ (the factors stay far below every group order).
+ * Largest κ accepted.
  */
-#define Kappa_MAX 128
+#define OBLIVEX_KAPPA_MAX 128
 
 /**
- * The longest input or info string (its length is framed in two bytes).
+ * Longest OPRF input, POPRF info or message, in bytes.
  */
-#define MAX_INPUT_LEN (size_t)UINT16_MAX
-
-
+#define OBLIVEX_MAX_INPUT_LEN 65535
 
 /**
- * The largest number of parties (and of commitments) accepted: bounds the
- * quadratic Lagrange computation and every allocation sized by `m` or `t`.
+ * Largest number of parties of a sharing (party ids are `1..=` this).
  */
-#define MAX_PARTIES 1024
+#define OBLIVEX_MAX_PARTIES 1024
+
+/**
+ * Bytes of a BLS public key (compressed G2).
+ */
+#define OBLIVEX_BLS_PUBLIC_KEY_LEN 96
+
+/**
+ * Bytes of a BLS signature (compressed G1, `min_sig`).
+ */
+#define OBLIVEX_BLS_SIGNATURE_LEN 48
+
+
 
 
 
@@ -279,11 +279,6 @@ typedef enum oblivex_elgamal_target {
    */
   OBLIVEX_ELGAMAL_KEM_SECRETS = 2,
 } oblivex_elgamal_target;
-
-/**
- * The length κ of the verification factors `d_i ∈ [1, 2^κ]`.
- */
-typedef struct Kappa Kappa;
 
 /**
  * A client's batch of messages being signed blindly. Finish it once;

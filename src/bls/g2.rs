@@ -25,6 +25,7 @@ impl PartialEq for PublicKey {
 
 impl PublicKey {
     /// Bytes of the compressed encoding (as blst's `min_sig` public keys).
+    /// cbindgen:ignore
     pub const ENCODED_LEN: usize = 96;
 
     /// `secret·G2gen` (constant time in `secret`).

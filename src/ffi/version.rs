@@ -15,6 +15,21 @@ pub const OBLIVEX_VERSION_PATCH: u32 = 0;
 pub const OBLIVEX_MAX_MODULUS_BITS: usize = 8192;
 /// Longest base or exponent accepted by the batch exponentiation, in bytes.
 pub const OBLIVEX_MAX_OPERAND_BYTES: usize = 2048;
+/// Largest thread count `oblivex_set_threads` keeps (more is clamped).
+pub const OBLIVEX_MAX_THREADS: usize = 1024;
+/// Smallest κ (bits of the verification factors) accepted; 0 picks the
+/// default, 64.
+pub const OBLIVEX_KAPPA_MIN: u32 = 32;
+/// Largest κ accepted.
+pub const OBLIVEX_KAPPA_MAX: u32 = 128;
+/// Longest OPRF input, POPRF info or message, in bytes.
+pub const OBLIVEX_MAX_INPUT_LEN: usize = 65535;
+/// Largest number of parties of a sharing (party ids are `1..=` this).
+pub const OBLIVEX_MAX_PARTIES: usize = 1024;
+/// Bytes of a BLS public key (compressed G2).
+pub const OBLIVEX_BLS_PUBLIC_KEY_LEN: usize = 96;
+/// Bytes of a BLS signature (compressed G1, `min_sig`).
+pub const OBLIVEX_BLS_SIGNATURE_LEN: usize = 48;
 
 /// The version of the linked library as "MAJOR.MINOR.PATCH" (compare with
 /// the `OBLIVEX_VERSION_*` macros of the header you compiled against).
@@ -33,6 +48,16 @@ mod tests {
     fn limits_match_the_rust_api() {
         assert_eq!(OBLIVEX_MAX_MODULUS_BITS, crate::mp::MAX_MODULUS_BITS);
         assert_eq!(OBLIVEX_MAX_OPERAND_BYTES, crate::mp::MAX_OPERAND_BYTES);
+        assert_eq!(OBLIVEX_MAX_THREADS, crate::mp::MAX_THREADS);
+        assert_eq!(OBLIVEX_KAPPA_MIN, crate::oblivious::Kappa::MIN);
+        assert_eq!(OBLIVEX_KAPPA_MAX, crate::oblivious::Kappa::MAX);
+        assert_eq!(OBLIVEX_MAX_INPUT_LEN, crate::oprf::MAX_INPUT_LEN);
+        assert_eq!(OBLIVEX_MAX_PARTIES, crate::threshold::MAX_PARTIES);
+        assert_eq!(
+            OBLIVEX_BLS_PUBLIC_KEY_LEN,
+            crate::bls::PublicKey::ENCODED_LEN
+        );
+        assert_eq!(OBLIVEX_BLS_SIGNATURE_LEN, crate::bls::SIGNATURE_LEN);
     }
 
     #[test]

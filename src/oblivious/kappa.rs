@@ -11,8 +11,10 @@ impl Kappa {
     /// The default, 64 bits: a cheater passes with probability ≤ 2^-64.
     pub const DEFAULT: Kappa = Kappa(64);
     /// The smallest κ accepted outside tests.
+    /// cbindgen:ignore
     pub const MIN: u32 = 32;
     /// The largest κ (the factors stay far below every group order).
+    /// cbindgen:ignore
     pub const MAX: u32 = 128;
 
     /// κ = `bits`, for `32 <= bits <= 128` ([`Error::InvalidKappa`]
