@@ -1,9 +1,11 @@
-//! Writes the committed seed corpus (`fuzz/corpus/<target>/`): inputs that
-//! reach the deep paths at once (valid encodings of every kind, honest
-//! protocol runs, each C entry point) so a bounded CI run starts from
-//! coverage instead of rediscovering encodings. Deterministic; rerun with
-//! `cargo run --manifest-path fuzz/Cargo.toml --example seeds` after a
-//! format or target change, then `cargo fuzz cmin` if the corpus grew.
+//! Writes the named seeds of the committed corpus (`fuzz/corpus/<target>/`):
+//! inputs that reach the deep paths at once (valid encodings of every kind,
+//! honest protocol runs, each C entry point) so a bounded CI run starts
+//! from coverage instead of rediscovering encodings. Deterministic; rerun
+//! with `cargo run --manifest-path fuzz/Cargo.toml --example seeds` after a
+//! format or target change. The corpus's other files (hash-named) are
+//! inputs found by longer runs, folded in when they add an edge:
+//! `<fuzz binary> -merge=1 -use_counters=0 fuzz/corpus/<target> <found dir>`.
 
 use std::fs;
 use std::path::Path;
