@@ -70,12 +70,21 @@ fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
             }
         }
         _ => {
-            // The server's decoding of a request: all or nothing.
+            // The server's decoding of a request: all or nothing. On the
+            // FFDHE groups the answer buffer is one byte short, so a request
+            // that decodes stops at the buffer check instead of costing a
+            // full batch exponentiation (about 0.1 s under instrumentation).
             let server = Server::new(Mode::Oprf, KeyPair::<G>::from_secret(G::scalar_from_u64(7)));
-            let mut out = vec![0xA5u8; bytes.len()];
+            let short = usize::from(G::ELEMENT_LEN >= 256);
+            let mut out = vec![0xA5u8; bytes.len().saturating_sub(short)];
             match server.evaluate(bytes, &mut out) {
-                Ok(()) => assert!(G::decode_batch(bytes).is_ok()),
-                Err(_) => assert!(out.iter().all(|&b| b == 0xA5), "output written on error"),
+                Ok(()) => assert!(short == 0 && G::decode_batch(bytes).is_ok()),
+                Err(error) => {
+                    assert!(out.iter().all(|&b| b == 0xA5), "output written on error");
+                    if short == 1 && G::decode_batch(bytes).is_ok() {
+                        assert_eq!(error, oblivex::Error::BufferTooSmall);
+                    }
+                }
             }
         }
     }
