@@ -3,6 +3,7 @@
 
 use core::convert::Infallible;
 
+use rand_core::utils::next_word_via_fill;
 use rand_core::{TryCryptoRng, TryRng};
 
 use crate::Error;
@@ -18,15 +19,11 @@ impl TryRng for OsRng {
     type Error = Infallible;
 
     fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut bytes = [0u8; 4];
-        self.try_fill_bytes(&mut bytes)?;
-        Ok(u32::from_le_bytes(bytes))
+        next_word_via_fill(self)
     }
 
     fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut bytes = [0u8; 8];
-        self.try_fill_bytes(&mut bytes)?;
-        Ok(u64::from_le_bytes(bytes))
+        next_word_via_fill(self)
     }
 
     /// Panics if the source fails after [`os_rng`] saw it work (not seen on
