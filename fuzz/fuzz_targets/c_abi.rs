@@ -175,17 +175,37 @@ fn server_evaluate(input: &mut Cursor<'_>) {
 }
 
 /// `count` inputs of fuzzer-chosen lengths, as C pointer and length arrays.
-fn inputs(input: &mut Cursor<'_>) -> Vec<Vec<u8>> {
+fn inputs(input: &mut Cursor<'_>) -> Buffers {
     let count = usize::from(input.byte() % 5);
-    (0..count).map(|_| input.field(1).to_vec()).collect()
+    Buffers::new((0..count).map(|_| input.field(1).to_vec()).collect())
+}
+
+/// Byte strings as a C caller passes them: parallel pointer and length
+/// arrays (the pointers stay valid while `owned` lives: its strings'
+/// heap buffers never move).
+struct Buffers {
+    /// Keeps the pointed-to bytes alive.
+    _owned: Vec<Vec<u8>>,
+    ptrs: Vec<*const u8>,
+    lens: Vec<usize>,
+}
+
+impl Buffers {
+    fn new(owned: Vec<Vec<u8>>) -> Buffers {
+        let ptrs = owned.iter().map(|b| b.as_ptr()).collect();
+        let lens = owned.iter().map(Vec::len).collect();
+        Buffers {
+            _owned: owned,
+            ptrs,
+            lens,
+        }
+    }
 }
 
 fn oprf_client(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
     let mode = i32::from(input.byte() % 4);
     let messages = inputs(input);
-    let ptrs: Vec<*const u8> = messages.iter().map(|m| m.as_ptr()).collect();
-    let lens: Vec<usize> = messages.iter().map(Vec::len).collect();
     let info = input.field(1);
     let public_key = input.field(4);
     let mut blinded = Out::new(usize::from(input.u16() % 4096));
@@ -195,9 +215,9 @@ fn oprf_client(input: &mut Cursor<'_>) {
         oblivex_oprf_client_blind(
             suite_id,
             mode,
-            ptrs.as_ptr(),
-            lens.as_ptr(),
-            ptrs.len(),
+            messages.ptrs.as_ptr(),
+            messages.lens.as_ptr(),
+            messages.ptrs.len(),
             info.as_ptr(),
             info.len(),
             public_key.as_ptr(),
@@ -235,8 +255,6 @@ fn checked_client(input: &mut Cursor<'_>) {
     let check = i32::from(input.byte() % 4);
     let kappa = u32::from(input.byte());
     let messages = inputs(input);
-    let ptrs: Vec<*const u8> = messages.iter().map(|m| m.as_ptr()).collect();
-    let lens: Vec<usize> = messages.iter().map(Vec::len).collect();
     let mut request = Out::new(usize::from(input.u16() % 8192));
     let mut client = ptr::null_mut();
     // SAFETY: arrays of `count` entries, buffers as their lengths claim.
@@ -245,9 +263,9 @@ fn checked_client(input: &mut Cursor<'_>) {
             suite_id,
             check,
             kappa,
-            ptrs.as_ptr(),
-            lens.as_ptr(),
-            ptrs.len(),
+            messages.ptrs.as_ptr(),
+            messages.lens.as_ptr(),
+            messages.ptrs.len(),
             request.ptr(),
             request.buf.len(),
             &mut request.written,
@@ -302,67 +320,60 @@ fn decoders(input: &mut Cursor<'_>) {
     let which = input.byte() % 3;
     let encoded = input.field(8);
     let mut out = Out::new(usize::from(input.u16() % 4096));
-    // SAFETY (all three): the encoding holds `len` bytes; handles are
-    // written only on success, then used and freed once.
+    // SAFETY (all three): the encoding holds `len` bytes; the handle
+    // pointer is writable.
     unsafe {
         match which {
-            0 => {
-                let mut share = ptr::null_mut();
-                let s = oblivex_key_share_from_bytes(
-                    suite_id,
-                    encoded.as_ptr(),
-                    encoded.len(),
-                    &mut share,
-                );
-                assert_ne!(s, oblivex_status::OBLIVEX_ERR_PANIC);
-                let status =
-                    oblivex_key_share_to_bytes(share, out.ptr(), out.buf.len(), &mut out.written);
-                out.check(status);
-                if s == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
-                    assert_eq!(&out.buf[..out.written], encoded);
-                }
-                oblivex_key_share_free(share);
-            }
-            1 => {
-                let mut commitments = ptr::null_mut();
-                let s = oblivex_commitments_from_bytes(
-                    suite_id,
-                    encoded.as_ptr(),
-                    encoded.len(),
-                    &mut commitments,
-                );
-                assert_ne!(s, oblivex_status::OBLIVEX_ERR_PANIC);
-                let status = oblivex_commitments_to_bytes(
-                    commitments,
-                    out.ptr(),
-                    out.buf.len(),
-                    &mut out.written,
-                );
-                out.check(status);
-                if s == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
-                    assert_eq!(&out.buf[..out.written], encoded);
-                }
-                oblivex_commitments_free(commitments);
-            }
-            _ => {
-                let mut key_set = ptr::null_mut();
-                let s =
-                    oblivex_bls_key_set_from_bytes(encoded.as_ptr(), encoded.len(), &mut key_set);
-                assert_ne!(s, oblivex_status::OBLIVEX_ERR_PANIC);
-                let status = oblivex_bls_key_set_to_bytes(
-                    key_set,
-                    out.ptr(),
-                    out.buf.len(),
-                    &mut out.written,
-                );
-                out.check(status);
-                if s == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
-                    assert_eq!(&out.buf[..out.written], encoded);
-                }
-                oblivex_bls_key_set_free(key_set);
-            }
+            0 => round_trip(
+                encoded,
+                &mut out,
+                |h| oblivex_key_share_from_bytes(suite_id, encoded.as_ptr(), encoded.len(), h),
+                oblivex_key_share_to_bytes,
+                oblivex_key_share_free,
+            ),
+            1 => round_trip(
+                encoded,
+                &mut out,
+                |h| oblivex_commitments_from_bytes(suite_id, encoded.as_ptr(), encoded.len(), h),
+                oblivex_commitments_to_bytes,
+                oblivex_commitments_free,
+            ),
+            _ => round_trip(
+                encoded,
+                &mut out,
+                |h| oblivex_bls_key_set_from_bytes(encoded.as_ptr(), encoded.len(), h),
+                oblivex_bls_key_set_to_bytes,
+                oblivex_bls_key_set_free,
+            ),
         }
     }
+}
+
+/// Decodes `encoded` into a handle (`from_bytes`), encodes it back into
+/// `out` (`to_bytes`, which must refuse a NULL handle cleanly) and frees
+/// it: whatever decoded must encode to exactly `encoded`.
+///
+/// # Safety
+/// `from_bytes` reads only `encoded` and writes only the handle pointer.
+unsafe fn round_trip<T>(
+    encoded: &[u8],
+    out: &mut Out,
+    from_bytes: impl FnOnce(*mut *mut T) -> oblivex_status,
+    to_bytes: unsafe extern "C" fn(*const T, *mut u8, usize, *mut usize) -> oblivex_status,
+    free: unsafe extern "C" fn(*mut T),
+) {
+    let mut handle = ptr::null_mut();
+    let decoded = from_bytes(&mut handle);
+    assert_ne!(decoded, oblivex_status::OBLIVEX_ERR_PANIC);
+    // SAFETY: `handle` is NULL or the live handle just made; `out` holds
+    // its capacity.
+    let status = unsafe { to_bytes(handle, out.ptr(), out.buf.len(), &mut out.written) };
+    out.check(status);
+    if decoded == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
+        assert_eq!(&out.buf[..out.written], encoded);
+    }
+    // SAFETY: NULL or live, freed once.
+    unsafe { free(handle) };
 }
 
 /// A 2-of-3 dealing on `suite_id` (NULLs if the suite is not one).
@@ -430,17 +441,15 @@ fn threshold_client(input: &mut Cursor<'_>) {
     let suite_id = client_suite(input);
     let (shares, commitments) = dealt(suite_id);
     let messages = inputs(input);
-    let ptrs: Vec<*const u8> = messages.iter().map(|m| m.as_ptr()).collect();
-    let lens: Vec<usize> = messages.iter().map(Vec::len).collect();
     let mut request = Out::new(usize::from(input.u16() % 8192));
     let mut client = ptr::null_mut();
     // SAFETY: arrays of `count` entries, buffers as their lengths claim.
     let status = unsafe {
         oblivex_threshold_oprf_client_blind(
             commitments,
-            ptrs.as_ptr(),
-            lens.as_ptr(),
-            ptrs.len(),
+            messages.ptrs.as_ptr(),
+            messages.lens.as_ptr(),
+            messages.ptrs.len(),
             ptr::null(),
             0,
             64,
@@ -478,8 +487,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
             answers.push(input.field(8).to_vec());
         }
     }
-    let answer_ptrs: Vec<*const u8> = answers.iter().map(|a| a.as_ptr()).collect();
-    let answer_lens: Vec<usize> = answers.iter().map(Vec::len).collect();
+    let answers = Buffers::new(answers);
     let mut outputs = Out::new(usize::from(input.u16() % 1024));
     let mut cheaters = vec![0xFFFFu16; usize::from(input.byte() % 6)];
     let mut cheaters_written = UNWRITTEN;
@@ -489,8 +497,8 @@ fn threshold_client(input: &mut Cursor<'_>) {
         oblivex_threshold_oprf_client_finalize(
             client,
             ids.as_ptr(),
-            answer_ptrs.as_ptr(),
-            answer_lens.as_ptr(),
+            answers.ptrs.as_ptr(),
+            answers.lens.as_ptr(),
             ids.len(),
             outputs.ptr(),
             outputs.buf.len(),
