@@ -13,10 +13,7 @@
 
 #![no_main]
 
-use std::any::{Any, TypeId};
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
+use std::any::TypeId;
 
 use libfuzzer_sys::fuzz_target;
 use oblivex::group::{Bls12381G1, PrimeOrderGroup, Ristretto255, P256};
@@ -24,7 +21,7 @@ use oblivex::oblivious::{Check, Kappa};
 use oblivex::oprf::{CheckedClientBatch, KeyPair, ThresholdClientBatch};
 use oblivex::threshold::{deal, evaluate_share, Commitments, Response};
 use oblivex::Error;
-use oblivex_fuzz::{Cursor, FuzzRng};
+use oblivex_fuzz::{cached, Cursor, FuzzRng};
 
 const SERVERS: usize = 3;
 const THRESHOLD: usize = 2;
@@ -53,12 +50,15 @@ fn run<G: PrimeOrderGroup>(which: u8, count: usize, edits: &mut Cursor<'_>) {
 }
 
 fn checked<G: PrimeOrderGroup>(inputs: &[&[u8]], check: Check, edits: &mut Cursor<'_>) {
-    let key = KeyPair::<G>::from_secret(G::scalar_from_u64(0x5eed));
+    // The key and the honest run depend only on (group, check, inputs):
+    // computed once.
+    let key = cached((TypeId::of::<G>(), 3, 0), || {
+        KeyPair::<G>::from_secret(G::scalar_from_u64(0x5eed))
+    });
     let batch = || {
         CheckedClientBatch::<G>::blind(inputs, check, Kappa::DEFAULT, &mut FuzzRng::new(b"client"))
             .expect("valid inputs")
     };
-    // The honest run depends only on (group, check, inputs): computed once.
     let tag = u8::from(check == Check::KeyFree);
     let honest_run = cached((TypeId::of::<G>(), tag, inputs.len()), || {
         let answer = evaluate::<G>(key.secret(), batch().blinded_elements());
@@ -270,18 +270,4 @@ impl Edit {
             _ => {}
         }
     }
-}
-
-/// What `make` returns for `key`, computed on first use (the honest runs
-/// are the same for every input with the same group, check and count).
-fn cached<T: 'static>(key: (TypeId, u8, usize), make: impl FnOnce() -> T) -> Rc<T> {
-    thread_local! {
-        static CACHE: RefCell<HashMap<(TypeId, u8, usize), Rc<dyn Any>>> = RefCell::new(HashMap::new());
-    }
-    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
-        return hit.downcast::<T>().expect("one type per key");
-    }
-    let value: Rc<T> = Rc::new(make());
-    CACHE.with(|c| c.borrow_mut().insert(key, value.clone()));
-    value
 }

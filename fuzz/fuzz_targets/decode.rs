@@ -7,6 +7,8 @@
 
 #![no_main]
 
+use std::any::TypeId;
+
 use libfuzzer_sys::fuzz_target;
 use oblivex::bls;
 use oblivex::elgamal::Ciphertext;
@@ -16,6 +18,7 @@ use oblivex::group::{
 };
 use oblivex::oprf::{KeyPair, Mode, Server};
 use oblivex::threshold::{Commitments, KeyShare};
+use oblivex_fuzz::cached;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else {
@@ -74,7 +77,9 @@ fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
             // FFDHE groups the answer buffer is one byte short, so a request
             // that decodes stops at the buffer check instead of costing a
             // full batch exponentiation (about 0.1 s under instrumentation).
-            let server = Server::new(Mode::Oprf, KeyPair::<G>::from_secret(G::scalar_from_u64(7)));
+            let server = cached((TypeId::of::<G>(), 0, 0), || {
+                Server::new(Mode::Oprf, KeyPair::<G>::from_secret(G::scalar_from_u64(7)))
+            });
             let short = usize::from(G::ELEMENT_LEN >= 256);
             let mut out = vec![0xA5u8; bytes.len().saturating_sub(short)];
             match server.evaluate(bytes, &mut out) {
@@ -105,12 +110,10 @@ fn bls_decoders(which: u8, bytes: &[u8]) {
         _ => {
             // A signature from nowhere never verifies under a fixed key
             // (it could only by forging one).
-            let key = bls::PublicKey::from_secret(&fixed_bls_secret());
+            let key = cached((TypeId::of::<bls::PublicKey>(), 0, 0), || {
+                bls::PublicKey::from_secret(&Bls12381G1::scalar_from_u64(0x0b1e))
+            });
             assert!(!bls::verify(&key, b"fuzz", bytes));
         }
     }
-}
-
-fn fixed_bls_secret() -> <Bls12381G1 as PrimeOrderGroup>::Scalar {
-    Bls12381G1::scalar_from_u64(0x0b1e)
 }

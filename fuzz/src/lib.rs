@@ -1,12 +1,34 @@
 //! Helpers shared by the fuzz targets: a deterministic RNG (so an input
 //! replays exactly, including the blinds and verification factors it
-//! leads to) and a cursor that splits the fuzzer's bytes into fields.
+//! leads to), a per-process cache for fixed setup, and a cursor that
+//! splits the fuzzer's bytes into fields.
+
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 #[path = "../../tests/support/replay_rng.rs"]
 mod replay_rng;
 
 /// The targets' RNG: every replay of an input draws the same coins.
 pub use replay_rng::ReplayRng as FuzzRng;
+
+/// What `make` returns for `key`, computed on first use and kept for the
+/// process (a target's fixed setup: honest runs, keys), so each input pays
+/// only for its own work. Keys are (group type, target-chosen tag, size).
+pub fn cached<T: 'static>(key: (TypeId, u8, usize), make: impl FnOnce() -> T) -> Rc<T> {
+    thread_local! {
+        static CACHE: RefCell<HashMap<(TypeId, u8, usize), Rc<dyn Any>>> =
+            RefCell::new(HashMap::new());
+    }
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit.downcast::<T>().expect("one type per key");
+    }
+    let value: Rc<T> = Rc::new(make());
+    CACHE.with(|c| c.borrow_mut().insert(key, value.clone()));
+    value
+}
 
 /// Reads fields off the fuzzer's input; past the end every read is zero
 /// or empty, so any input is a valid (if short) sequence of fields.
