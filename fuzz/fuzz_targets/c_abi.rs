@@ -9,9 +9,11 @@
 
 use core::ptr;
 
+use std::any::TypeId;
+
 use libfuzzer_sys::fuzz_target;
 use oblivex::ffi::*;
-use oblivex_fuzz::Cursor;
+use oblivex_fuzz::{cached, Cursor};
 
 const SENTINEL: u8 = 0xA5;
 const UNWRITTEN: usize = usize::MAX;
@@ -135,22 +137,32 @@ fn modexp(input: &mut Cursor<'_>) {
     unsafe { oblivex_mont_ctx_free(ctx) };
 }
 
+/// A server of `suite_id` with a derived key (NULL if the suite or mode is
+/// not one), made once per process and kept: fixed setup, not the input's
+/// work.
 fn server(suite_id: i32, mode: i32) -> *mut oblivex_oprf_server {
-    let mut server = ptr::null_mut();
-    // SAFETY: the seed and info are readable; `server` is writable.
-    let status = unsafe {
-        oblivex_oprf_server_derive(
-            suite_id,
-            mode,
-            [7u8; 32].as_ptr(),
-            32,
-            ptr::null(),
-            0,
-            &mut server,
-        )
-    };
-    assert!(status == oblivex_status::OBLIVEX_OK || server.is_null());
-    server
+    let key = (
+        TypeId::of::<oblivex_oprf_server>(),
+        mode as u8,
+        suite_id as u32 as usize,
+    );
+    *cached(key, || {
+        let mut server = ptr::null_mut();
+        // SAFETY: the seed and info are readable; `server` is writable.
+        let status = unsafe {
+            oblivex_oprf_server_derive(
+                suite_id,
+                mode,
+                [7u8; 32].as_ptr(),
+                32,
+                ptr::null(),
+                0,
+                &mut server,
+            )
+        };
+        assert!(status == oblivex_status::OBLIVEX_OK || server.is_null());
+        server
+    })
 }
 
 fn server_evaluate(input: &mut Cursor<'_>) {
@@ -170,8 +182,6 @@ fn server_evaluate(input: &mut Cursor<'_>) {
         )
     };
     out.check(status);
-    // SAFETY: NULL or live, freed once.
-    unsafe { oblivex_oprf_server_free(server) };
 }
 
 /// `count` inputs of fuzzer-chosen lengths, as C pointer and length arrays.
@@ -289,8 +299,6 @@ fn checked_client(input: &mut Cursor<'_>) {
             )
         };
         assert_eq!(s, oblivex_status::OBLIVEX_OK);
-        // SAFETY: live, freed once.
-        unsafe { oblivex_oprf_server_free(server) };
         answer.buf
     } else {
         input.field(16).to_vec()
@@ -376,46 +384,46 @@ unsafe fn round_trip<T>(
     unsafe { free(handle) };
 }
 
-/// A 2-of-3 dealing on `suite_id` (NULLs if the suite is not one).
+/// A 2-of-3 dealing on `suite_id` (NULLs if the suite is not one), made
+/// once per process and kept.
 fn dealt(suite_id: i32) -> ([*mut oblivex_key_share; 3], *mut oblivex_commitments) {
-    let mut shares = [ptr::null_mut(); 3];
-    let mut commitments = ptr::null_mut();
-    let mut secret = vec![0u8; oblivex_suite_scalar_len(suite_id)];
-    if let Some(last) = secret.last_mut() {
-        *last = 9;
-    }
-    // Scalars are big-endian except ristretto255's (little-endian, RFC
-    // 9496): the value 9 either way.
-    if suite_id == 1 {
-        secret.reverse();
-    }
-    // SAFETY: the secret holds its length; `shares` has room for 3.
-    let status = unsafe {
-        oblivex_threshold_deal(
-            suite_id,
-            secret.as_ptr(),
-            secret.len(),
-            2,
-            3,
-            shares.as_mut_ptr(),
-            &mut commitments,
-        )
-    };
-    assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
-    (shares, commitments)
-}
-
-fn free_dealt(shares: [*mut oblivex_key_share; 3], commitments: *mut oblivex_commitments) {
-    // SAFETY: each NULL or live, freed once.
-    unsafe {
-        shares.into_iter().for_each(|s| oblivex_key_share_free(s));
-        oblivex_commitments_free(commitments);
-    }
+    let key = (
+        TypeId::of::<oblivex_commitments>(),
+        0,
+        suite_id as u32 as usize,
+    );
+    *cached(key, || {
+        let mut shares = [ptr::null_mut(); 3];
+        let mut commitments = ptr::null_mut();
+        let mut secret = vec![0u8; oblivex_suite_scalar_len(suite_id)];
+        if let Some(last) = secret.last_mut() {
+            *last = 9;
+        }
+        // Scalars are big-endian except ristretto255's (little-endian, RFC
+        // 9496): the value 9 either way.
+        if suite_id == 1 {
+            secret.reverse();
+        }
+        // SAFETY: the secret holds its length; `shares` has room for 3.
+        let status = unsafe {
+            oblivex_threshold_deal(
+                suite_id,
+                secret.as_ptr(),
+                secret.len(),
+                2,
+                3,
+                shares.as_mut_ptr(),
+                &mut commitments,
+            )
+        };
+        assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
+        (shares, commitments)
+    })
 }
 
 fn threshold_server(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
-    let (shares, commitments) = dealt(suite_id);
+    let (shares, _) = dealt(suite_id);
     let quorum: Vec<u16> = (0..input.byte() % 5).map(|_| input.u16() % 6).collect();
     let request = input.field(8);
     let mut out = Out::new(usize::from(input.u16() % 4096));
@@ -434,7 +442,6 @@ fn threshold_server(input: &mut Cursor<'_>) {
         )
     };
     out.check(status);
-    free_dealt(shares, commitments);
 }
 
 fn threshold_client(input: &mut Cursor<'_>) {
@@ -530,7 +537,6 @@ fn threshold_client(input: &mut Cursor<'_>) {
     }
     // SAFETY: NULL or live, freed once.
     unsafe { oblivex_threshold_oprf_client_free(client) };
-    free_dealt(shares, commitments);
 }
 
 fn elgamal_and_bls(input: &mut Cursor<'_>) {
