@@ -12,7 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 command -v cargo-fuzz >/dev/null 2>&1 || {
-    echo "cargo-fuzz is not installed (cargo install cargo-fuzz --locked): skipped"
+    echo "fuzz: skipped, cargo-fuzz is not installed (cargo install --locked cargo-fuzz; .ci/run does)"
     exit 77
 }
 mode=$1

@@ -1,0 +1,17 @@
+#!/bin/sh
+# ctest's rust_fmt and rust_clippy: `cargo fmt --check`, or clippy on every
+# target with warnings as errors. Exit 77 (skipped) where the rustup
+# component is not installed, so a missing linter is reported, not failed.
+# Usage: ctest-lint.sh fmt|clippy CARGO
+set -eu
+lint=$1
+cargo=$2
+if ! "$cargo" "$lint" --version >/dev/null 2>&1; then
+    echo "rust_$lint: skipped, the rustup component for cargo $lint is not installed (rustup component add $( [ "$lint" = fmt ] && echo rustfmt || echo clippy))"
+    exit 77
+fi
+case "$lint" in
+fmt) exec "$cargo" fmt --check ;;
+clippy) exec "$cargo" clippy --release --locked --all-targets -- -D warnings ;;
+*) echo "usage: $0 fmt|clippy CARGO" >&2; exit 2 ;;
+esac
