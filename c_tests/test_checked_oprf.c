@@ -158,8 +158,9 @@ static void error_paths(void) {
     oblivex_checked_oprf_client *client = NULL;
 
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_COMMITTED_KEY, 0, 5) == 6, "committed length");
-    CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 64, 1) == 4, "key-free padding (kappa 64)");
-    CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 32, 1) == 8, "key-free padding (kappa 32)");
+    CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 64, 1) == 5, "key-free padding (kappa 64)");
+    CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 128, 1) == 3, "key-free padding (kappa 128)");
+    CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 32, 1) == 9, "key-free padding (kappa 32)");
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 0, 10) == 11, "no padding needed");
     CHECK(oblivex_checked_oprf_request_len(9, 0, 5) == 0, "unknown check");
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_COMMITTED_KEY, 31, 5) == 0, "kappa too small");

@@ -469,6 +469,31 @@ static void test_threshold_elgamal(int suite) {
         expect_cheaters(cheaters, n_cheaters, three, 3, "elgamal three cheaters");
         CHECK(test_all_bytes(outputs, sizeof outputs, 0xaa), "no output with three cheaters");
     }
+    /* Ciphertexts that decrypt to the identity (not valid encryptions):
+     * under the key 1, (c1, c1). The batch fails with INVALID_INPUT and no
+     * output, and the cheater caught on the way is still named. */
+    {
+        size_t scalar_len = oblivex_suite_scalar_len(suite);
+        uint8_t one[MAX_ELEM] = {0};
+        one[suite == OBLIVEX_SUITE_RISTRETTO255_SHA512 ? 0 : scalar_len - 1] = 1;
+        oblivex_key_share *unit_shares[M];
+        oblivex_commitments *unit = NULL;
+        deal(suite, one, scalar_len, unit_shares, &unit);
+        for (int i = 0; i < N; i++) {
+            memcpy(ciphertexts + 2 * i * elem, encaps + i * elem, elem);
+            memcpy(ciphertexts + (2 * i + 1) * elem, encaps + i * elem, elem);
+        }
+        memset(outputs, 0xaa, sizeof outputs);
+        CHECK_STATUS(elgamal_round(unit, unit_shares, OBLIVEX_ELGAMAL_PLAINTEXTS, ciphertexts, N * 2 * elem, 0,
+                                   one_cheat, outputs, sizeof outputs, cheaters, &n_cheaters, elem),
+                     OBLIVEX_ERR_INVALID_INPUT, "identity plaintexts");
+        expect_cheaters(cheaters, n_cheaters, &two, 1, "identity plaintexts still name the cheater");
+        CHECK(test_all_bytes(outputs, sizeof outputs, 0xaa), "no output for identity plaintexts");
+        for (int i = 0; i < M; i++) {
+            oblivex_key_share_free(unit_shares[i]);
+        }
+        oblivex_commitments_free(unit);
+    }
     /* Error paths. */
     oblivex_elgamal_client *client = NULL;
     uint8_t request[MAX_REQ];

@@ -260,7 +260,7 @@ typedef enum oblivex_check {
   /**
    * One key, whichever, for the whole batch; needs no public key but
    * proves less (a server may use another key throughout), and pads
-   * small batches (PROTOCOLS.md §3).
+   * batches of fewer than 256/kappa inputs.
    */
   OBLIVEX_CHECK_KEY_FREE = 2,
 } oblivex_check;
@@ -503,9 +503,10 @@ enum oblivex_status oblivex_bls_verify(const uint8_t *public_key,
 
 /**
  * The number of elements a checked request for `count` inputs holds (the
- * inputs, the balancer, and for the key-free check any padding): size the
- * request buffer as this times `oblivex_suite_element_len`. 0 for an
- * unknown check, an invalid `kappa` or `count` 0.
+ * inputs, the balancer, and for the key-free check random padding until
+ * the secret factors reach 256 bits: `(elements - 1) * kappa >= 256`):
+ * size the request buffer as this times `oblivex_suite_element_len`. 0 for
+ * an unknown check, an invalid `kappa` or `count` 0.
  */
 size_t oblivex_checked_oprf_request_len(int check, uint32_t kappa, size_t count);
 
@@ -589,6 +590,11 @@ void oblivex_checked_oprf_client_free(struct oblivex_checked_oprf_client *client
  * batch): `k·X_i` for each element of `blinded` with the handle's key,
  * whatever the handle's mode, and no proof. Writes `blinded_len` bytes to
  * `evaluated`.
+ *
+ * Limits: a server cannot tell a checked request's
+ * balancer (or key-free padding) from a real input, so a client gets an
+ * evaluation for every element it sends: issuance and rate limits must
+ * count the elements evaluated, not the inputs a client claims.
  *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
  * `OBLIVEX_ERR_BAD_LENGTH` (not a whole, non-zero number of elements),
@@ -721,7 +727,10 @@ enum oblivex_status oblivex_elgamal_client_new(const struct oblivex_commitments 
  * caught cheating to `cheaters` — exactly as
  * `oblivex_threshold_oprf_client_finalize` (same errors, same rules),
  * plus `OBLIVEX_ERR_INVALID_INPUT` for a ciphertext whose plaintext is the
- * identity (not a valid encryption).
+ * identity (not a valid encryption): no output for the whole batch, but the
+ * servers already caught cheating are written to `cheaters`. The statuses
+ * that carry the cheater list: `OBLIVEX_OK`, `OBLIVEX_ERR_VERIFICATION_FAILED`,
+ * `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`, `OBLIVEX_ERR_INVALID_INPUT`.
  *
  * # Safety
  * As `oblivex_threshold_oprf_client_finalize`.
@@ -943,7 +952,8 @@ enum oblivex_status oblivex_oprf_server_secret_key(const struct oblivex_oprf_ser
  * VOPRF and POPRF mode also one proof for the whole batch
  * (`oblivex_suite_proof_len` bytes) to `proof`. `info` is the POPRF public
  * input (NULL/0 otherwise). In OPRF mode `proof` may be NULL; if given,
- * `*proof_written` is set to 0.
+ * `*proof_written` is set to 0. Every element is an evaluation the client
+ * can use: rate limits count elements, not calls.
  *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
  * `OBLIVEX_ERR_BAD_LENGTH` (not a whole number of elements, or info too
@@ -1225,6 +1235,10 @@ void oblivex_commitments_free(struct oblivex_commitments *commitments);
  * party ids that include this server; NULL/0 for none) — and writes
  * `request_len` bytes to `response`.
  *
+ * Limits: a server cannot tell the balancer from a real input, so every
+ * element is an evaluation, a signature or a decryption the client can
+ * use: issuance and rate limits must count the elements of `request`.
+ *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
  * `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_ELEMENT`,
  * `OBLIVEX_ERR_INVALID_PARTY_ID` (a quorum without this server, or with a
@@ -1293,6 +1307,12 @@ enum oblivex_status oblivex_threshold_oprf_client_blind(const struct oblivex_com
  * write the cheaters; `OBLIVEX_ERR_INVALID_PARTY_ID` (a repeated id, or a
  * server outside the named quorum), `OBLIVEX_ERR_NULL_POINTER`,
  * `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_BATCH_USED` write nothing.
+ * So the statuses that carry the cheater list are `OBLIVEX_OK`,
+ * `OBLIVEX_ERR_VERIFICATION_FAILED` and `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`.
+ * Blame: every server whose answer is checked on its own and fails is
+ * named; when the combined check of t answers passes, their outputs are
+ * right, and servers whose wrong answers cancel out in the combination
+ * (colluders) change nothing and may go unnamed.
  * The first call that gets as far as checking spends the batch.
  *
  * # Safety

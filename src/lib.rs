@@ -42,3 +42,7 @@ pub mod rng;
 pub mod threshold;
 
 pub use error::Error;
+/// The wrapper in which secret outputs (PRF outputs, decrypted plaintexts,
+/// KEM secrets) are returned: it wipes them on drop. Re-exported from
+/// `zeroize`.
+pub use zeroize::Zeroizing;

@@ -196,7 +196,9 @@ fn batch<G: PrimeOrderGroup>(
         request: client.blinded_elements(),
     };
     let response = cheat(&scene);
-    client.verify_finalize(&response, Some(key.public_key()))
+    client
+        .verify_finalize(&response, Some(key.public_key()))
+        .map(|outputs| outputs.iter().map(|o| o.to_vec()).collect())
 }
 
 /// Runs `cheat` on `G` over `G::TRIALS` batches per check and checks each
@@ -554,8 +556,8 @@ fn every_batch_draws_fresh_coins() {
     )
     .unwrap();
     assert_ne!(first.blinded_elements(), second.blinded_elements());
-    // Key-free padding: (n + padding + 1)·κ ≥ 256.
-    assert_eq!(first.request_len(), 4);
+    // Key-free padding: the secret factors, (n + padding)·κ, reach 256 bits.
+    assert_eq!(first.request_len(), 5);
     assert_eq!(
         CheckedClientBatch::<Ristretto255>::blind(
             &inputs,
@@ -565,7 +567,7 @@ fn every_batch_draws_fresh_coins() {
         )
         .unwrap()
         .request_len(),
-        8
+        9
     );
     assert_eq!(
         CheckedClientBatch::<Ristretto255>::blind(

@@ -105,7 +105,12 @@ fn check<G: PrimeOrderGroup>(v: &Value) -> usize {
         assert!(v["proof"].is_null());
     }
 
-    let outputs = client.finalize(&evaluated, proof.as_ref()).unwrap();
+    let outputs: Vec<Vec<u8>> = client
+        .finalize(&evaluated, proof.as_ref())
+        .unwrap()
+        .iter()
+        .map(|o| o.to_vec())
+        .collect();
     assert_eq!(outputs, list(&v["outputs"]), "{} outputs", v["rfcSection"]);
     1
 }

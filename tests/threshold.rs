@@ -16,6 +16,7 @@ use oblivex::threshold::{
 };
 use oblivex::Error;
 use rand_core::{Rng, UnwrapErr};
+use zeroize::Zeroizing;
 
 fn rng() -> UnwrapErr<getrandom::SysRng> {
     UnwrapErr(getrandom::SysRng)
@@ -266,7 +267,12 @@ fn single_key_outputs<G: PrimeOrderGroup>(secret: &G::Scalar, inputs: &[&[u8]]) 
     server
         .evaluate(client.blinded_elements(), &mut evaluated)
         .unwrap();
-    client.finalize(&evaluated, None).unwrap()
+    plain(&client.finalize(&evaluated, None).unwrap())
+}
+
+/// Outputs as plain vectors, to compare (the library wipes its own).
+fn plain(outputs: &[Zeroizing<Vec<u8>>]) -> Vec<Vec<u8>> {
+    outputs.iter().map(|o| o.to_vec()).collect()
 }
 
 fn random_inputs(n: usize) -> Vec<Vec<u8>> {
@@ -288,7 +294,7 @@ fn oprf_round<G: PrimeOrderGroup>(
     servers: &[PartyId],
     quorum: Option<&[PartyId]>,
     behaviour: impl Fn(PartyId) -> Behaviour,
-) -> Result<Recovered<Vec<u8>>, Failure> {
+) -> Result<Recovered<Zeroizing<Vec<u8>>>, Failure> {
     let batch =
         ThresholdClientBatch::<G>::blind(inputs, commitments, quorum, Kappa::DEFAULT, &mut rng())
             .unwrap();
@@ -310,7 +316,7 @@ fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usi
                 Behaviour::Honest
             })
             .unwrap();
-            assert_eq!(got.outputs, expected, "servers {servers:?}");
+            assert_eq!(plain(&got.outputs), expected, "servers {servers:?}");
             assert!(got.cheaters.is_empty());
         }
     }
@@ -324,7 +330,7 @@ fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usi
             |_| Behaviour::Honest,
         )
         .unwrap();
-        assert_eq!(got.outputs, expected, "quorum {quorum:?}");
+        assert_eq!(plain(&got.outputs), expected, "quorum {quorum:?}");
     }
     // Fewer than t honest answers: no output.
     let too_few: Vec<PartyId> = (1..t as PartyId).collect();
@@ -360,7 +366,7 @@ fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usi
             };
             let got = oprf_round(&shares, &commitments, &inputs, &all, None, behaviour)
                 .unwrap_or_else(|f| panic!("{cheat:?} x{count}: {f}"));
-            assert_eq!(got.outputs, expected, "{cheat:?}");
+            assert_eq!(plain(&got.outputs), expected, "{cheat:?}");
             assert_eq!(got.cheaters, cheaters, "{cheat:?}");
         }
     }
@@ -722,12 +728,16 @@ fn elgamal_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize) {
             };
             for servers in subsets(m, t) {
                 let got = run(&servers, None, &[]).unwrap();
-                assert_eq!(&got.outputs, expected, "blinded={blinded} kem={kem}");
+                assert_eq!(
+                    &plain(&got.outputs),
+                    expected,
+                    "blinded={blinded} kem={kem}"
+                );
                 let got = run(&servers, Some(&servers), &[]).unwrap();
-                assert_eq!(&got.outputs, expected);
+                assert_eq!(&plain(&got.outputs), expected);
             }
             let got = run(&all, None, &cheaters).unwrap();
-            assert_eq!(&got.outputs, expected);
+            assert_eq!(&plain(&got.outputs), expected);
             assert_eq!(got.cheaters, cheaters);
             let failure = run(&all, None, &too_many).unwrap_err();
             assert_eq!(failure.error, Error::NotEnoughResponses);
@@ -760,4 +770,140 @@ fn threshold_elgamal_bls12_381() {
 #[test]
 fn threshold_elgamal_ffdhe2048() {
     elgamal_on::<Ffdhe2048>(3, 2, 2);
+}
+
+// ------------------------------------------------ what the design promises
+
+/// A server cannot tell the balancer from a real input, so it must count
+/// every element it evaluates: a client that fills the balancer's slot with
+/// a second real message gets two valid signatures from a request the size
+/// of a one-message batch.
+#[test]
+fn threshold_bls_signers_sign_every_element_they_are_sent() {
+    let (t, m) = (2, 3);
+    let (_, shares, key_set) = bls_setup(t, m);
+    let messages: [&[u8]; 2] = [
+        b"the message asked for",
+        b"one more, in the balancer's slot",
+    ];
+    let honest =
+        BlindSignBatch::blind(&messages[..1], &key_set, None, Kappa::DEFAULT, &mut rng()).unwrap();
+    // The client's own request: both elements real blinded messages.
+    let blinds: Vec<_> = messages
+        .iter()
+        .map(|_| Bls12381G1::random_scalar(&mut rng()))
+        .collect();
+    let blinded: Vec<_> = messages
+        .iter()
+        .zip(&blinds)
+        .map(|(m, r)| Bls12381G1::mul(&Bls12381G1::hash_to_group(&[m], bls::SIGNATURE_DST), r))
+        .collect();
+    let mut request = vec![0u8; blinded.len() * Bls12381G1::ELEMENT_LEN];
+    Bls12381G1::encode_batch(&blinded, &mut request);
+    assert_eq!(request.len(), honest.blinded_elements().len());
+    // Any t signers answer it as they answer every request.
+    let ids: Vec<PartyId> = (1..=t as PartyId).collect();
+    let answers: Vec<Vec<Vec<u8>>> = ids
+        .iter()
+        .map(|&id| {
+            let mut out = vec![0u8; request.len()];
+            evaluate_share(&shares[usize::from(id) - 1], None, &request, &mut out).unwrap();
+            out.chunks(Bls12381G1::ELEMENT_LEN)
+                .map(<[u8]>::to_vec)
+                .collect()
+        })
+        .collect();
+    let weights = lagrange_at_zero::<Bls12381G1>(&ids).unwrap();
+    for (i, (message, blind)) in messages.iter().zip(&blinds).enumerate() {
+        let shares_of_i: Vec<_> = answers
+            .iter()
+            .map(|a| Bls12381G1::decode(&a[i]).unwrap())
+            .collect();
+        let combined = Bls12381G1::msm_vartime(&weights, &shares_of_i);
+        let signature = Bls12381G1::mul(&combined, &Bls12381G1::scalar_invert(blind));
+        let signature = encode_to_vec::<Bls12381G1>(&signature);
+        assert!(
+            bls::verify(key_set.public_key(), message, &signature),
+            "message {i} got a valid signature"
+        );
+    }
+}
+
+/// Blame, exactly: when the combined check passes, two servers whose wrong
+/// answers cancel in the Lagrange combination change nothing (the outputs
+/// are right) and are not named.
+#[test]
+fn threshold_cancelling_errors_change_nothing_and_go_unnamed() {
+    type G = Ristretto255;
+    let secret = G::random_scalar(&mut rng());
+    let (shares, commitments) = deal::<G, _>(&secret, 2, 3, &mut rng()).unwrap();
+    let inputs: [&[u8]; 3] = [b"one", b"two", b"three"];
+    let expected = single_key_outputs::<G>(&secret, &inputs);
+    let batch =
+        ThresholdClientBatch::<G>::blind(&inputs, &commitments, None, Kappa::DEFAULT, &mut rng())
+            .unwrap();
+    let request = batch.blinded_elements().to_vec();
+    let ids: [PartyId; 2] = [1, 2];
+    let weights = lagrange_at_zero::<G>(&ids).unwrap();
+    // Server 1 adds E to its first answer, server 2 subtracts (λ1/λ2)·E.
+    let error = G::mul_base(&G::random_scalar(&mut rng()));
+    let offsets = [
+        error,
+        G::neg(&G::mul(
+            &error,
+            &G::scalar_mul(&weights[0], &G::scalar_invert(&weights[1])),
+        )),
+    ];
+    let answers: Vec<(PartyId, Vec<u8>)> = ids
+        .iter()
+        .zip(&offsets)
+        .map(|(&id, offset)| {
+            let mut out = vec![0u8; request.len()];
+            evaluate_share(&shares[usize::from(id) - 1], None, &request, &mut out).unwrap();
+            let first = &mut out[..G::ELEMENT_LEN];
+            let wrong = G::add(&G::decode(first).unwrap(), offset);
+            G::encode(&wrong, first);
+            (id, out)
+        })
+        .collect();
+    let recovered = batch.finalize(&as_responses(&answers)).unwrap();
+    assert_eq!(plain(&recovered.outputs), expected);
+    assert!(recovered.cheaters.is_empty());
+}
+
+/// A ciphertext that decrypts to the identity fails the batch, and the
+/// failure still names the server caught cheating on the way.
+#[test]
+fn threshold_elgamal_identity_plaintext_still_names_cheaters() {
+    type G = P256;
+    let secret = G::random_scalar(&mut rng());
+    let (shares, commitments) = deal::<G, _>(&secret, 2, 3, &mut rng()).unwrap();
+    let mut ciphertexts: Vec<_> = (0..3)
+        .map(|_| {
+            let message = G::mul_base(&G::random_scalar(&mut rng()));
+            encrypt::<G, _>(commitments.public_key(), &message, &mut rng()).unwrap()
+        })
+        .collect();
+    // (c1, sk·c1): the plaintext is the identity.
+    ciphertexts[1].c2 = G::mul(&ciphertexts[1].c1, &secret);
+    let batch = DecryptionBatch::for_ciphertexts(
+        &ciphertexts,
+        &commitments,
+        None,
+        true,
+        Kappa::DEFAULT,
+        &mut rng(),
+    )
+    .unwrap();
+    let all: Vec<PartyId> = vec![1, 2, 3];
+    let answers = respond(&shares, &all, None, batch.elements(), |id| {
+        if id == 2 {
+            Behaviour::OneWrong
+        } else {
+            Behaviour::Honest
+        }
+    });
+    let failure = batch.finish(&as_responses(&answers)).unwrap_err();
+    assert_eq!(failure.error, Error::InvalidInput);
+    assert_eq!(failure.cheaters, vec![2]);
 }

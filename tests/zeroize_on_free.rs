@@ -201,10 +201,10 @@ trait InMemory: PrimeOrderGroup {
     /// The bytes of `s` as the library stores them.
     fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8>;
     /// Copies of `scalars` in the library's representation, dropped
-    /// without wiping (none of the 32-byte scalar types wipes itself on
-    /// drop; the library wraps them where it must).
+    /// without wiping (every scalar type wipes itself on drop, so the copies
+    /// are plain bytes).
     fn drop_unwiped(scalars: &[Self::Scalar]) -> Box<dyn FnOnce()> {
-        let copies: Vec<Self::Scalar> = scalars.to_vec();
+        let copies: Vec<Vec<u8>> = scalars.iter().map(Self::scalar_in_memory).collect();
         Box::new(move || drop(copies))
     }
     /// The C ABI's suite number.
@@ -247,20 +247,6 @@ macro_rules! ffdhe_in_memory {
                 let mut bytes = encode_scalar_to_vec::<Self>(s);
                 bytes.reverse();
                 bytes
-            }
-            /// `Exponent` wipes itself on drop, so the control drops the
-            /// same limbs as plain vectors.
-            fn drop_unwiped(scalars: &[Self::Scalar]) -> Box<dyn FnOnce()> {
-                let limbs: Vec<Vec<u64>> = scalars
-                    .iter()
-                    .map(|s| {
-                        Self::scalar_in_memory(s)
-                            .chunks(8)
-                            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-                            .collect()
-                    })
-                    .collect();
-                Box::new(move || drop(limbs))
             }
         }
     };
@@ -631,6 +617,207 @@ fn client_coins_are_wiped_bls12_381() {
 #[test]
 fn client_coins_are_wiped_ffdhe2048() {
     client_batches_are_wiped::<Ffdhe2048>();
+}
+
+// ---------------------------------------------------------------------------
+// What a client derives from its private inputs.
+
+/// `n` private inputs of 32 random-looking bytes (recognisable needles).
+fn private_inputs(seed: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let mut rng = ReplayRng::new(seed);
+    (0..n)
+        .map(|_| {
+            let mut x = vec![0u8; 32];
+            rng.fill_bytes(&mut x);
+            x
+        })
+        .collect()
+}
+
+/// The encodings of `N_i = k·H(x_i)`, the unblinded elements an OPRF-mode
+/// client computes for `inputs` under `key` (RFC 9497 HashToGroup DST).
+fn unblinded_encodings<G: PrimeOrderGroup>(key: &G::Scalar, inputs: &[&[u8]]) -> Vec<Vec<u8>> {
+    let dst = [
+        b"HashToGroup-OPRFV1-\x00-".as_slice(),
+        G::SUITE_ID.as_bytes(),
+    ]
+    .concat();
+    inputs
+        .iter()
+        .map(|x| encode_to_vec::<G>(&G::mul(&G::hash_to_group(&[x], &dst), key)))
+        .collect()
+}
+
+/// The OPRF, checked and threshold clients leave nothing of their inputs,
+/// of the unblinded elements or of their outputs behind (the outputs wipe
+/// themselves when the caller drops them).
+fn client_private_values_are_wiped<G: InMemory>() {
+    let owned = private_inputs(G::SUITE_ID.as_bytes(), 3);
+    let inputs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+    let key = KeyPair::<G>::from_secret(G::scalar_from_u64(0x5eed));
+    let (shares, commitments) =
+        deal::<G, _>(key.secret(), 2, 3, &mut ReplayRng::new(b"dealer")).unwrap();
+    let outputs: Vec<Vec<u8>> = {
+        let batch =
+            ClientBatch::<G>::blind(Mode::Oprf, &inputs, b"", None, &mut ReplayRng::new(b"x"))
+                .unwrap();
+        let evaluated = evaluate::<G>(key.secret(), batch.blinded_elements());
+        let outputs = batch.finalize(&evaluated, None).unwrap();
+        outputs.iter().map(|o| o.to_vec()).collect()
+    };
+    let mut secrets = owned.clone();
+    secrets.extend(unblinded_encodings::<G>(key.secret(), &inputs));
+    secrets.extend(outputs.iter().cloned());
+    let copies = || {
+        let copies = secrets.clone();
+        move || drop(copies)
+    };
+    assert_wiped(
+        &format!("{} oprf client's inputs and outputs", G::SUITE_ID),
+        &secrets,
+        copies(),
+        || {
+            let batch =
+                ClientBatch::<G>::blind(Mode::Oprf, &inputs, b"", None, &mut ReplayRng::new(b"y"))
+                    .unwrap();
+            let evaluated = evaluate::<G>(key.secret(), batch.blinded_elements());
+            let got = batch.finalize(&evaluated, None).unwrap();
+            assert_eq!(got.len(), outputs.len());
+        },
+    );
+    assert_wiped(
+        &format!("{} checked client's inputs and outputs", G::SUITE_ID),
+        &secrets,
+        copies(),
+        || {
+            let kappa = Kappa::new(KAPPA).unwrap();
+            let batch = CheckedClientBatch::<G>::blind(
+                &inputs,
+                Check::CommittedKey,
+                kappa,
+                &mut ReplayRng::new(b"z"),
+            )
+            .unwrap();
+            let evaluated = evaluate::<G>(key.secret(), batch.blinded_elements());
+            let got = batch
+                .verify_finalize(&evaluated, Some(key.public_key()))
+                .unwrap();
+            assert_eq!(got.len(), outputs.len());
+        },
+    );
+    assert_wiped(
+        &format!("{} threshold client's inputs and outputs", G::SUITE_ID),
+        &secrets,
+        copies(),
+        || {
+            let kappa = Kappa::new(KAPPA).unwrap();
+            let rng = &mut ReplayRng::new(b"w");
+            let batch =
+                ThresholdClientBatch::<G>::blind(&inputs, &commitments, None, kappa, rng).unwrap();
+            let wire = batch.blinded_elements().to_vec();
+            threshold_finish(&shares, &wire, |responses| {
+                batch
+                    .finalize(responses)
+                    .map(|got| assert_eq!(got.outputs.len(), 3))
+            });
+        },
+    );
+}
+
+/// Threshold ElGamal leaves neither the decrypted Diffie–Hellman values
+/// `sk·c1`, nor the plaintexts, nor the KEM secrets behind.
+fn decrypted_values_are_wiped<G: InMemory>() {
+    let secret = G::scalar_from_u64(0xdec0de);
+    let (shares, commitments) =
+        deal::<G, _>(&secret, 2, 3, &mut ReplayRng::new(b"dealer")).unwrap();
+    let mut rng = ReplayRng::new(b"messages");
+    let messages: Vec<G::Element> = (0..3)
+        .map(|_| G::mul_base(&G::random_scalar(&mut rng)))
+        .collect();
+    let ciphertexts: Vec<elgamal::Ciphertext<G>> = messages
+        .iter()
+        .map(|m| elgamal::encrypt(commitments.public_key(), m, &mut rng).unwrap())
+        .collect();
+    let encapsulations: Vec<(G::Element, Vec<u8>)> = (0..3)
+        .map(|_| {
+            let (c1, shared) =
+                elgamal::encapsulate::<G, _>(commitments.public_key(), &mut rng).unwrap();
+            (c1, shared.to_vec())
+        })
+        .collect();
+    let dh = |c1: &G::Element| encode_to_vec::<G>(&G::mul(c1, &secret));
+    let mut plaintext_secrets: Vec<Vec<u8>> = messages.iter().map(encode_to_vec::<G>).collect();
+    plaintext_secrets.extend(ciphertexts.iter().map(|c| dh(&c.c1)));
+    let mut kem_secrets: Vec<Vec<u8>> = encapsulations.iter().map(|(_, s)| s.clone()).collect();
+    kem_secrets.extend(encapsulations.iter().map(|(c1, _)| dh(c1)));
+    let kappa = Kappa::new(KAPPA).unwrap();
+    for blinded in [false, true] {
+        let copies = plaintext_secrets.clone();
+        assert_wiped(
+            &format!("{} elgamal plaintexts (blinded {blinded})", G::SUITE_ID),
+            &plaintext_secrets,
+            move || drop(copies),
+            || {
+                let rng = &mut ReplayRng::new(b"decrypt");
+                let batch = DecryptionBatch::<G>::for_ciphertexts(
+                    &ciphertexts,
+                    &commitments,
+                    None,
+                    blinded,
+                    kappa,
+                    rng,
+                )
+                .unwrap();
+                let wire = batch.elements().to_vec();
+                threshold_finish(&shares, &wire, |responses| {
+                    batch
+                        .finish(responses)
+                        .map(|got| assert_eq!(got.outputs.len(), 3))
+                });
+            },
+        );
+        let copies = kem_secrets.clone();
+        let c1: Vec<G::Element> = encapsulations.iter().map(|(c1, _)| c1.clone()).collect();
+        assert_wiped(
+            &format!("{} elgamal KEM secrets (blinded {blinded})", G::SUITE_ID),
+            &kem_secrets,
+            move || drop(copies),
+            || {
+                let rng = &mut ReplayRng::new(b"decapsulate");
+                let batch = DecryptionBatch::<G>::for_encapsulations(
+                    &c1,
+                    &commitments,
+                    None,
+                    blinded,
+                    kappa,
+                    rng,
+                )
+                .unwrap();
+                let wire = batch.elements().to_vec();
+                threshold_finish(&shares, &wire, |responses| {
+                    batch
+                        .finish(responses)
+                        .map(|got| assert_eq!(got.outputs.len(), 3))
+                });
+            },
+        );
+    }
+}
+
+#[test]
+fn client_private_values_are_wiped_on_every_suite() {
+    client_private_values_are_wiped::<Ristretto255>();
+    client_private_values_are_wiped::<P256>();
+    client_private_values_are_wiped::<Bls12381G1>();
+    client_private_values_are_wiped::<Ffdhe2048>();
+}
+
+#[test]
+fn decrypted_values_are_wiped_on_every_suite() {
+    decrypted_values_are_wiped::<Ristretto255>();
+    decrypted_values_are_wiped::<P256>();
+    decrypted_values_are_wiped::<Bls12381G1>();
+    decrypted_values_are_wiped::<Ffdhe2048>();
 }
 
 /// The blind BLS signing client (BLS12-381 only): its blinds and coins.

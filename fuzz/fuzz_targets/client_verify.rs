@@ -98,7 +98,7 @@ struct HonestThreshold<G: PrimeOrderGroup> {
     commitments: Commitments<G>,
     ids: Vec<u16>,
     answers: Vec<Vec<u8>>,
-    outputs: Vec<Vec<u8>>,
+    outputs: Vec<oblivex::Zeroizing<Vec<u8>>>,
 }
 
 fn threshold<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {

@@ -11,8 +11,12 @@
 //! checks each signer with the batch check of [`crate::oblivious`] — one
 //! short G1 multi-scalar multiplication per signer, no pairing per share —
 //! names the cheaters, combines and unblinds ([`BlindSignBatch::finish`]).
-//! The balancer's answer is fixed by the other answers and `s·C`, so a
-//! client obtains no signature beyond the n it asked for.
+//!
+//! What a signer must count: it cannot tell the balancer from a blinded
+//! message, so a client that puts a real message in the balancer's slot
+//! gets n + 1 signatures from a batch of n. Issuance limits must count
+//! every element a signer signs (the length of the request), never the
+//! number of messages a client claims.
 //!
 //! [`KeyShare`]: crate::threshold::KeyShare
 

@@ -45,11 +45,18 @@ impl BlindSignBatch {
         if messages.len() > usize::from(u16::MAX) {
             return Err(Error::BadLength);
         }
-        let hashed: Vec<_> = messages
+        // The messages are private: their hashes are wiped, and tested in
+        // constant time (only whether one hashed to the identity is public).
+        let hashed: Zeroizing<Vec<_>> = Zeroizing::new(
+            messages
+                .iter()
+                .map(|m| Bls12381G1::hash_to_group(&[m], SIGNATURE_DST))
+                .collect(),
+        );
+        let any_identity = hashed
             .iter()
-            .map(|m| Bls12381G1::hash_to_group(&[m], SIGNATURE_DST))
-            .collect();
-        if hashed.iter().any(Bls12381G1::is_identity) {
+            .fold(false, |any, h| any | Bls12381G1::is_identity(h));
+        if crate::ct::public_bool(any_identity) {
             return Err(Error::InvalidInput);
         }
         let blinds = Zeroizing::new(

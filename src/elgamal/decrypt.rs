@@ -148,32 +148,39 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
 
     /// Checks every server's answer against its commitment, combines t
     /// correct ones and returns, in order, the encoded plaintexts or the
-    /// KEM secrets, with the servers caught cheating; or a [`Failure`] (see
+    /// KEM secrets (each wiped on drop, as is every decrypted value on the
+    /// way), with the servers caught cheating; or a [`Failure`] (see
     /// [`ThresholdRequest::combine`]). A ciphertext whose plaintext would
-    /// be the identity (not a valid encryption) fails the batch with
-    /// [`Error::InvalidInput`].
-    pub fn finish(self, responses: &[Response<'_>]) -> Result<Recovered<Vec<u8>>, Failure> {
+    /// be the identity (not a valid encryption) fails the whole batch with
+    /// [`Error::InvalidInput`]; the failure still names every server
+    /// already caught cheating.
+    pub fn finish(
+        self,
+        responses: &[Response<'_>],
+    ) -> Result<Recovered<Zeroizing<Vec<u8>>>, Failure> {
         let DecryptionBatch {
             blinds,
             target,
             request,
         } = self;
         let combined = request.combine(responses)?;
-        let shared = match blinds {
+        // sk·c1_i: the Diffie–Hellman values, secret.
+        let shared: Zeroizing<Vec<G::Element>> = Zeroizing::new(match blinds {
             Some(blinds) => {
                 let mut inverses = Zeroizing::new(blinds.to_vec());
                 G::batch_invert(&mut inverses);
                 G::mul_each(&inverses, &combined.outputs)
             }
             None => combined.outputs,
-        };
+        });
         let outputs = match target {
             Target::Plaintexts(c2) => {
-                let plaintexts: Vec<G::Element> = c2
-                    .iter()
-                    .zip(&shared)
-                    .map(|(c2, d)| G::add(c2, &G::neg(d)))
-                    .collect();
+                let plaintexts: Zeroizing<Vec<G::Element>> = Zeroizing::new(
+                    c2.iter()
+                        .zip(shared.iter())
+                        .map(|(c2, d)| G::add(c2, &G::neg(d)))
+                        .collect(),
+                );
                 // Only whether some ciphertext was malformed is public.
                 let malformed = plaintexts
                     .iter()
@@ -186,10 +193,10 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
                 }
                 plaintexts
                     .iter()
-                    .map(crate::group::encode_to_vec::<G>)
+                    .map(|m| Zeroizing::new(crate::group::encode_to_vec::<G>(m)))
                     .collect()
             }
-            Target::KemSecrets => shared.iter().map(|d| kem_secret::<G>(d).to_vec()).collect(),
+            Target::KemSecrets => shared.iter().map(kem_secret::<G>).collect(),
         };
         Ok(Recovered {
             outputs,

@@ -27,7 +27,7 @@ pub enum oblivex_check {
     OBLIVEX_CHECK_COMMITTED_KEY = 1,
     /// One key, whichever, for the whole batch; needs no public key but
     /// proves less (a server may use another key throughout), and pads
-    /// small batches (PROTOCOLS.md §3).
+    /// batches of fewer than 256/kappa inputs.
     OBLIVEX_CHECK_KEY_FREE = 2,
 }
 
@@ -59,9 +59,10 @@ pub struct oblivex_checked_oprf_client {
 }
 
 /// The number of elements a checked request for `count` inputs holds (the
-/// inputs, the balancer, and for the key-free check any padding): size the
-/// request buffer as this times `oblivex_suite_element_len`. 0 for an
-/// unknown check, an invalid `kappa` or `count` 0.
+/// inputs, the balancer, and for the key-free check random padding until
+/// the secret factors reach 256 bits: `(elements - 1) * kappa >= 256`):
+/// size the request buffer as this times `oblivex_suite_element_len`. 0 for
+/// an unknown check, an invalid `kappa` or `count` 0.
 #[no_mangle]
 pub extern "C" fn oblivex_checked_oprf_request_len(
     check: c_int,
@@ -191,8 +192,7 @@ pub unsafe extern "C" fn oblivex_checked_oprf_client_verify_finalize(
             let batch = inner
                 .downcast::<CheckedClientBatch<G>>()
                 .expect("checked above");
-            let results = Zeroizing::new(batch.verify_finalize(response, key.as_ref())?.concat());
-            outputs.write(&results);
+            outputs.write_items(&batch.verify_finalize(response, key.as_ref())?);
             Ok(())
         })
     })
@@ -220,6 +220,11 @@ pub unsafe extern "C" fn oblivex_checked_oprf_client_free(
 /// batch): `k·X_i` for each element of `blinded` with the handle's key,
 /// whatever the handle's mode, and no proof. Writes `blinded_len` bytes to
 /// `evaluated`.
+///
+/// Limits: a server cannot tell a checked request's
+/// balancer (or key-free padding) from a real input, so a client gets an
+/// evaluation for every element it sends: issuance and rate limits must
+/// count the elements evaluated, not the inputs a client claims.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
 /// `OBLIVEX_ERR_BAD_LENGTH` (not a whole, non-zero number of elements),

@@ -216,7 +216,10 @@ pub unsafe extern "C" fn oblivex_elgamal_client_new(
 /// caught cheating to `cheaters` — exactly as
 /// `oblivex_threshold_oprf_client_finalize` (same errors, same rules),
 /// plus `OBLIVEX_ERR_INVALID_INPUT` for a ciphertext whose plaintext is the
-/// identity (not a valid encryption).
+/// identity (not a valid encryption): no output for the whole batch, but the
+/// servers already caught cheating are written to `cheaters`. The statuses
+/// that carry the cheater list: `OBLIVEX_OK`, `OBLIVEX_ERR_VERIFICATION_FAILED`,
+/// `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`, `OBLIVEX_ERR_INVALID_INPUT`.
 ///
 /// # Safety
 /// As `oblivex_threshold_oprf_client_finalize`.

@@ -121,6 +121,27 @@ impl OutBuffer {
         }
     }
 
+    /// Writes finished results one after the other (they must fit together:
+    /// see [`OutBuffer::check_fits`]) and their total length, with no
+    /// intermediate copy (the items may be secrets that wipe themselves).
+    pub(crate) fn write_items<T: AsRef<[u8]>>(self, items: &[T]) {
+        let total: usize = items.iter().map(|item| item.as_ref().len()).sum();
+        assert!(total <= self.capacity, "checked by check_fits");
+        let mut offset = 0;
+        for item in items {
+            let bytes = item.as_ref();
+            // SAFETY: the items fit in the `capacity` writable bytes at
+            // `ptr` (asserted above), each lands after the previous one, and
+            // they are the library's own buffers, so nothing overlaps.
+            unsafe {
+                core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(offset), bytes.len())
+            };
+            offset += bytes.len();
+        }
+        // SAFETY: `written` points to a writable size_t (`new`'s contract).
+        unsafe { self.written.write(total) };
+    }
+
     /// Writes a finished result whole, or nothing with
     /// [`Error::BufferTooSmall`] if it does not fit.
     pub(crate) fn put(self, bytes: &[u8]) -> Result<(), Error> {

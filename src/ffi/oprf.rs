@@ -230,7 +230,8 @@ pub unsafe extern "C" fn oblivex_oprf_server_secret_key(
 /// VOPRF and POPRF mode also one proof for the whole batch
 /// (`oblivex_suite_proof_len` bytes) to `proof`. `info` is the POPRF public
 /// input (NULL/0 otherwise). In OPRF mode `proof` may be NULL; if given,
-/// `*proof_written` is set to 0.
+/// `*proof_written` is set to 0. Every element is an evaluation the client
+/// can use: rate limits count elements, not calls.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
 /// `OBLIVEX_ERR_BAD_LENGTH` (not a whole number of elements, or info too
@@ -454,8 +455,7 @@ pub unsafe extern "C" fn oblivex_oprf_client_finalize(
             outputs.check_fits(array_len(client.len(), G::HASH_LEN)?)?;
             let inner = batch.batch.take().ok_or(Error::BatchUsed)?;
             let client = inner.downcast::<ClientBatch<G>>().expect("checked above");
-            let results = Zeroizing::new(client.finalize(evaluated, proof.as_ref())?.concat());
-            outputs.write(&results);
+            outputs.write_items(&client.finalize(evaluated, proof.as_ref())?);
             Ok(())
         })
     })

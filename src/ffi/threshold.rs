@@ -405,6 +405,10 @@ pub(super) unsafe fn read_quorum<'a>(
 /// party ids that include this server; NULL/0 for none) — and writes
 /// `request_len` bytes to `response`.
 ///
+/// Limits: a server cannot tell the balancer from a real input, so every
+/// element is an evaluation, a signature or a decryption the client can
+/// use: issuance and rate limits must count the elements of `request`.
+///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
 /// `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_ELEMENT`,
 /// `OBLIVEX_ERR_INVALID_PARTY_ID` (a quorum without this server, or with a
@@ -577,11 +581,11 @@ impl<'a> Finish<'a> {
     /// Checks that `count` outputs of `width` bytes fit, then runs `finish`
     /// (which takes the batch out of its handle, spending it) on the
     /// responses and reports its outcome.
-    pub(super) fn complete(
+    pub(super) fn complete<T: AsRef<[u8]>>(
         self,
         count: usize,
         width: usize,
-        finish: impl FnOnce(&[Response<'a>]) -> Result<Result<Recovered<Vec<u8>>, Failure>, Error>,
+        finish: impl FnOnce(&[Response<'a>]) -> Result<Result<Recovered<T>, Failure>, Error>,
     ) -> Result<(), Error> {
         self.outputs.check_fits(array_len(count, width)?)?;
         let outcome = finish(&self.responses)?;
@@ -589,32 +593,40 @@ impl<'a> Finish<'a> {
     }
 }
 
-/// Reports a threshold client's outcome: on success the outputs
-/// (concatenated) and the cheaters; on a failure that names cheaters
-/// (verification failed, not enough responses) the cheaters only; the
-/// error code either way.
-pub(super) fn report(
-    outcome: Result<Recovered<Vec<u8>>, Failure>,
+/// Reports a threshold client's outcome: on success the outputs (one after
+/// the other, straight from the items, which wipe themselves where they are
+/// secret) and the cheaters; on a failure that comes
+/// after the answers were checked ([`carries_cheaters`]) the cheaters only;
+/// the error code either way.
+pub(super) fn report<T: AsRef<[u8]>>(
+    outcome: Result<Recovered<T>, Failure>,
     outputs: OutBuffer,
     cheaters: CheaterList,
 ) -> Result<(), Error> {
     match outcome {
         Ok(recovered) => {
-            let bytes = Zeroizing::new(recovered.outputs.concat());
-            outputs.write(&bytes);
+            outputs.write_items(&recovered.outputs);
             cheaters.write(&recovered.cheaters);
             Ok(())
         }
         Err(failure) => {
-            if matches!(
-                failure.error,
-                Error::VerificationFailed | Error::NotEnoughResponses
-            ) {
+            if carries_cheaters(failure.error) {
                 cheaters.write(&failure.cheaters);
             }
             Err(failure.error)
         }
     }
+}
+
+/// The failures of a threshold client's last step that come after every
+/// answer was checked, and so report the servers caught cheating: too few
+/// correct answers, a cheater in a named quorum, and (ElGamal) a ciphertext
+/// that decrypts to the identity.
+pub(super) fn carries_cheaters(error: Error) -> bool {
+    matches!(
+        error,
+        Error::VerificationFailed | Error::NotEnoughResponses | Error::InvalidInput
+    )
 }
 
 /// A threshold OPRF client batch: inputs, blinds and the one checked
@@ -707,6 +719,12 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_client_blind(
 /// write the cheaters; `OBLIVEX_ERR_INVALID_PARTY_ID` (a repeated id, or a
 /// server outside the named quorum), `OBLIVEX_ERR_NULL_POINTER`,
 /// `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_BATCH_USED` write nothing.
+/// So the statuses that carry the cheater list are `OBLIVEX_OK`,
+/// `OBLIVEX_ERR_VERIFICATION_FAILED` and `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`.
+/// Blame: every server whose answer is checked on its own and fails is
+/// named; when the combined check of t answers passes, their outputs are
+/// right, and servers whose wrong answers cancel out in the combination
+/// (colluders) change nothing and may go unnamed.
 /// The first call that gets as far as checking spends the batch.
 ///
 /// # Safety

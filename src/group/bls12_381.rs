@@ -31,6 +31,14 @@ pub struct Bls12381G1;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct G1(pub(crate) blst_p1);
 
+impl Zeroize for G1 {
+    fn zeroize(&mut self) {
+        for coordinate in [&mut self.0.x, &mut self.0.y, &mut self.0.z] {
+            coordinate.l.zeroize();
+        }
+    }
+}
+
 impl PartialEq for G1 {
     fn eq(&self, other: &Self) -> bool {
         // SAFETY: both pointers are to valid, initialised blst_p1 values.
@@ -38,8 +46,9 @@ impl PartialEq for G1 {
     }
 }
 
-/// A scalar modulo r (Montgomery form inside blst); wiped on drop.
-#[derive(Clone, Copy, Debug, Default)]
+/// A scalar modulo r (Montgomery form inside blst). Keys, blinds and nonces
+/// are scalars, so it is wiped on drop and neither `Copy` nor `Debug`.
+#[derive(Clone)]
 pub struct Fr(pub(crate) blst_fr);
 
 impl Zeroize for Fr {
@@ -48,9 +57,18 @@ impl Zeroize for Fr {
     }
 }
 
+impl Drop for Fr {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for Fr {}
+
 impl Fr {
-    /// The 32-byte little-endian scalar blst's point multiplication takes.
-    pub(crate) fn to_blst_scalar(self) -> blst_scalar {
+    /// The 32-byte little-endian scalar blst's point multiplication takes
+    /// (wipe it after use when the scalar is secret).
+    pub(crate) fn to_blst_scalar(&self) -> blst_scalar {
         let mut s = blst_scalar::default();
         // SAFETY: valid output and input pointers.
         unsafe { blst_scalar_from_fr(&mut s, &self.0) };
@@ -231,7 +249,8 @@ impl PrimeOrderGroup for Bls12381G1 {
 
     /// RFC 9380 `BLS12381G1_XMD:SHA-256_SSWU_RO_`.
     fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> G1 {
-        let msg = msg.concat();
+        // The message may be a private input.
+        let msg = zeroize::Zeroizing::new(msg.concat());
         let mut out = blst_p1::default();
         // SAFETY: valid output pointer and byte slices with their lengths; no
         // augmentation string.
@@ -431,23 +450,21 @@ impl PrimeOrderGroup for Bls12381G1 {
         scalar.b.zeroize();
     }
 
-    /// 32 bytes big-endian, `< r`, not zero.
-    fn decode_scalar(bytes: &[u8]) -> Result<Fr, Error> {
-        if bytes.len() != Self::SCALAR_LEN {
-            return Err(Error::InvalidScalar);
-        }
+    /// 32 bytes big-endian, canonical when `< r`.
+    fn scalar_from_bytes(bytes: &[u8]) -> (Fr, bool) {
+        assert_eq!(bytes.len(), Self::SCALAR_LEN);
         let mut scalar = blst_scalar::default();
         // SAFETY: `bytes` holds the 32 bytes blst reads.
         unsafe { blst_scalar_from_bendian(&mut scalar, bytes.as_ptr()) };
         // SAFETY: valid pointer; the check is `scalar < r`.
         let canonical = unsafe { blst_scalar_fr_check(&scalar) };
-        let fr = Fr::from_blst_scalar(&scalar);
+        let mut fr = Fr::from_blst_scalar(&scalar);
         scalar.b.zeroize();
-        // Only the outcome of the validity check is public.
-        let valid = canonical & !Self::scalar_is_zero(&fr);
-        if !crate::ct::public_bool(valid) {
-            return Err(Error::InvalidScalar);
+        // Zero when not canonical, without a branch.
+        let keep = Choice::from(u8::from(canonical));
+        for limb in fr.0.l.iter_mut() {
+            *limb = u64::conditional_select(&0, limb, keep);
         }
-        Ok(fr)
+        (fr, canonical)
     }
 }

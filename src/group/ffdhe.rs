@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha512};
-use subtle::{Choice, ConditionallySelectable};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::ffdhe_params::{FFDHE2048_P, FFDHE3072_P, FFDHE4096_P};
@@ -95,12 +95,44 @@ ffdhe_group!(Params4096, Ffdhe4096, "FFDHE4096-SHA512", FFDHE4096_P, 512);
 #[derive(Clone, Copy, Debug)]
 pub struct Ffdhe<P: FfdheParams>(PhantomData<P>);
 
-/// An element: a residue mod p (64-bit limbs, `< p`).
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// An element: a residue mod p (64-bit limbs, `< p`). Compared in constant
+/// time: elements can be secret (a hashed private input, an unblinded
+/// output, a decrypted plaintext).
+#[derive(Clone, Debug)]
 pub struct Residue(Vec<u64>);
 
-/// A scalar: a residue mod q (64-bit limbs, `< q`); wiped on drop.
-#[derive(Clone, Debug)]
+impl ConstantTimeEq for Residue {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        // Every residue of one group has the same (public) limb count.
+        self.0.ct_eq(&other.0)
+    }
+}
+
+impl PartialEq for Residue {
+    fn eq(&self, other: &Self) -> bool {
+        bool::from(self.ct_eq(other))
+    }
+}
+
+impl Eq for Residue {}
+
+impl Zeroize for Residue {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// The limbs are on the heap: a residue that held a secret (a Diffie–Hellman
+/// value, a plaintext) is wiped when it goes, wherever that is.
+impl Drop for Residue {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+/// A scalar: a residue mod q (64-bit limbs, `< q`). Keys, blinds and nonces
+/// are scalars, so it is wiped on drop and neither `Copy` nor `Debug`.
+#[derive(Clone)]
 pub struct Exponent(Vec<u64>);
 
 impl Zeroize for Exponent {
@@ -114,6 +146,8 @@ impl Drop for Exponent {
         self.zeroize();
     }
 }
+
+impl zeroize::ZeroizeOnDrop for Exponent {}
 
 impl<P: FfdheParams> Ffdhe<P> {
     fn p() -> &'static MontContext {
@@ -153,8 +187,9 @@ impl<P: FfdheParams> Ffdhe<P> {
             .collect()
     }
 
-    fn element_bytes(elements: &[Residue]) -> Vec<u8> {
-        let mut bytes = vec![0u8; elements.len() * P::P_LEN];
+    /// The encodings (wiped on drop: elements can be secret).
+    fn element_bytes(elements: &[Residue]) -> Zeroizing<Vec<u8>> {
+        let mut bytes = Zeroizing::new(vec![0u8; elements.len() * P::P_LEN]);
         Self::encode_batch(elements, &mut bytes);
         bytes
     }
@@ -249,8 +284,10 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         Residue(Self::residue_from_u64(1, Self::p()))
     }
 
+    /// A masked comparison with 1: the element may be a hashed private
+    /// input or a decrypted plaintext.
     fn is_identity(element: &Residue) -> bool {
-        *element == Self::identity()
+        bool::from(element.ct_eq(&Self::identity()))
     }
 
     fn add(a: &Residue, b: &Residue) -> Residue {
@@ -275,19 +312,21 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         let p_minus_2 = p.sub_mod(&vec![0u64; p.limbs()], &Self::residue_from_u64(2, p)); // -2 mod p
         let mut exponent = vec![0u8; P::P_LEN];
         limbs_to_be_bytes(&p_minus_2, &mut exponent);
-        let mut base = vec![0u8; P::P_LEN];
+        let mut base = Zeroizing::new(vec![0u8; P::P_LEN]);
         limbs_to_be_bytes(&a.0, &mut base);
-        let mut out = vec![0u8; P::P_LEN];
+        let mut out = Zeroizing::new(vec![0u8; P::P_LEN]);
         p.mod_exp_batch(&base, P::P_LEN, &exponent, P::P_LEN, &mut out)
             .expect("valid operands");
         Residue(p.reduce(&out))
     }
 
     fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> Residue {
-        let uniform = expand_message_xmd::<Sha512>(msg, dst, P::P_LEN + 16);
-        let v = Self::p().reduce(&uniform);
+        // The message may be a private input: its hash is wiped, and the
+        // zero test reads every limb.
+        let uniform = Zeroizing::new(expand_message_xmd::<Sha512>(msg, dst, P::P_LEN + 16));
+        let v = Zeroizing::new(Self::p().reduce(&uniform));
         let square = Self::p().mul_mod(&v, &v);
-        if square.iter().all(|&l| l == 0) {
+        if square.iter().fold(0u64, |acc, &l| acc | l) == 0 {
             // v ≡ 0 (probability 2^-2000): not a group element; the identity
             // makes the caller's identity check reject the input.
             return Self::identity();
@@ -452,7 +491,7 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
             }
         }
         let bases = if encoded.len() >= n * P::P_LEN {
-            encoded[..n * P::P_LEN].to_vec()
+            Zeroizing::new(encoded[..n * P::P_LEN].to_vec())
         } else {
             Self::element_bytes(&elements[..n])
         };
@@ -493,11 +532,9 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     }
 
     /// `len(q)` bytes big-endian, `< q`, not zero.
-    fn decode_scalar(bytes: &[u8]) -> Result<Exponent, Error> {
+    fn scalar_from_bytes(bytes: &[u8]) -> (Exponent, bool) {
         let q = Self::q();
-        if bytes.len() != Self::q_len() {
-            return Err(Error::InvalidScalar);
-        }
+        debug_assert_eq!(bytes.len(), Self::q_len());
         let mut s = Zeroizing::new(vec![0u64; q.limbs()]);
         be_bytes_to_limbs(bytes, &mut s);
         // The range check compares a secret with public q: done on a
@@ -513,12 +550,11 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
             }
             borrow
         };
-        let zero = s.iter().fold(0u64, |acc, &l| acc | l) == 0;
-        // Only the outcome of the validity check is public.
-        if !crate::ct::public_bool((borrow != 0) & !zero) {
-            return Err(Error::InvalidScalar);
-        }
-        Ok(Exponent(s.to_vec()))
+        let canonical = borrow != 0;
+        // Zero when not canonical, without a branch.
+        let keep = Choice::from(u8::from(canonical));
+        let limbs = s.iter().map(|l| u64::conditional_select(&0, l, keep));
+        (Exponent(limbs.collect()), canonical)
     }
 }
 

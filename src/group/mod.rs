@@ -20,7 +20,7 @@ pub(crate) mod xmd;
 
 use rand_core::CryptoRng;
 use subtle::Choice;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 
@@ -33,10 +33,13 @@ pub use self::straus::ShortScalar;
 /// A group of prime order `q` with a fixed generator `B`, together with the
 /// hash of its RFC 9497-style ciphersuite.
 pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
-    /// A group element.
-    type Element: Clone + PartialEq + Send + Sync + core::fmt::Debug;
-    /// An integer modulo `q`; wiped on drop where it holds a secret.
-    type Scalar: Clone + Send + Sync + Zeroize;
+    /// A group element. Equality is constant time; elements that hold a
+    /// secret (a hashed private input, an unblinded output, a plaintext)
+    /// are wiped with `zeroize` where they are dropped.
+    type Element: Clone + PartialEq + Send + Sync + core::fmt::Debug + Zeroize;
+    /// An integer modulo `q`. Keys, blinds and nonces are scalars, so it is
+    /// wiped on drop and is neither `Copy` nor `Debug`.
+    type Scalar: Clone + Send + Sync + Zeroize + ZeroizeOnDrop;
 
     /// The ciphersuite identifier (RFC 9497 §4, or this library's own).
     const SUITE_ID: &'static str;
@@ -54,7 +57,9 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
     fn generator() -> Self::Element;
     /// The identity element.
     fn identity() -> Self::Element;
-    /// Whether `element` is the identity (variable time: public elements).
+    /// Whether `element` is the identity, computed in constant time (the
+    /// element may be secret, e.g. a hashed private input; the answer is
+    /// returned).
     fn is_identity(element: &Self::Element) -> bool;
     /// `a + b`.
     fn add(a: &Self::Element, b: &Self::Element) -> Self::Element;
@@ -241,9 +246,35 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
 
     /// The canonical encoding of a scalar into `out` (`SCALAR_LEN` bytes).
     fn encode_scalar(s: &Self::Scalar, out: &mut [u8]);
+    /// The scalar of `SCALAR_LEN` encoded bytes and whether the encoding is
+    /// canonical (`< q`; zero is canonical), computed without branching on
+    /// the bytes, which may be secret (zero when not canonical).
+    fn scalar_from_bytes(bytes: &[u8]) -> (Self::Scalar, bool);
     /// Decodes a scalar, rejecting non-canonical values (`>= q`) and zero
-    /// ([`Error::InvalidScalar`]).
-    fn decode_scalar(bytes: &[u8]) -> Result<Self::Scalar, Error>;
+    /// ([`Error::InvalidScalar`]): keys, shares. Only the verdict is public.
+    fn decode_scalar(bytes: &[u8]) -> Result<Self::Scalar, Error> {
+        if bytes.len() != Self::SCALAR_LEN {
+            return Err(Error::InvalidScalar);
+        }
+        let (s, canonical) = Self::scalar_from_bytes(bytes);
+        if !crate::ct::public_bool(canonical & !Self::scalar_is_zero(&s)) {
+            return Err(Error::InvalidScalar);
+        }
+        Ok(s)
+    }
+    /// Decodes a scalar that may be zero, rejecting non-canonical values
+    /// ([`Error::InvalidScalar`]): RFC 9497's `DeserializeScalar`, for the
+    /// public scalars of a proof.
+    fn decode_scalar_or_zero(bytes: &[u8]) -> Result<Self::Scalar, Error> {
+        if bytes.len() != Self::SCALAR_LEN {
+            return Err(Error::InvalidScalar);
+        }
+        let (s, canonical) = Self::scalar_from_bytes(bytes);
+        if !crate::ct::public_bool(canonical) {
+            return Err(Error::InvalidScalar);
+        }
+        Ok(s)
+    }
 }
 
 /// The encoding of one element as a vector.

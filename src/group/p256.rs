@@ -9,7 +9,9 @@ use p256::elliptic_curve::group::Group;
 use p256::elliptic_curve::hash2curve::{ExpandMsgXmd, GroupDigest};
 use p256::elliptic_curve::point::AffineCoordinates;
 use p256::elliptic_curve::sec1::FromEncodedPoint;
-use p256::{AffinePoint, EncodedPoint, FieldBytes, NistP256, ProjectivePoint, Scalar};
+use p256::{
+    AffinePoint, EncodedPoint, FieldBytes, NistP256, ProjectivePoint, Scalar as P256Scalar,
+};
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use sha2_010::Sha256 as Sha256ForHashToCurve;
@@ -24,14 +26,33 @@ use crate::Error;
 #[derive(Clone, Copy, Debug)]
 pub struct P256;
 
+/// A scalar modulo the group order q. Keys, blinds and nonces are scalars,
+/// so it is wiped on drop and neither `Copy` nor `Debug`.
+#[derive(Clone)]
+pub struct Scalar(pub(crate) P256Scalar);
+
+impl Zeroize for Scalar {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for Scalar {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for Scalar {}
+
 /// The scalar of a big-endian encoding and whether it is valid (`< q` and
 /// non-zero; 0 when not), computed without branching on the (secret)
 /// bytes, which are wiped.
 fn nonzero_scalar_from_repr(repr: &mut FieldBytes) -> (Scalar, bool) {
-    let candidate = Scalar::from_repr(*repr);
+    let candidate = P256Scalar::from_repr(*repr);
     repr[..].zeroize();
-    let s = candidate.unwrap_or(Scalar::ZERO);
-    let valid = bool::from(candidate.is_some()) & !bool::from(s.is_zero());
+    let s = Scalar(candidate.unwrap_or(P256Scalar::ZERO));
+    let valid = bool::from(candidate.is_some()) & !bool::from(s.0.is_zero());
     (s, valid)
 }
 
@@ -88,8 +109,10 @@ impl PrimeOrderGroup for P256 {
 
     /// RFC 9380 `hash_to_field` with `L = 48` bytes (RFC 9497 §4.3).
     fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Scalar {
-        NistP256::hash_to_scalar::<ExpandMsgXmd<Sha256ForHashToCurve>>(msg, &[dst])
-            .expect("expand_message_xmd accepts every DST used here")
+        Scalar(
+            NistP256::hash_to_scalar::<ExpandMsgXmd<Sha256ForHashToCurve>>(msg, &[dst])
+                .expect("expand_message_xmd accepts every DST used here"),
+        )
     }
 
     /// Rejection sampling of 32 random bytes: uniform on `[1, q)`; a retry
@@ -108,47 +131,47 @@ impl PrimeOrderGroup for P256 {
     }
 
     fn scalar_from_u64(v: u64) -> Scalar {
-        Scalar::from(v)
+        Scalar(P256Scalar::from(v))
     }
 
     fn scalar_add(a: &Scalar, b: &Scalar) -> Scalar {
-        a + b
+        Scalar(a.0 + b.0)
     }
 
     fn scalar_sub(a: &Scalar, b: &Scalar) -> Scalar {
-        a - b
+        Scalar(a.0 - b.0)
     }
 
     fn scalar_mul(a: &Scalar, b: &Scalar) -> Scalar {
-        a * b
+        Scalar(a.0 * b.0)
     }
 
     fn scalar_invert(s: &Scalar) -> Scalar {
         // A constant-time select, not a branch on whether `s` is zero.
-        s.invert().unwrap_or(Scalar::ZERO)
+        Scalar(s.0.invert().unwrap_or(P256Scalar::ZERO))
     }
 
     fn scalar_is_zero(s: &Scalar) -> bool {
-        bool::from(s.is_zero())
+        bool::from(s.0.is_zero())
     }
 
     fn mul(element: &ProjectivePoint, s: &Scalar) -> ProjectivePoint {
-        element * s
+        element * &s.0
     }
 
     fn mul_base(s: &Scalar) -> ProjectivePoint {
-        ProjectivePoint::GENERATOR * s
+        ProjectivePoint::GENERATOR * s.0
     }
 
     /// Pippenger's bucket method; a single pair is one multiplication.
     fn msm_vartime(scalars: &[Scalar], elements: &[ProjectivePoint]) -> ProjectivePoint {
         if scalars.len() == 1 && elements.len() == 1 {
-            return elements[0] * scalars[0];
+            return elements[0] * scalars[0].0;
         }
         let little_endian: Vec<FieldBytes> = scalars
             .iter()
             .map(|s| {
-                let mut bytes = s.to_repr();
+                let mut bytes = s.0.to_repr();
                 bytes.reverse();
                 bytes
             })
@@ -200,21 +223,16 @@ impl PrimeOrderGroup for P256 {
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {
-        out.copy_from_slice(&s.to_repr());
+        out.copy_from_slice(&s.0.to_repr());
     }
 
-    /// 32 bytes big-endian, `< q`, not zero.
-    fn decode_scalar(bytes: &[u8]) -> Result<Scalar, Error> {
-        if bytes.len() != Self::SCALAR_LEN {
-            return Err(Error::InvalidScalar);
-        }
+    /// 32 bytes big-endian, canonical when `< q`.
+    fn scalar_from_bytes(bytes: &[u8]) -> (Scalar, bool) {
         let mut repr = FieldBytes::default();
         repr.copy_from_slice(bytes);
-        // Only the outcome of the validity check is public.
-        let (s, valid) = nonzero_scalar_from_repr(&mut repr);
-        if !crate::ct::public_bool(valid) {
-            return Err(Error::InvalidScalar);
-        }
-        Ok(s)
+        let candidate = P256Scalar::from_repr(repr);
+        repr[..].zeroize();
+        let canonical = bool::from(candidate.is_some());
+        (Scalar(candidate.unwrap_or(P256Scalar::ZERO)), canonical)
     }
 }

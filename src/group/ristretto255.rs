@@ -4,11 +4,12 @@
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
-use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::scalar::Scalar as DalekScalar;
 use curve25519_dalek::traits::{Identity, VartimeMultiscalarMul};
 use rand_core::CryptoRng;
 use sha2::{Digest, Sha512};
 use subtle::{Choice, ConditionallySelectable};
+use zeroize::{Zeroize, Zeroizing};
 
 use super::xmd::expand_message_xmd;
 use super::{PrimeOrderGroup, ShortScalar};
@@ -21,8 +22,35 @@ const INVERSE_OF_TWO: [u8; 32] = [
     0, 0, 0, 0, 0, 0, 0, 0, 8,
 ];
 
-fn inverse_of_two() -> Scalar {
-    Scalar::from_bytes_mod_order(INVERSE_OF_TWO)
+fn inverse_of_two() -> DalekScalar {
+    DalekScalar::from_bytes_mod_order(INVERSE_OF_TWO)
+}
+
+/// A scalar modulo the group order ℓ. Keys, blinds and nonces are scalars,
+/// so it is wiped on drop and neither `Copy` nor `Debug`.
+#[derive(Clone)]
+pub struct Scalar(pub(crate) DalekScalar);
+
+impl Zeroize for Scalar {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for Scalar {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for Scalar {}
+
+/// 64 bytes of expand_message_xmd (SHA-512), wiped on drop: the message may
+/// be a private input.
+fn uniform_64(msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
+    let mut uniform = Zeroizing::new([0u8; 64]);
+    uniform.copy_from_slice(&expand_message_xmd::<Sha512>(msg, dst, 64));
+    uniform
 }
 
 /// The ristretto255 group (`ristretto255-SHA512`).
@@ -77,23 +105,19 @@ impl PrimeOrderGroup for Ristretto255 {
     /// RFC 9380 `hash_to_ristretto255`: 64 bytes of expand_message_xmd
     /// (SHA-512) through the ristretto255 one-way map.
     fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> RistrettoPoint {
-        let uniform: [u8; 64] = expand_message_xmd::<Sha512>(msg, dst, 64)
-            .try_into()
-            .expect("64 bytes");
-        RistrettoPoint::from_uniform_bytes(&uniform)
+        RistrettoPoint::from_uniform_bytes(&uniform_64(msg, dst))
     }
 
     /// RFC 9497 §4.1: 64 bytes of expand_message_xmd reduced mod the order.
     fn hash_to_scalar(msg: &[&[u8]], dst: &[u8]) -> Scalar {
-        let uniform: [u8; 64] = expand_message_xmd::<Sha512>(msg, dst, 64)
-            .try_into()
-            .expect("64 bytes");
-        Scalar::from_bytes_mod_order_wide(&uniform)
+        Scalar(DalekScalar::from_bytes_mod_order_wide(&uniform_64(
+            msg, dst,
+        )))
     }
 
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Scalar {
         loop {
-            let s = Scalar::random(rng);
+            let s = Scalar(DalekScalar::random(rng));
             // The decision reveals only whether a discarded value was zero.
             if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
@@ -102,49 +126,55 @@ impl PrimeOrderGroup for Ristretto255 {
     }
 
     fn scalar_from_u64(v: u64) -> Scalar {
-        Scalar::from(v)
+        Scalar(DalekScalar::from(v))
     }
 
     fn scalar_add(a: &Scalar, b: &Scalar) -> Scalar {
-        a + b
+        Scalar(a.0 + b.0)
     }
 
     fn scalar_sub(a: &Scalar, b: &Scalar) -> Scalar {
-        a - b
+        Scalar(a.0 - b.0)
     }
 
     fn scalar_mul(a: &Scalar, b: &Scalar) -> Scalar {
-        a * b
+        Scalar(a.0 * b.0)
     }
 
     fn scalar_invert(s: &Scalar) -> Scalar {
-        s.invert()
+        Scalar(s.0.invert())
     }
 
     fn scalar_is_zero(s: &Scalar) -> bool {
-        bool::from(subtle::ConstantTimeEq::ct_eq(s, &Scalar::ZERO))
+        bool::from(subtle::ConstantTimeEq::ct_eq(&s.0, &DalekScalar::ZERO))
     }
 
     fn batch_invert(scalars: &mut [Scalar]) {
         if !scalars.is_empty() {
-            Scalar::invert_batch_alloc(scalars);
+            let mut inner: Zeroizing<Vec<DalekScalar>> =
+                Zeroizing::new(scalars.iter().map(|s| s.0).collect());
+            DalekScalar::invert_batch_alloc(&mut inner);
+            for (s, inverse) in scalars.iter_mut().zip(inner.iter()) {
+                s.0 = *inverse;
+            }
         }
     }
 
     fn mul(element: &RistrettoPoint, s: &Scalar) -> RistrettoPoint {
-        element * s
+        element * s.0
     }
 
     fn mul_base(s: &Scalar) -> RistrettoPoint {
-        RistrettoPoint::mul_base(s)
+        RistrettoPoint::mul_base(&s.0)
     }
 
     /// Multiplies by `s/2` and encodes with dalek's batch
     /// double-and-compress: `compress(2·(s/2)·X) = compress(s·X)`, and the
     /// batch shares one field inversion across all points.
     fn mul_batch_encode(s: &Scalar, elements: &[RistrettoPoint], out: &mut [u8]) {
-        let half = s * inverse_of_two();
-        let halves: Vec<RistrettoPoint> = elements.iter().map(|e| e * half).collect();
+        // The halved key is as secret as the key.
+        let half = Scalar(s.0 * inverse_of_two());
+        let halves: Vec<RistrettoPoint> = elements.iter().map(|e| e * half.0).collect();
         // The answer is public, and so are its halves.
         Self::declassify_elements(&halves);
         let compressed = RistrettoPoint::double_and_compress_batch(&halves);
@@ -163,12 +193,19 @@ impl PrimeOrderGroup for Ristretto255 {
         out: &mut [u8],
     ) -> Vec<RistrettoPoint> {
         let inverse_of_two = inverse_of_two();
-        let halves: Vec<RistrettoPoint> = scalars
-            .iter()
-            .zip(elements)
-            .map(|(s, e)| e * (s * inverse_of_two))
-            .collect();
-        let compressed = RistrettoPoint::double_and_compress_batch(&halves);
+        // The products may be secret (unblinded elements): wiped on drop.
+        let halves: Zeroizing<Vec<RistrettoPoint>> = Zeroizing::new(
+            scalars
+                .iter()
+                .zip(elements)
+                .map(|(s, e)| {
+                    // Each halved scalar is as secret as the scalar.
+                    let half = Scalar(s.0 * inverse_of_two);
+                    e * half.0
+                })
+                .collect(),
+        );
+        let compressed = Zeroizing::new(RistrettoPoint::double_and_compress_batch(halves.iter()));
         for (c, slot) in compressed
             .iter()
             .zip(out.chunks_exact_mut(Self::ELEMENT_LEN))
@@ -179,7 +216,7 @@ impl PrimeOrderGroup for Ristretto255 {
     }
 
     fn msm_vartime(scalars: &[Scalar], elements: &[RistrettoPoint]) -> RistrettoPoint {
-        RistrettoPoint::vartime_multiscalar_mul(scalars, elements)
+        RistrettoPoint::vartime_multiscalar_mul(scalars.iter().map(|s| &s.0), elements)
     }
 
     /// The 8-lane IFMA engine from the encodings when the `ifma` backend is
@@ -218,21 +255,16 @@ impl PrimeOrderGroup for Ristretto255 {
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {
-        out.copy_from_slice(s.as_bytes());
+        out.copy_from_slice(s.0.as_bytes());
     }
 
-    /// 32 bytes little-endian, `< q`, not zero.
-    fn decode_scalar(bytes: &[u8]) -> Result<Scalar, Error> {
-        let bytes: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidScalar)?;
-        // Validity is computed without branching on the (secret) scalar and
-        // only its outcome is public.
-        let candidate = Scalar::from_canonical_bytes(bytes);
-        let s = candidate.unwrap_or(Scalar::ZERO);
-        let valid = bool::from(candidate.is_some()) & !Self::scalar_is_zero(&s);
-        if !crate::ct::public_bool(valid) {
-            return Err(Error::InvalidScalar);
-        }
-        Ok(s)
+    /// 32 bytes little-endian, canonical when `< ℓ`.
+    fn scalar_from_bytes(bytes: &[u8]) -> (Scalar, bool) {
+        let mut bytes: [u8; 32] = bytes.try_into().expect("SCALAR_LEN bytes");
+        let candidate = DalekScalar::from_canonical_bytes(bytes);
+        bytes.zeroize();
+        let canonical = bool::from(candidate.is_some());
+        (Scalar(candidate.unwrap_or(DalekScalar::ZERO)), canonical)
     }
 }
 
@@ -242,6 +274,6 @@ mod tests {
 
     #[test]
     fn inverse_of_two_is_one_half() {
-        assert_eq!(inverse_of_two() * Scalar::from(2u64), Scalar::ONE);
+        assert_eq!(inverse_of_two() * DalekScalar::from(2u64), DalekScalar::ONE);
     }
 }

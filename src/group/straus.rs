@@ -14,7 +14,7 @@
 //! complete addition.
 
 use subtle::{Choice, ConstantTimeEq};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::PrimeOrderGroup;
 
@@ -24,7 +24,7 @@ const CHUNK: usize = 128;
 
 /// A short non-negative integer (up to 136 bits, little-endian bytes): a
 /// verification factor `d ∈ [1, 2^κ]`, κ ≤ 128. Wiped on drop.
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct ShortScalar(pub(crate) [u8; 17]);
 
 impl ShortScalar {
@@ -94,9 +94,9 @@ impl core::fmt::Debug for ShortScalar {
 /// Signed radix-16 digits of a `bits`-bit scalar, least significant first,
 /// each in `[-8, 8]`: `Σ digit_j·16^j` equals the scalar. Constant time: the
 /// carry is computed arithmetically.
-pub(crate) fn signed_digits(scalar: &ShortScalar, bits: usize) -> Vec<i8> {
+pub(crate) fn signed_digits(scalar: &ShortScalar, bits: usize) -> Zeroizing<Vec<i8>> {
     let count = bits.div_ceil(4) + 1;
-    let mut digits = vec![0i8; count];
+    let mut digits = Zeroizing::new(vec![0i8; count]);
     let mut carry = 0i16;
     for (j, digit) in digits.iter_mut().enumerate() {
         let byte = scalar.0.get(j / 2).copied().unwrap_or(0);
@@ -203,8 +203,9 @@ pub(crate) fn short_msm_ct<A: StrausArithmetic>(
     let mut total = A::identity();
     for (scalars, points) in scalars.chunks(CHUNK).zip(points.chunks(CHUNK)) {
         let tables = A::multiples(points);
-        let mut digits: Vec<Vec<i8>> = scalars.iter().map(|d| signed_digits(d, bits)).collect();
-        let positions = digits.first().map_or(0, Vec::len);
+        let digits: Vec<Zeroizing<Vec<i8>>> =
+            scalars.iter().map(|d| signed_digits(d, bits)).collect();
+        let positions = digits.first().map_or(0, |d| d.len());
         let mut acc = A::identity();
         for position in (0..positions).rev() {
             for _ in 0..4 {
@@ -214,7 +215,6 @@ pub(crate) fn short_msm_ct<A: StrausArithmetic>(
                 acc = A::add_entry(&acc, &select::<A>(table, digits[position]));
             }
         }
-        digits.iter_mut().for_each(|d| d.zeroize());
         total = A::add(&total, &acc);
     }
     total

@@ -3,10 +3,14 @@
 
 use sha2::digest::block_api::BlockSizeUser;
 use sha2::digest::Digest;
+use zeroize::Zeroizing;
 
 /// `len` bytes of `expand_message_xmd(msg, dst, len)` with hash `H`, where
 /// `msg` is the concatenation of `msg_parts` (the transcripts of RFC 9497 are
 /// built from parts, so they are never copied into one buffer).
+///
+/// The message may be a private input, so every intermediate block and
+/// the result are wiped on drop.
 ///
 /// Panics if `len` is 0 or above `255·H::output_size()` or `dst` is longer
 /// than 255 bytes; every caller passes constants within those limits.
@@ -14,7 +18,7 @@ pub(crate) fn expand_message_xmd<H: Digest + BlockSizeUser>(
     msg_parts: &[&[u8]],
     dst: &[u8],
     len: usize,
-) -> Vec<u8> {
+) -> Zeroizing<Vec<u8>> {
     let b_len = <H as Digest>::output_size();
     let ell = len.div_ceil(b_len);
     assert!(
@@ -39,15 +43,18 @@ pub(crate) fn expand_message_xmd<H: Digest + BlockSizeUser>(
     let b0 = h.finalize();
 
     // b_1 = H(b_0 || 1 || DST_prime); b_i = H((b_0 XOR b_(i-1)) || i || DST_prime)
-    let mut out = Vec::with_capacity(ell * b_len);
-    let mut previous: Vec<u8> = vec![0u8; b_len];
+    let mut out = Zeroizing::new(Vec::with_capacity(ell * b_len));
+    let mut previous = Zeroizing::new(vec![0u8; b_len]);
+    let mut mixed = Zeroizing::new(vec![0u8; b_len]);
     for i in 1..=ell {
         let mut h = H::new();
-        let mixed: Vec<u8> = b0.iter().zip(&previous).map(|(a, b)| a ^ b).collect();
-        h.update(&mixed);
+        for ((m, a), b) in mixed.iter_mut().zip(b0.iter()).zip(previous.iter()) {
+            *m = a ^ b;
+        }
+        h.update(mixed.as_slice());
         h.update([i as u8]);
         dst_prime(&mut h);
-        previous = h.finalize().to_vec();
+        previous.copy_from_slice(&h.finalize());
         out.extend_from_slice(&previous);
     }
     out.truncate(len);

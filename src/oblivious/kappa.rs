@@ -28,8 +28,10 @@ impl Kappa {
     }
 
     /// Any κ from 1 to 128, *insecure below 32*: only for tests that measure
-    /// how often a cheat passes (with κ = 4, one in 16).
-    #[doc(hidden)]
+    /// how often a cheat passes (with κ = 4, one in 16). Compiled only with
+    /// the non-default feature `danger`, which no build handling real
+    /// secrets enables.
+    #[cfg(any(test, feature = "danger"))]
     pub fn insecure_for_tests(bits: u32) -> Kappa {
         assert!((1..=Self::MAX).contains(&bits), "kappa in 1..=128");
         Kappa(bits)

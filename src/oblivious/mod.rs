@@ -18,8 +18,13 @@
 //! - [`Check::KeyFree`] needs no public key but proves less: only that
 //!   *one* key was applied to the whole batch (a server may use another key
 //!   throughout). Its soundness rests on the Oblivious Exponentiation
-//!   Problem, so batches are padded with random elements until the hidden
-//!   relation has at least 256 bits of coefficients.
+//!   Problem: the balancer's coefficient is the public 1, so only the other
+//!   elements' factors are secret, and batches are padded with random
+//!   elements until those secret factors have at least 256 bits together,
+//!   `(sent − 1)·κ ≥ 256` ([`request_len`]). (Giving the balancer a secret
+//!   factor of its own would save one padding element at the price of an
+//!   inversion and a full-width multiplication per batch; padding only
+//!   costs anything on batches below 256/κ inputs.)
 //!
 //! The check convinces the client only (its coins are private). After a
 //! failed check, use nothing of the batch; a retry needs fresh blinds and

@@ -10,9 +10,13 @@ use super::{Check, Kappa};
 use crate::group::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
 
-/// The key-free check pads the batch with random elements until
-/// `(count + 1)·κ` reaches this many bits (PROTOCOLS.md §3).
-const KEY_FREE_MIN_RELATION_BITS: u32 = 256;
+/// The key-free check pads the batch with random elements until the
+/// secret factors together have this many bits: `(sent − 1)·κ ≥ 256`. The
+/// balancer's own coefficient is the public 1, so only the other elements'
+/// factors are secret; with fewer secret bits a server could search for the
+/// relation (a kangaroo search costs about the square root of its size)
+/// and then choose the outputs.
+const KEY_FREE_MIN_SECRET_BITS: u32 = 256;
 
 /// A batch of elements to be raised to a server's secret key, with the
 /// balancer that lets the client check the answer. Holds the client's secret
@@ -261,24 +265,27 @@ impl<G: PrimeOrderGroup> Request<G> {
     }
 }
 
-/// How many elements a request for `count` elements sends: `count + 1`,
-/// or for the key-free check at least enough that `(sent)·κ >= 256`.
+/// How many elements a request for `count` elements sends: `count + 1`
+/// (the balancer), and for the key-free check random padding on top until
+/// the secret factors of the non-balancer elements have at least 256 bits,
+/// `(sent − 1)·κ ≥ 256` (κ = 64, one input: 4 + 1 elements).
 pub fn request_len(check: Check, kappa: Kappa, count: usize) -> usize {
     count + padding_count(check, kappa, count) + 1
 }
 
 fn padding_count(check: Check, kappa: Kappa, count: usize) -> usize {
     match check {
+        // `s` (a full-size secret scalar) hides the relation.
         Check::CommittedKey => 0,
         Check::KeyFree => {
-            let elements = KEY_FREE_MIN_RELATION_BITS.div_ceil(kappa.bits()) as usize;
-            elements.saturating_sub(count + 1)
+            let secret_factors = KEY_FREE_MIN_SECRET_BITS.div_ceil(kappa.bits()) as usize;
+            secret_factors.saturating_sub(count)
         }
     }
 }
 
 /// Random padding elements (and their encodings) for the key-free check:
-/// enough that `(count + padding + 1)·κ >= 256`. None for the committed-key
+/// enough that `(count + padding)·κ >= 256`. None for the committed-key
 /// check.
 fn padding<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     check: Check,
@@ -298,4 +305,35 @@ fn padding<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
     let mut bytes = vec![0u8; needed * G::ELEMENT_LEN];
     G::encode_batch(&padding, &mut bytes);
     (padding, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key-free relation's secret factors (every non-balancer element's)
+    /// reach 256 bits, with no more padding than that needs; the
+    /// committed-key check never pads.
+    #[test]
+    fn key_free_padding_reaches_256_secret_bits() {
+        for bits in Kappa::MIN..=Kappa::MAX {
+            let kappa = Kappa::new(bits).unwrap();
+            for count in 1..=16 {
+                let sent = request_len(Check::KeyFree, kappa, count);
+                let secret_factors = sent - 1;
+                assert!(secret_factors as u32 * bits >= 256, "κ {bits}, n {count}");
+                assert!(secret_factors >= count);
+                if secret_factors > count {
+                    assert!(
+                        (secret_factors as u32 - 1) * bits < 256,
+                        "κ {bits}, n {count}"
+                    );
+                }
+                assert_eq!(request_len(Check::CommittedKey, kappa, count), count + 1);
+            }
+        }
+        // The two cases the old rule got wrong.
+        assert_eq!(request_len(Check::KeyFree, Kappa::new(64).unwrap(), 1), 5);
+        assert_eq!(request_len(Check::KeyFree, Kappa::new(128).unwrap(), 1), 3);
+    }
 }

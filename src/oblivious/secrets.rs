@@ -4,6 +4,7 @@
 
 use rand_core::CryptoRng;
 use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
+use zeroize::Zeroize;
 
 use super::Kappa;
 use crate::group::ShortScalar;
@@ -14,13 +15,16 @@ pub(crate) fn sample_factor<R: CryptoRng + ?Sized>(kappa: Kappa, rng: &mut R) ->
     let mut bytes = [0u8; 16];
     rng.fill_bytes(&mut bytes);
     let mut r = u128::from_le_bytes(bytes);
-    bytes.fill(0);
+    bytes.zeroize();
     let bits = kappa.bits();
     if bits < 128 {
         r &= (1u128 << bits) - 1;
     }
-    let (value, overflow) = r.overflowing_add(1);
-    ShortScalar::from_parts(value, overflow)
+    let (mut value, overflow) = r.overflowing_add(1);
+    r.zeroize();
+    let factor = ShortScalar::from_parts(value, overflow);
+    value.zeroize();
+    factor
 }
 
 /// A uniform integer in `[0, bound)` (`bound >= 1`) by rejection sampling

@@ -8,7 +8,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
-use super::client::{blind_oprf_mode, unblind_and_finalize, Blinded};
+use super::client::{blind_oprf_mode, copy_inputs, unblind_and_finalize, Blinded};
 use crate::group::PrimeOrderGroup;
 use crate::oblivious::{Check, Kappa, Request};
 use crate::Error;
@@ -33,7 +33,7 @@ use crate::Error;
 /// }
 /// ```
 pub struct CheckedClientBatch<G: PrimeOrderGroup> {
-    inputs: Vec<Vec<u8>>,
+    inputs: Zeroizing<Vec<Vec<u8>>>,
     blinds: Zeroizing<Vec<G::Scalar>>,
     request: Request<G>,
 }
@@ -69,7 +69,7 @@ impl<G: PrimeOrderGroup> CheckedClientBatch<G> {
         } = blind_oprf_mode::<G, R>(inputs, rng)?;
         let request = Request::new(&elements, &encoded, check, kappa, rng)?;
         Ok(CheckedClientBatch {
-            inputs: inputs.iter().map(|x| x.to_vec()).collect(),
+            inputs: copy_inputs(inputs),
             blinds,
             request,
         })
@@ -113,7 +113,7 @@ impl<G: PrimeOrderGroup> CheckedClientBatch<G> {
         self,
         evaluated: &[u8],
         public_key: Option<&G::Element>,
-    ) -> Result<Vec<Vec<u8>>, Error> {
+    ) -> Result<Vec<Zeroizing<Vec<u8>>>, Error> {
         let CheckedClientBatch {
             inputs,
             blinds,

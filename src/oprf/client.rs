@@ -15,7 +15,7 @@ use crate::Error;
 /// consumes it, so blinds are never reused; they are wiped on drop.
 pub struct ClientBatch<G: PrimeOrderGroup> {
     context: Context,
-    inputs: Vec<Vec<u8>>,
+    inputs: Zeroizing<Vec<Vec<u8>>>,
     info: Vec<u8>,
     blinds: Vec<G::Scalar>,
     blinded: Vec<G::Element>,
@@ -55,33 +55,43 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
         rng: &mut R,
     ) -> Result<Self, Error> {
         let blinds = (0..inputs.len()).map(|_| G::random_scalar(rng)).collect();
-        Self::blind_with(mode, inputs, info, public_key, blinds)
+        Self::with_blinds(mode, inputs, info, public_key, blinds)
     }
 
     /// [`ClientBatch::blind`] with the blinds given: for reproducing test
     /// vectors only (blinds must be secret, uniform and never reused).
+    /// Compiled only with the non-default feature `danger`.
+    #[cfg(any(test, feature = "danger"))]
     pub fn blind_with(
         mode: Mode,
         inputs: &[&[u8]],
         info: &[u8],
         public_key: Option<&G::Element>,
-        mut blinds: Vec<G::Scalar>,
+        blinds: Vec<G::Scalar>,
+    ) -> Result<Self, Error> {
+        Self::with_blinds(mode, inputs, info, public_key, blinds)
+    }
+
+    fn with_blinds(
+        mode: Mode,
+        inputs: &[&[u8]],
+        info: &[u8],
+        public_key: Option<&G::Element>,
+        blinds: Vec<G::Scalar>,
     ) -> Result<Self, Error> {
         let result = Self::build(mode, inputs, info, public_key, &blinds);
         match result {
             Ok((context, blinded, blinded_bytes, proof_key)) => Ok(ClientBatch {
                 context,
-                inputs: inputs.iter().map(|x| x.to_vec()).collect(),
+                inputs: copy_inputs(inputs),
                 info: info.to_vec(),
                 blinds,
                 blinded,
                 blinded_bytes,
                 proof_key,
             }),
-            Err(e) => {
-                blinds.iter_mut().for_each(Zeroize::zeroize);
-                Err(e)
-            }
+            // The blinds wipe themselves on drop.
+            Err(e) => Err(e),
         }
     }
 
@@ -135,7 +145,7 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
     }
 
     /// Checks the server's answer and returns the PRF outputs, one per
-    /// input, in order. `evaluated` holds the server's encoded elements (one
+    /// input, in order (each wiped on drop). `evaluated` holds the server's encoded elements (one
     /// per input, each validated); `proof` is required in VOPRF and POPRF
     /// mode and is checked once for the whole batch ([`Error::VerificationFailed`]
     /// and no output if it does not hold).
@@ -143,7 +153,7 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
         self,
         evaluated: &[u8],
         proof: Option<&Proof<G>>,
-    ) -> Result<Vec<Vec<u8>>, Error> {
+    ) -> Result<Vec<Zeroizing<Vec<u8>>>, Error> {
         let elements = G::decode_batch(evaluated)?;
         if elements.len() != self.inputs.len() {
             return Err(Error::BadLength);
@@ -169,7 +179,7 @@ impl<G: PrimeOrderGroup> ClientBatch<G> {
     }
 
     /// `N_i = r_i^{-1}·Y_i` and the RFC 9497 Finalize hash of each.
-    pub(crate) fn unblind_and_hash(&self, evaluated: &[G::Element]) -> Vec<Vec<u8>> {
+    pub(crate) fn unblind_and_hash(&self, evaluated: &[G::Element]) -> Vec<Zeroizing<Vec<u8>>> {
         let poprf_info = (self.context.mode == Mode::Poprf).then_some(&self.info[..]);
         unblind_and_finalize::<G>(&self.inputs, poprf_info, &self.blinds, evaluated)
     }
@@ -188,6 +198,11 @@ pub(crate) fn check_inputs(inputs: &[&[u8]], blinds: usize) -> Result<(), Error>
     Ok(())
 }
 
+/// The client's copy of its private inputs, wiped on drop.
+pub(crate) fn copy_inputs(inputs: &[&[u8]]) -> Zeroizing<Vec<Vec<u8>>> {
+    Zeroizing::new(inputs.iter().map(|x| x.to_vec()).collect())
+}
+
 /// `X_i = r_i·H(x_i)` for every input, and their encodings
 /// ([`Error::InvalidInput`] if an input hashes to the identity).
 pub(crate) fn hash_and_blind<G: PrimeOrderGroup>(
@@ -195,11 +210,16 @@ pub(crate) fn hash_and_blind<G: PrimeOrderGroup>(
     inputs: &[&[u8]],
     blinds: &[G::Scalar],
 ) -> Result<(Vec<G::Element>, Vec<u8>), Error> {
-    let hashed: Vec<G::Element> = inputs
-        .iter()
-        .map(|x| G::hash_to_group(&[x], &context.hash_to_group_dst))
-        .collect();
-    if hashed.iter().any(G::is_identity) {
+    // H(x_i) is as private as x_i: wiped, and tested in constant time
+    // (only whether some input hashed to the identity is public).
+    let hashed: Zeroizing<Vec<G::Element>> = Zeroizing::new(
+        inputs
+            .iter()
+            .map(|x| G::hash_to_group(&[x], &context.hash_to_group_dst))
+            .collect(),
+    );
+    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
+    if crate::ct::public_bool(any_identity) {
         return Err(Error::InvalidInput);
     }
     let mut blinded_bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
@@ -237,18 +257,19 @@ pub(crate) fn blind_oprf_mode<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
 }
 
 /// `N_i = r_i^{-1}·Y_i` (one batch inversion), then the RFC 9497 Finalize
-/// hash of each input with its `N_i` (and the POPRF `info`, if given).
+/// hash of each input with its `N_i` (and the POPRF `info`, if given). The
+/// unblinded elements and the outputs are secret: wiped on drop.
 pub(crate) fn unblind_and_finalize<G: PrimeOrderGroup>(
     inputs: &[Vec<u8>],
     poprf_info: Option<&[u8]>,
     blinds: &[G::Scalar],
     evaluated: &[G::Element],
-) -> Vec<Vec<u8>> {
-    let mut inverses = blinds.to_vec();
+) -> Vec<Zeroizing<Vec<u8>>> {
+    let mut inverses = Zeroizing::new(blinds.to_vec());
     G::batch_invert(&mut inverses);
-    let mut unblinded = vec![0u8; evaluated.len() * G::ELEMENT_LEN];
-    G::mul_each_encode(&inverses, evaluated, &mut unblinded);
-    inverses.iter_mut().for_each(Zeroize::zeroize);
+    let mut unblinded = Zeroizing::new(vec![0u8; evaluated.len() * G::ELEMENT_LEN]);
+    let _unblinded_elements =
+        Zeroizing::new(G::mul_each_encode(&inverses, evaluated, &mut unblinded));
     inputs
         .iter()
         .zip(unblinded.chunks_exact(G::ELEMENT_LEN))
@@ -263,7 +284,7 @@ pub(crate) fn unblind_and_finalize<G: PrimeOrderGroup>(
                 parts.extend([&info_len[..], info]);
             }
             parts.extend([&n_len[..], n, b"Finalize"]);
-            G::hash(&parts)
+            Zeroizing::new(G::hash(&parts))
         })
         .collect()
 }

@@ -47,15 +47,18 @@ impl<G: PrimeOrderGroup> Proof<G> {
         G::encode_scalar(&self.s, s);
     }
 
-    /// Decodes `c || s` (each a canonical, non-zero scalar).
+    /// Decodes `c || s`, each a canonical scalar. Zero is accepted, as
+    /// RFC 9497's `DeserializeScalar` accepts it: an honest proof has
+    /// `c = 0` or `s = 0` with probability about 2/q, and such a proof
+    /// verifies like any other.
     pub fn decode(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() != Self::LEN {
             return Err(Error::BadLength);
         }
         let (c, s) = bytes.split_at(G::SCALAR_LEN);
         Ok(Proof {
-            c: G::decode_scalar(c)?,
-            s: G::decode_scalar(s)?,
+            c: G::decode_scalar_or_zero(c)?,
+            s: G::decode_scalar_or_zero(s)?,
         })
     }
 }
@@ -261,5 +264,69 @@ pub(crate) fn verify_proof<G: PrimeOrderGroup>(
         Ok(())
     } else {
         Err(Error::VerificationFailed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::{Ffdhe2048, Ristretto255, P256};
+    use crate::oprf::{ClientBatch, KeyPair, Mode, Server};
+    use rand_core::UnwrapErr;
+
+    /// RFC 9497's DeserializeScalar accepts zero: a proof whose `c` or `s`
+    /// is zero decodes, and is then refused by the verification itself.
+    fn zero_proof_scalars_are_checked_not_rejected<G: PrimeOrderGroup>() {
+        let mut rng = UnwrapErr(getrandom::SysRng);
+        let server = Server::new(Mode::Voprf, KeyPair::<G>::generate(&mut rng));
+        let inputs: [&[u8]; 2] = [b"a", b"b"];
+        let public = server.key().public_key().clone();
+        let mut evaluated = vec![0u8; 2 * G::ELEMENT_LEN];
+        let honest = {
+            let client =
+                ClientBatch::<G>::blind(Mode::Voprf, &inputs, b"", Some(&public), &mut rng)
+                    .unwrap();
+            let proof = server
+                .blind_evaluate(client.blinded_elements(), b"", &mut evaluated, &mut rng)
+                .unwrap()
+                .unwrap();
+            let mut bytes = vec![0u8; Proof::<G>::LEN];
+            proof.encode(&mut bytes);
+            (client, bytes)
+        };
+        let (client, proof) = honest;
+        for zeroed in [0..G::SCALAR_LEN, G::SCALAR_LEN..2 * G::SCALAR_LEN] {
+            let mut bytes = proof.clone();
+            bytes[zeroed].fill(0);
+            let decoded = Proof::<G>::decode(&bytes).expect("zero is a canonical scalar");
+            assert!(G::scalar_is_zero(&decoded.c) || G::scalar_is_zero(&decoded.s));
+        }
+        let mut bytes = proof.clone();
+        bytes[G::SCALAR_LEN..].fill(0);
+        let zero_s = Proof::<G>::decode(&bytes).unwrap();
+        assert_eq!(
+            client.finalize(&evaluated, Some(&zero_s)).err(),
+            Some(Error::VerificationFailed)
+        );
+        // Non-canonical scalars are still refused at decoding.
+        assert_eq!(
+            Proof::<G>::decode(&vec![0xff; Proof::<G>::LEN]).err(),
+            Some(Error::InvalidScalar)
+        );
+    }
+
+    #[test]
+    fn zero_proof_scalars_ristretto255() {
+        zero_proof_scalars_are_checked_not_rejected::<Ristretto255>();
+    }
+
+    #[test]
+    fn zero_proof_scalars_p256() {
+        zero_proof_scalars_are_checked_not_rejected::<P256>();
+    }
+
+    #[test]
+    fn zero_proof_scalars_ffdhe2048() {
+        zero_proof_scalars_are_checked_not_rejected::<Ffdhe2048>();
     }
 }

@@ -18,6 +18,12 @@
 //! servers ([`crate::threshold`]): one request to t or more of them, every
 //! answer checked, cheaters named, outputs equal to the single-key OPRF's.
 //!
+//! What a server must count: it cannot tell a checked request's balancer
+//! (or key-free padding) from a real blinded input, so every element it
+//! evaluates is an evaluation a client can use (a client may fill the
+//! balancer's slot with a real input). Rate limits count elements
+//! evaluated, never the inputs a client claims.
+//!
 //! Wire format: a batch of elements is the concatenation of fixed-width
 //! canonical encodings; a proof is `c || s`.
 

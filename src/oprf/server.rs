@@ -5,7 +5,9 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use super::context::{len2, Context, Mode, MAX_INPUT_LEN};
-use super::dleq::{generate_proof, generate_proof_random, Proof, Relation};
+#[cfg(any(test, feature = "danger"))]
+use super::dleq::generate_proof;
+use super::dleq::{generate_proof_random, Proof, Relation};
 use super::keys::KeyPair;
 use crate::group::PrimeOrderGroup;
 use crate::Error;
@@ -99,7 +101,9 @@ impl<G: PrimeOrderGroup> Server<G> {
 
     /// [`Server::blind_evaluate`] with the proof's random nonce given: for
     /// reproducing RFC 9497 test vectors only (a repeated or predictable
-    /// nonce reveals the key).
+    /// nonce reveals the key). Compiled only with the non-default feature
+    /// `danger`.
+    #[cfg(any(test, feature = "danger"))]
     pub fn blind_evaluate_with_nonce(
         &self,
         blinded: &[u8],

@@ -7,7 +7,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
-use super::client::{blind_oprf_mode, unblind_and_finalize, Blinded};
+use super::client::{blind_oprf_mode, copy_inputs, unblind_and_finalize, Blinded};
 use crate::group::PrimeOrderGroup;
 use crate::oblivious::Kappa;
 use crate::threshold::{Commitments, Failure, PartyId, Recovered, Response, ThresholdRequest};
@@ -17,7 +17,7 @@ use crate::Error;
 /// request for all servers. Not clonable; [`ThresholdClientBatch::finalize`]
 /// consumes it; secrets are wiped on drop.
 pub struct ThresholdClientBatch<G: PrimeOrderGroup> {
-    inputs: Vec<Vec<u8>>,
+    inputs: Zeroizing<Vec<Vec<u8>>>,
     blinds: Zeroizing<Vec<G::Scalar>>,
     request: ThresholdRequest<G>,
 }
@@ -51,7 +51,7 @@ impl<G: PrimeOrderGroup> ThresholdClientBatch<G> {
         } = blind_oprf_mode::<G, R>(inputs, rng)?;
         let request = ThresholdRequest::new(&elements, &encoded, commitments, quorum, kappa, rng)?;
         Ok(ThresholdClientBatch {
-            inputs: inputs.iter().map(|x| x.to_vec()).collect(),
+            inputs: copy_inputs(inputs),
             blinds,
             request,
         })
@@ -81,7 +81,10 @@ impl<G: PrimeOrderGroup> ThresholdClientBatch<G> {
     /// the PRF outputs of the inputs, in order, with the servers caught
     /// cheating; or, with fewer than t correct answers, a [`Failure`]
     /// naming them and no output (see [`ThresholdRequest::combine`]).
-    pub fn finalize(self, responses: &[Response<'_>]) -> Result<Recovered<Vec<u8>>, Failure> {
+    pub fn finalize(
+        self,
+        responses: &[Response<'_>],
+    ) -> Result<Recovered<Zeroizing<Vec<u8>>>, Failure> {
         let ThresholdClientBatch {
             inputs,
             blinds,

@@ -17,10 +17,17 @@
 //! only prepare the elements and interpret the combined answers.
 //!
 //! Guarantee: with at most m − t cheating servers among the answers, the
-//! client recovers the batch under the shared key and learns who cheated
-//! (a cheater escapes blame with probability at most 2^-κ per check); with
-//! fewer than t correct answers it gets [`crate::Error::NotEnoughResponses`]
-//! and no output. A server whose answer does not decode is named too.
+//! client recovers the batch under the shared key (the outputs are right,
+//! or it gets an error and none); with fewer than t correct answers it gets
+//! [`crate::Error::NotEnoughResponses`] and no output.
+//!
+//! What blame means: every server whose answer is checked on its own and
+//! fails is named (a cheater passes its own check with probability at most
+//! 2^-κ), and so is a server whose answer does not decode. A server's own
+//! check runs when the combined check of t answers fails, and for every
+//! answer beyond those t. When the combined check passes, the outputs are
+//! right, and servers whose wrong answers cancel out in the combination
+//! (colluders) change nothing and may go unnamed.
 
 mod lagrange;
 mod request;

@@ -283,7 +283,7 @@ fn oprf_client(n: usize, t: usize, seconds: f64, json: bool) {
     let servers: Vec<Server<G>> = shares
         .iter()
         .take(t)
-        .map(|s| Server::new(Mode::Oprf, KeyPair::from_secret(*s.secret())))
+        .map(|s| Server::new(Mode::Oprf, KeyPair::from_secret(s.secret().clone())))
         .collect();
     let messages = inputs(n);
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();

@@ -10,6 +10,7 @@ use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
 use crate::group::straus::signed_digits;
 use crate::group::ShortScalar;
+use zeroize::Zeroizing;
 
 /// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
 /// per slot) stay in the L2 cache, and the doublings are shared by the
@@ -37,8 +38,10 @@ pub(crate) fn short_msm_ct(
     for first in (0..slots).step_by(SLOTS_PER_PASS) {
         let pass = first..(first + SLOTS_PER_PASS).min(slots);
         let mut tables: Vec<Table> = Vec::with_capacity(pass.len());
-        // digits[slot][position]: the 8 lanes' digits, as i64.
-        let mut digits: Vec<Vec<[i64; LANES]>> = Vec::with_capacity(pass.len());
+        // digits[slot][position]: the 8 lanes' digits, as i64 (secret:
+        // wiped on drop, like the signed-digit vectors they come from).
+        let mut digits: Zeroizing<Vec<Vec<[i64; LANES]>>> =
+            Zeroizing::new(Vec::with_capacity(pass.len()));
         for slot in pass.clone() {
             let mut bytes = [[0u8; 32]; LANES]; // zeros encode the identity
             let mut lane_digits = vec![[0i64; LANES]; positions];
@@ -63,11 +66,10 @@ pub(crate) fn short_msm_ct(
             for _ in 0..4 {
                 acc = acc.double();
             }
-            for (table, digits) in tables.iter().zip(&digits) {
+            for (table, digits) in tables.iter().zip(digits.iter()) {
                 acc = acc.add(&select(table, &digits[position]));
             }
         }
-        digits.iter_mut().flatten().for_each(|d| *d = [0; LANES]);
         total = total.add(&acc.cached());
     }
     let sum = total.sum_lanes();

@@ -301,7 +301,7 @@ fn short_msm_matches_the_generic_method() {
         let by_scalars: RistrettoPoint = scalars
             .iter()
             .zip(&points)
-            .map(|(d, p)| p * d.to_scalar::<Ristretto255>())
+            .map(|(d, p)| p * d.to_scalar::<Ristretto255>().0)
             .sum();
         assert_eq!(reference, by_scalars);
     }
