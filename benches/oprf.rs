@@ -19,12 +19,15 @@ use std::time::SystemTime;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
-use oblivex::oprf::{ClientBatch, KeyPair, Mode, Proof, Server};
+use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::oprf::{
+    OprfBatch, OprfClient, OprfServer, Output, Proof, VoprfBatch, VoprfClient, VoprfServer,
+};
 use rand_core::UnwrapErr;
-use voprf::{BlindedElement, EvaluationElement, OprfClient, OprfServer, VoprfClient, VoprfServer};
+use voprf::{BlindedElement, EvaluationElement};
 
 const BATCH_SIZES: [usize; 4] = [1, 16, 256, 1024];
-const MODES: [(Mode, &str); 2] = [(Mode::Oprf, "oprf"), (Mode::Voprf, "voprf")];
+const MODES: [&str; 2] = ["oprf", "voprf"];
 const OPERATIONS: [&str; 3] = ["blind", "evaluate", "finalize"];
 
 fn rng() -> UnwrapErr<getrandom::SysRng> {
@@ -54,26 +57,55 @@ fn configure<'a>(
     group
 }
 
+/// One oblivex client batch of either mode.
+enum Batch<G: PrimeOrderGroup> {
+    Oprf(OprfBatch<G>),
+    Voprf(VoprfBatch<G>),
+}
+
+impl<G: PrimeOrderGroup> Batch<G> {
+    fn request(&self) -> &[u8] {
+        match self {
+            Batch::Oprf(b) => b.request().as_bytes(),
+            Batch::Voprf(b) => b.request().as_bytes(),
+        }
+    }
+
+    /// Decodes the answer (and proof) as received, then finalizes.
+    fn finalize(self, evaluated: &[u8], proof: Option<&[u8]>) -> Vec<Output> {
+        let evaluated = EvaluatedElements::from_bytes(evaluated).unwrap();
+        match self {
+            Batch::Oprf(b) => b.finalize(&evaluated).unwrap(),
+            Batch::Voprf(b) => {
+                let proof = Proof::from_bytes(proof.unwrap()).unwrap();
+                b.finalize(&evaluated, &proof).unwrap()
+            }
+        }
+    }
+}
+
 /// oblivex on suite `G`.
 fn oblivex_suite<G: PrimeOrderGroup>(c: &mut Criterion, suite: &str, max_n: usize) {
-    for (mode, mode_name) in MODES {
-        let key = KeyPair::<G>::generate(&mut rng());
-        let public = key.public_key().clone();
-        let server = Server::new(mode, key);
-        let blind = |refs: &[&[u8]]| {
-            ClientBatch::<G>::blind(mode, refs, b"", Some(&public), &mut rng()).unwrap()
+    for mode_name in MODES {
+        let verifiable = mode_name == "voprf";
+        let oprf_server = OprfServer::<G>::generate(&mut rng());
+        let voprf_server = VoprfServer::new(oprf_server.key().clone());
+        let voprf_client = VoprfClient::new(oprf_server.public_key().clone()).unwrap();
+        let blind = |refs: &[&[u8]]| -> Batch<G> {
+            if verifiable {
+                Batch::Voprf(voprf_client.blind(refs, &mut rng()).unwrap())
+            } else {
+                Batch::Oprf(OprfClient::new().blind(refs, &mut rng()).unwrap())
+            }
         };
-        let evaluate = |blinded: &[u8]| {
-            let mut out = vec![0u8; blinded.len()];
-            let proof = server
-                .blind_evaluate(blinded, b"", &mut out, &mut rng())
-                .unwrap();
-            let proof_bytes = proof.map(|p| {
-                let mut bytes = vec![0u8; Proof::<G>::LEN];
-                p.encode(&mut bytes);
-                bytes
-            });
-            (out, proof_bytes)
+        let evaluate = |blinded: &[u8]| -> (Vec<u8>, Option<Vec<u8>>) {
+            let request = BlindedElements::<G>::from_bytes(blinded).unwrap();
+            if verifiable {
+                let (answer, proof) = voprf_server.evaluate(&request, &mut rng());
+                (answer.to_bytes(), Some(proof.to_bytes()))
+            } else {
+                (oprf_server.evaluate(&request).to_bytes(), None)
+            }
         };
         let mut group = configure(c, &group_name(suite, "oblivex", mode_name));
         for n in BATCH_SIZES.into_iter().filter(|&n| n <= max_n) {
@@ -83,19 +115,16 @@ fn oblivex_suite<G: PrimeOrderGroup>(c: &mut Criterion, suite: &str, max_n: usiz
             group.bench_function(BenchmarkId::new("blind", n), |b| b.iter(|| blind(&refs)));
             let batch = blind(&refs);
             group.bench_function(BenchmarkId::new("evaluate", n), |b| {
-                b.iter(|| evaluate(batch.blinded_elements()))
+                b.iter(|| evaluate(batch.request()))
             });
             group.bench_function(BenchmarkId::new("finalize", n), |b| {
                 b.iter_batched(
                     || {
                         let batch = blind(&refs);
-                        let answer = evaluate(batch.blinded_elements());
+                        let answer = evaluate(batch.request());
                         (batch, answer)
                     },
-                    |(batch, (evaluated, proof_bytes))| {
-                        let proof = proof_bytes.map(|p| Proof::<G>::decode(&p).unwrap());
-                        batch.finalize(&evaluated, proof.as_ref()).unwrap()
-                    },
+                    |(batch, (evaluated, proof))| batch.finalize(&evaluated, proof.as_deref()),
                     BatchSize::PerIteration,
                 )
             });
@@ -113,7 +142,7 @@ where
 {
     let mut r06 = rand_core_06::OsRng;
 
-    let server = OprfServer::<CS>::new(&mut r06).unwrap();
+    let server = voprf::OprfServer::<CS>::new(&mut r06).unwrap();
     let mut group = configure(c, &group_name(suite, "voprf", "oprf"));
     for n in BATCH_SIZES {
         let data = inputs(n);
@@ -121,7 +150,7 @@ where
         let blind = |r06: &mut rand_core_06::OsRng| {
             let results: Vec<_> = data
                 .iter()
-                .map(|x| OprfClient::<CS>::blind(x, r06).unwrap())
+                .map(|x| voprf::OprfClient::<CS>::blind(x, r06).unwrap())
                 .collect();
             let bytes: Vec<u8> = results
                 .iter()
@@ -161,7 +190,7 @@ where
     }
     group.finish();
 
-    let server = VoprfServer::<CS>::new(&mut r06).unwrap();
+    let server = voprf::VoprfServer::<CS>::new(&mut r06).unwrap();
     let public = server.get_public_key();
     let mut group = configure(c, &group_name(suite, "voprf", "voprf"));
     for n in BATCH_SIZES {
@@ -170,7 +199,7 @@ where
         let blind = |r06: &mut rand_core_06::OsRng| {
             let results: Vec<_> = data
                 .iter()
-                .map(|x| VoprfClient::<CS>::blind(x, r06).unwrap())
+                .map(|x| voprf::VoprfClient::<CS>::blind(x, r06).unwrap())
                 .collect();
             let bytes: Vec<u8> = results
                 .iter()
@@ -200,14 +229,15 @@ where
             b.iter(|| evaluate(&blinded, element_len, &mut r06))
         });
         let (evaluated, proof) = evaluate(&blinded, element_len, &mut r06);
-        let clients: Vec<VoprfClient<CS>> = results.iter().map(|r| r.state.clone()).collect();
+        let clients: Vec<voprf::VoprfClient<CS>> =
+            results.iter().map(|r| r.state.clone()).collect();
         group.bench_function(BenchmarkId::new("finalize", n), |b| {
             b.iter(|| {
                 let messages: Vec<EvaluationElement<CS>> = evaluated
                     .chunks(element_len)
                     .map(|e| EvaluationElement::deserialize(e).unwrap())
                     .collect();
-                VoprfClient::batch_finalize(&data, &clients, &messages, &proof, public)
+                voprf::VoprfClient::batch_finalize(&data, &clients, &messages, &proof, public)
                     .unwrap()
                     .collect::<Result<Vec<_>, _>>()
                     .unwrap()
@@ -272,7 +302,7 @@ fn summary(since: SystemTime) {
     };
     for suite in suites {
         for n in BATCH_SIZES {
-            for (_, mode) in MODES {
+            for mode in MODES {
                 for op in OPERATIONS {
                     let ours = get(suite, "oblivex", mode, op, n);
                     let theirs = get(suite, "voprf", mode, op, n);

@@ -91,8 +91,8 @@ struct operands {
 static void step_oblivex(void *s) {
     struct operands *o = s;
     size_t written;
-    if (oblivex_mod_exp_batch(o->ox, o->bases, o->len, o->exps, o->len, BATCH, o->out, BATCH * o->len,
-                              &written) != OBLIVEX_OK) {
+    if (oblivex_mod_exp_batch(o->ox, o->bases, BATCH * o->len, o->exps, BATCH * o->len, BATCH, o->out,
+                              BATCH * o->len, &written) != OBLIVEX_OK) {
         fprintf(stderr, "oblivex failed\n");
         exit(1);
     }

@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
     CHECK_STATUS(oblivex_mont_ctx_new(m, sizeof m, &ctx), OBLIVEX_OK, "ctx_new works on any backend");
     uint8_t out[3] = {0xee, 0xee, 0xee};
     size_t written = 0;
-    oblivex_status st = oblivex_mod_exp_batch(ctx, base, 1, exponent, 1, 1, out, sizeof out, &written);
+    oblivex_status st = oblivex_mod_exp_batch(ctx, base, sizeof base, exponent, sizeof exponent, 1, out, sizeof out,
+                                              &written);
     if (supported) {
         CHECK_STATUS(st, OBLIVEX_OK, requested);
         CHECK(strcmp(name, "unsupported") != 0, "backend name %s", name);

@@ -80,23 +80,26 @@ static void test_modexp(void) {
     CHECK_STATUS(oblivex_mont_ctx_new(m, 2, &ctx), OBLIVEX_OK, "ctx");
     CHECK_STATUS(oblivex_mont_ctx_new(one, 1, &ctx1), OBLIVEX_OK, "m = 1 is an odd modulus");
     uint8_t b[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8};
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(NULL, b, 2, e, 2, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, NULL, 2, e, 2, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 2, NULL, 2, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 2, NULL, 4, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 2, out, 4, NULL));
-    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 0, e, 2, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 2, e, 0, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 0, out, 4, &written));
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch(ctx, b, 2, e, 2, 2, out, 3, &written));
-    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, SIZE_MAX, e, 2, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, 2, e, 2, SIZE_MAX / 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(NULL, b, 4, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, NULL, 4, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 4, NULL, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 4, e, 4, 2, NULL, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch(ctx, b, 4, e, 4, 2, out, 4, NULL));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 0, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 4, e, 0, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch(ctx, b, 4, e, 4, 0, out, 4, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, 3, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, 4, e, 3, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch(ctx, b, 4, e, 4, 2, out, 3, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, SIZE_MAX, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch(ctx, b, 4, e, 4, SIZE_MAX / 2, out, 4, &written));
     const oblivex_mont_ctx *ctxs[2] = {ctx, NULL};
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, 2, out, 4, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi(NULL, b, 2, e, 2, 2, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi(ctxs, b, 4, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi(NULL, b, 4, e, 4, 2, out, 4, &written));
     ctxs[1] = ctx;
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, 1, out, 4, &written));
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, 2, out, 3, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch_multi(ctxs, b, 3, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi(ctxs, b, 4, e, 4, 2, out, 3, &written));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch_multi(ctxs, b, 4, e, 4, 0, out, 4, &written));
     oblivex_mont_ctx_free(ctx);
     oblivex_mont_ctx_free(ctx1);
 }
@@ -122,53 +125,77 @@ static void test_oprf(void) {
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_public_key(server, out, 31, &written));
     CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_public_key(NULL, out, 32, &written));
     CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_secret_key(server, out, 32, NULL));
+    /* the server's one step, in each mode: proof and info arguments */
+    oblivex_oprf_server *voprf = NULL;
+    CHECK_STATUS(oblivex_oprf_server_new(R, OBLIVEX_OPRF_MODE_VOPRF, key, 32, &voprf), OBLIVEX_OK, "voprf server");
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_evaluate(voprf, pk, 32, NULL, 0, out, 32, &written, NULL, 64,
+                                                                &written2));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_evaluate(voprf, pk, 32, NULL, 0, out, 32, &written,
+                                                                out + 64, 64, NULL));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_evaluate(voprf, pk, 32, NULL, 0, out, 32, &written,
+                                                                    out + 64, 63, &written2));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(voprf, pk, 32, in_a, 5, out, 32, &written, out + 64,
+                                                              64, &written2));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, pk, 32, in_a, 5, out, 32, &written, NULL, 0,
+                                                              NULL));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_evaluate(server, pk, 32, NULL, 5, out, 32, &written, NULL, 0,
+                                                                NULL));
+    oblivex_oprf_server_free(voprf);
     /* checked client */
-    oblivex_checked_oprf_client *client = NULL;
-    CHECK_STATUS(oblivex_checked_oprf_client_blind(R, 1, 0, inputs, lens, 2, request, sizeof request, &written,
-                                                   &client),
+    oblivex_checked_oprf_batch *client = NULL;
+    CHECK_STATUS(oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 32, inputs, lens, 2, request, sizeof request, &written,
+                                                  &client),
                  OBLIVEX_OK, "checked blind");
-    HCASE(OBLIVEX_ERR_UNKNOWN_CHECK, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 3, 0, inputs, lens, 2, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 129, inputs, lens, 2, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 31, inputs, lens, 2, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 0, inputs, lens, 0, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 0, inputs, huge_lens, 2, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 0, null_inputs, lens, 2, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 0, NULL, lens, 2, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(R, 1, 0, inputs, lens, 2, out, 95, &written, &h));
-    HCASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_checked_oprf_client,
-          oblivex_checked_oprf_client_blind(42, 1, 0, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_CHECK, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 3, 0, pk, 32, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 129, pk, 32, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 31, pk, 32, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 32, inputs, lens, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 32, inputs, huge_lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 32, null_inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 32, NULL, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 32, inputs, lens, 2, out, 95, &written, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(42, 1, 0, pk, 32, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_MISSING_PUBLIC_KEY, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, NULL, 0, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, identity, 32, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 1, 0, pk, 31, inputs, lens, 2, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_checked_oprf_batch,
+          oblivex_checked_oprf_batch_blind(R, 2, 0, pk, 32, inputs, lens, 2, out, 8192, &written, &h));
     /* server evaluate */
-    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, request, 95, out, 96, &written));
-    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, request, 97, out, 97, &written));
-    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, request, 0, out, 96, &written));
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_evaluate(server, request, 96, out, 95, &written));
-    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, identity, 32, out, 32, &written));
-    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, big, 32, out, 32, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_evaluate(server, NULL, 96, out, 96, &written));
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, 96, response, sizeof response, &written), OBLIVEX_OK,
+    CASE(OBLIVEX_ERR_BAD_LENGTH, test_evaluate(server, request, 95, out, 96, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, test_evaluate(server, request, 97, out, 97, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, test_evaluate(server, request, 0, out, 96, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, test_evaluate(server, request, 96, out, 95, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, test_evaluate(server, identity, 32, out, 32, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, test_evaluate(server, big, 32, out, 32, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, test_evaluate(server, NULL, 96, out, 96, &written));
+    CHECK_STATUS(test_evaluate(server, request, 96, response, sizeof response, &written), OBLIVEX_OK,
                  "evaluate");
-    /* verify-finalize: refusals that leave the batch usable, then a bad answer */
-    CASE(OBLIVEX_ERR_MISSING_PUBLIC_KEY, oblivex_checked_oprf_client_verify_finalize(client, response, 96, NULL, 0,
-                                                                                     out, 128, &written));
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL,
-         oblivex_checked_oprf_client_verify_finalize(client, response, 96, pk, 32, out, 127, &written));
-    CASE(OBLIVEX_ERR_INVALID_ELEMENT,
-         oblivex_checked_oprf_client_verify_finalize(client, response, 96, identity, 32, out, 128, &written));
-    CASE(OBLIVEX_ERR_NULL_POINTER,
-         oblivex_checked_oprf_client_verify_finalize(NULL, response, 96, pk, 32, out, 128, &written));
-    CASE(OBLIVEX_ERR_BAD_LENGTH,
-         oblivex_checked_oprf_client_verify_finalize(client, response, 95, pk, 32, out, 128, &written));
-    CASE(OBLIVEX_ERR_BATCH_USED,
-         oblivex_checked_oprf_client_verify_finalize(client, response, 96, pk, 32, out, 128, &written));
-    oblivex_checked_oprf_client_free(client);
+    /* finalize: refusals that leave the batch usable, then a wrong answer */
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_checked_oprf_batch_finalize(client, response, 96, out, 127, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_batch_finalize(NULL, response, 96, out, 128, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_checked_oprf_batch_finalize(client, NULL, 96, out, 128, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_checked_oprf_batch_finalize(client, response, 95, out, 128, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_checked_oprf_batch_finalize(client, response, 64, out, 128, &written));
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_checked_oprf_batch_finalize(client, big, 32, out, 128, &written));
+    uint8_t swapped[3 * 32];
+    memcpy(swapped, response + 32, 32);
+    memcpy(swapped + 32, response, 32);
+    memcpy(swapped + 64, response + 64, 32);
+    CASE(OBLIVEX_ERR_VERIFICATION_FAILED, oblivex_checked_oprf_batch_finalize(client, swapped, 96, out, 128, &written));
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_checked_oprf_batch_finalize(client, response, 96, out, 128, &written));
+    oblivex_checked_oprf_batch_free(client);
     oblivex_oprf_server_free(server);
 }
 
@@ -206,11 +233,23 @@ static void test_threshold(void) {
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_commitments_to_bytes(commitments, out, 63, &written));
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_commitments_public_key(commitments, out, 31, &written));
     CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_commitments_verify_share(commitments, NULL));
+    {
+        oblivex_key_share *p256_shares[3];
+        oblivex_commitments *p256_commitments = NULL;
+        CHECK_STATUS(oblivex_threshold_deal(OBLIVEX_SUITE_P256_SHA256, NULL, 0, 2, 3, p256_shares, &p256_commitments),
+                     OBLIVEX_OK, "P-256 deal");
+        CASE(OBLIVEX_ERR_SUITE_MISMATCH, oblivex_commitments_verify_share(commitments, p256_shares[0]));
+        CASE(OBLIVEX_ERR_SUITE_MISMATCH, oblivex_commitments_verify_share(p256_commitments, shares[0]));
+        for (int i = 0; i < 3; i++) {
+            oblivex_key_share_free(p256_shares[i]);
+        }
+        oblivex_commitments_free(p256_commitments);
+    }
     /* server evaluation with a share */
     uint8_t request[3 * 32];
-    oblivex_threshold_oprf_client *client = NULL;
+    oblivex_threshold_oprf_batch *client = NULL;
     uint16_t q_dup[2] = {1, 1}, q_zero[2] = {0, 1}, q_ok[2] = {1, 2}, q_three[3] = {1, 2, 3};
-    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, NULL, 0, 0, request,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, lens, 2, NULL, 0, 0, request,
                                                      sizeof request, &written, &client),
                  OBLIVEX_OK, "threshold blind");
     CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_server_evaluate(shares[0], q_dup, 2, request, 96, out,
@@ -223,14 +262,14 @@ static void test_threshold(void) {
                                                                    &written));
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_server_evaluate(shares[0], NULL, 0, request, 96, out, 95,
                                                                          &written));
-    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_client,
-          oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, q_zero, 2, 0, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_client,
-          oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, q_three, 3, 0, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_threshold_oprf_client,
-          oblivex_threshold_oprf_client_blind(commitments, inputs, lens, 2, NULL, 0, 200, out, 96, &written, &h));
-    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_client,
-          oblivex_threshold_oprf_client_blind(NULL, inputs, lens, 2, NULL, 0, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_batch,
+          oblivex_threshold_oprf_batch_blind(commitments, inputs, lens, 2, q_zero, 2, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_batch,
+          oblivex_threshold_oprf_batch_blind(commitments, inputs, lens, 2, q_three, 3, 0, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_threshold_oprf_batch,
+          oblivex_threshold_oprf_batch_blind(commitments, inputs, lens, 2, NULL, 0, 200, out, 96, &written, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_batch,
+          oblivex_threshold_oprf_batch_blind(NULL, inputs, lens, 2, NULL, 0, 0, out, 96, &written, &h));
     /* finalize refusals that keep the batch, then one that spends it */
     uint8_t answers[2][96];
     const uint8_t *ptrs[2] = {answers[0], answers[1]};
@@ -240,20 +279,27 @@ static void test_threshold(void) {
         CHECK_STATUS(oblivex_threshold_server_evaluate(shares[i], NULL, 0, request, 96, answers[i], 96, &written),
                      OBLIVEX_OK, "share evaluate");
     }
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 127,
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 127,
                                                                               &written, cheaters, 2, &count_out));
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 128,
                                                                               &written, cheaters, 1, &count_out));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_client_finalize(client, ids, NULL, alens, 2, out, 128,
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_batch_finalize(client, ids, NULL, alens, 2, out, 128,
                                                                           &written, cheaters, 2, &count_out));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 128,
                                                                           &written, NULL, 2, &count_out));
     ids[1] = 1;
-    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 128,
                                                                               &written, cheaters, 2, &count_out));
-    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_threshold_oprf_client_finalize(client, ids, ptrs, alens, 2, out, 128,
+    ids[1] = 0;
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 128,
+                                                                              &written, cheaters, 2, &count_out));
+    ids[1] = 2;
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 128, &written, cheaters, 2,
+                                                       &count_out),
+                 OBLIVEX_OK, "the refusals above left the batch usable");
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, alens, 2, out, 128,
                                                                         &written, cheaters, 2, &count_out));
-    oblivex_threshold_oprf_client_free(client);
+    oblivex_threshold_oprf_batch_free(client);
     /* ElGamal */
     uint8_t pk[32];
     CHECK_STATUS(oblivex_commitments_public_key(commitments, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
@@ -265,24 +311,31 @@ static void test_threshold(void) {
                                                                    &written2));
     CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_encapsulate(R, bytes, 32, out, 32, &written, out + 64, 64,
                                                                   &written2));
-    HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_elgamal_client,
-          oblivex_elgamal_client_new(commitments, 0, pk, 32, 1, 0, NULL, 0, 0, out, 64, &written, &h));
-    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_elgamal_client,
-          oblivex_elgamal_client_new(commitments, 1, pk, 32, 1, 0, NULL, 0, 0, out, 64, &written, &h));
-    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_elgamal_client,
-          oblivex_elgamal_client_new(commitments, 2, pk, 32, 0, 0, NULL, 0, 0, out, 64, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_client,
-          oblivex_elgamal_client_new(commitments, 2, zero, 32, 1, 0, NULL, 0, 0, out, 64, &written, &h));
-    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_client,
-          oblivex_elgamal_client_new(commitments, 2, pk, 32, 1, 0, NULL, 0, 0, out, 63, &written, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_TARGET, oblivex_elgamal_batch,
+          oblivex_elgamal_batch_blind(commitments, 0, pk, 32, 1, false, NULL, 0, 0, out, 64, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_elgamal_batch,
+          oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_PLAINTEXTS, pk, 32, 1, false, NULL, 0, 0, out,
+              64, &written, &h));
+    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_elgamal_batch,
+          oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, pk, 32, 0, false, NULL, 0, 0, out,
+              64, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_elgamal_batch,
+          oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, zero, 32, 1, false, NULL, 0, 0,
+              out, 64, &written, &h));
+    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_batch,
+          oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, pk, 32, 1, false, NULL, 0, 0, out,
+              63, &written, &h));
     for (int i = 0; i < 3; i++) {
         oblivex_key_share_free(shares[i]);
     }
     oblivex_commitments_free(commitments);
     /* BLS */
     oblivex_bls_key_set *hk = HANDLE_SENTINEL;
-    CASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_bls_deal(3, 2, hs, &hk));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_deal(2, 3, hs, NULL));
+    CASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_bls_deal(NULL, 0, 3, 2, hs, &hk));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_deal(NULL, 0, 2, 3, hs, NULL));
+    CASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_bls_deal(zero, 32, 2, 3, hs, &hk));
+    CASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_bls_deal(bytes, 31, 2, 3, hs, &hk));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_deal(NULL, 32, 2, 3, hs, &hk));
     CHECK(hk == HANDLE_SENTINEL && hs[0] == HANDLE_SENTINEL, "no BLS handle written on error");
     HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_key_set, oblivex_bls_key_set_from_bytes(bytes, 3, &h));
     HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_bls_key_set, oblivex_bls_key_set_from_bytes(zero, 96, &h));
@@ -293,12 +346,12 @@ static void test_threshold(void) {
     oblivex_key_share_free(NULL);
     oblivex_commitments_free(NULL);
     oblivex_bls_key_set_free(NULL);
-    oblivex_bls_client_free(NULL);
-    oblivex_elgamal_client_free(NULL);
-    oblivex_threshold_oprf_client_free(NULL);
-    oblivex_checked_oprf_client_free(NULL);
+    oblivex_bls_batch_free(NULL);
+    oblivex_elgamal_batch_free(NULL);
+    oblivex_threshold_oprf_batch_free(NULL);
+    oblivex_checked_oprf_batch_free(NULL);
     oblivex_oprf_server_free(NULL);
-    oblivex_oprf_client_batch_free(NULL);
+    oblivex_oprf_batch_free(NULL);
     oblivex_mont_ctx_free(NULL);
 }
 
@@ -320,87 +373,95 @@ static void test_oprf_suites(void) {
         CHECK_STATUS(oblivex_oprf_server_generate(suite, 1, &server), OBLIVEX_OK, "generate");
         CHECK_STATUS(oblivex_oprf_server_secret_key(server, key, sizeof key, &written), OBLIVEX_OK, "sk");
         CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
+        CHECK_STATUS(oblivex_suite_check_element(suite, pk, el), OBLIVEX_OK, "a public key checks");
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_suite_check_element(suite, zero, el));
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_suite_check_element(suite, ones, el));
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_suite_check_element(suite, unit, el));
+        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_suite_check_element(suite, pk, el - 1));
+        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_suite_check_element(suite, pk, el + 1));
+        CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_suite_check_element(suite, NULL, el));
+        CASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_suite_check_element(0, pk, el));
         HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, zero, sl, &h));
         HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, ones, sl, &h));
         HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, key, sl - 1, &h));
         HCASE(OBLIVEX_ERR_INVALID_SCALAR, oblivex_oprf_server, oblivex_oprf_server_new(suite, 1, key, sl + 1, &h));
         CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_secret_key(server, out, sl - 1, &written));
         /* the client's blind: bad key, mode, count, info, buffer */
-        oblivex_oprf_client_batch *batch = NULL;
-        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, zero, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, ones, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, unit, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el - 1, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 7, inputs, lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 0, NULL, 0, pk, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, huge_lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, in_a, 5, pk, el, out, 2 * el, &written, &h));
-        HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, out, 2 * el - 1, &written, &h));
-        HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_client_batch,
-              oblivex_oprf_client_blind(suite, 1, null_inputs, lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
-        CHECK_STATUS(oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, blinded, sizeof blinded,
+        oblivex_oprf_batch *batch = NULL;
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, zero, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, ones, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, unit, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el - 1, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_UNKNOWN_MODE, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 7, inputs, lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 0, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, huge_lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, in_a, 5, pk, el, out, 2 * el, &written, &h));
+        HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, out, 2 * el - 1, &written, &h));
+        HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_batch,
+              oblivex_oprf_batch_blind(suite, 1, null_inputs, lens, 2, NULL, 0, pk, el, out, 2 * el, &written, &h));
+        CHECK_STATUS(oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, blinded, sizeof blinded,
                                                &written, &batch),
                      OBLIVEX_OK, "blind");
         /* the server's proved evaluation: bad elements and lengths */
         memcpy(out + 4096, blinded, 2 * el);
-        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_blind_evaluate(server, zero, el, NULL, 0, out, el,
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, zero, el, NULL, 0, out, el,
                                                                              &written, out + 2048, pl, &written2));
-        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_blind_evaluate(server, ones, el, NULL, 0, out, el,
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, ones, el, NULL, 0, out, el,
                                                                              &written, out + 2048, pl, &written2));
-        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_blind_evaluate(server, unit, el, NULL, 0, out, el,
+        CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_oprf_server_evaluate(server, unit, el, NULL, 0, out, el,
                                                                              &written, out + 2048, pl, &written2));
-        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el - 1, NULL, 0, out,
+        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, blinded, 2 * el - 1, NULL, 0, out,
                                                                         2 * el, &written, out + 2048, pl, &written2));
-        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el + 1, NULL, 0, out,
+        CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_oprf_server_evaluate(server, blinded, 2 * el + 1, NULL, 0, out,
                                                                         2 * el + 1, &written, out + 2048, pl,
                                                                         &written2));
-        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, out,
+        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_evaluate(server, blinded, 2 * el, NULL, 0, out,
                                                                               2 * el, &written, out + 2048, pl - 1,
                                                                               &written2));
-        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, out,
+        CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_oprf_server_evaluate(server, blinded, 2 * el, NULL, 0, out,
                                                                               2 * el - 1, &written, out + 2048, pl,
                                                                               &written2));
-        CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, out,
+        CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_oprf_server_evaluate(server, blinded, 2 * el, NULL, 0, out,
                                                                           2 * el, &written, NULL, pl, &written2));
-        CHECK_STATUS(oblivex_oprf_server_blind_evaluate(server, blinded, 2 * el, NULL, 0, evaluated, sizeof evaluated,
+        CHECK_STATUS(oblivex_oprf_server_evaluate(server, blinded, 2 * el, NULL, 0, evaluated, sizeof evaluated,
                                                         &written, proof, sizeof proof, &written2),
                      OBLIVEX_OK, "blind evaluate");
         /* finalize: refusals that keep the batch, a wrong answer that
          * spends it, then BATCH_USED */
         CASE(OBLIVEX_ERR_NULL_POINTER,
-             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, NULL, pl, out, 2 * ol, &written));
+             oblivex_oprf_batch_finalize(batch, evaluated, 2 * el, NULL, pl, out, 2 * ol, &written));
         CASE(OBLIVEX_ERR_BAD_LENGTH,
-             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, proof, pl - 1, out, 2 * ol, &written));
+             oblivex_oprf_batch_finalize(batch, evaluated, 2 * el, proof, pl - 1, out, 2 * ol, &written));
         CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL,
-             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, proof, pl, out, 2 * ol - 1, &written));
+             oblivex_oprf_batch_finalize(batch, evaluated, 2 * el, proof, pl, out, 2 * ol - 1, &written));
         CASE(OBLIVEX_ERR_INVALID_SCALAR,
-             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, ones, pl, out, 2 * ol, &written));
+             oblivex_oprf_batch_finalize(batch, evaluated, 2 * el, ones, pl, out, 2 * ol, &written));
         uint8_t swapped[2 * 512];
         memcpy(swapped, evaluated + el, el);
         memcpy(swapped + el, evaluated, el);
         CASE(OBLIVEX_ERR_VERIFICATION_FAILED,
-             oblivex_oprf_client_finalize(batch, swapped, 2 * el, proof, pl, out, 2 * ol, &written));
+             oblivex_oprf_batch_finalize(batch, swapped, 2 * el, proof, pl, out, 2 * ol, &written));
         CASE(OBLIVEX_ERR_BATCH_USED,
-             oblivex_oprf_client_finalize(batch, evaluated, 2 * el, proof, pl, out, 2 * ol, &written));
+             oblivex_oprf_batch_finalize(batch, evaluated, 2 * el, proof, pl, out, 2 * ol, &written));
         CASE(OBLIVEX_ERR_NULL_POINTER,
-             oblivex_oprf_client_finalize(NULL, evaluated, 2 * el, proof, pl, out, 2 * ol, &written));
-        oblivex_oprf_client_batch_free(batch);
+             oblivex_oprf_batch_finalize(NULL, evaluated, 2 * el, proof, pl, out, 2 * ol, &written));
+        oblivex_oprf_batch_free(batch);
         /* an answer of the wrong length is checked, and spends the batch */
-        CHECK_STATUS(oblivex_oprf_client_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, blinded, sizeof blinded,
+        CHECK_STATUS(oblivex_oprf_batch_blind(suite, 1, inputs, lens, 2, NULL, 0, pk, el, blinded, sizeof blinded,
                                                &written, &batch),
                      OBLIVEX_OK, "blind again");
         CASE(OBLIVEX_ERR_BAD_LENGTH,
-             oblivex_oprf_client_finalize(batch, evaluated, 2 * el - 1, proof, pl, out, 2 * ol, &written));
-        oblivex_oprf_client_batch_free(batch);
+             oblivex_oprf_batch_finalize(batch, evaluated, 2 * el - 1, proof, pl, out, 2 * ol, &written));
+        oblivex_oprf_batch_free(batch);
         oblivex_oprf_server_free(server);
     }
 }
@@ -409,30 +470,41 @@ static void test_oprf_suites(void) {
 static void test_bls_elgamal_clients(void) {
     oblivex_key_share *shares[3];
     oblivex_bls_key_set *key_set = NULL;
-    CHECK_STATUS(oblivex_bls_deal(2, 3, shares, &key_set), OBLIVEX_OK, "bls deal");
+    CHECK_STATUS(oblivex_bls_deal(NULL, 0, 2, 3, shares, &key_set), OBLIVEX_OK, "bls deal");
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_key_set_public_key(key_set, out, 95, &written));
+    uint8_t bls_pk[96], bls_bad[96];
+    CHECK_STATUS(oblivex_bls_key_set_public_key(key_set, bls_pk, sizeof bls_pk, &written), OBLIVEX_OK, "bls pk");
+    CHECK_STATUS(oblivex_bls_check_public_key(bls_pk, sizeof bls_pk), OBLIVEX_OK, "a BLS public key checks");
+    memcpy(bls_bad, bls_pk, sizeof bls_bad);
+    bls_bad[0] &= 0x7f; /* the compression flag cleared */
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_bls_check_public_key(bls_bad, sizeof bls_bad));
+    memset(bls_bad, 0, sizeof bls_bad);
+    bls_bad[0] = 0xc0; /* the point at infinity */
+    CASE(OBLIVEX_ERR_INVALID_ELEMENT, oblivex_bls_check_public_key(bls_bad, sizeof bls_bad));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_check_public_key(bls_pk, 95));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_check_public_key(NULL, 96));
     CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_key_set_public_key(NULL, out, 96, &written));
     CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_key_set_public_key(key_set, out, 96, NULL));
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_key_set_to_bytes(key_set, out, 100, &written));
     CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_key_set_to_bytes(key_set, NULL, 100, &written));
     uint16_t q_dup[2] = {2, 2};
-    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client,
-          oblivex_bls_client_blind(NULL, inputs, lens, 2, NULL, 0, 0, out, 3 * 48, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_bls_client,
-          oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 7, out, 3 * 48, &written, &h));
-    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_bls_client,
-          oblivex_bls_client_blind(key_set, inputs, lens, 0, NULL, 0, 0, out, 3 * 48, &written, &h));
-    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_client,
-          oblivex_bls_client_blind(key_set, inputs, huge_lens, 2, NULL, 0, 0, out, 3 * 48, &written, &h));
-    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_bls_client,
-          oblivex_bls_client_blind(key_set, inputs, lens, 2, q_dup, 2, 0, out, 3 * 48, &written, &h));
-    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_client,
-          oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 0, out, 3 * 48 - 1, &written, &h));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 0, out, 3 * 48,
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_batch,
+          oblivex_bls_batch_blind(NULL, inputs, lens, 2, NULL, 0, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_KAPPA, oblivex_bls_batch,
+          oblivex_bls_batch_blind(key_set, inputs, lens, 2, NULL, 0, 7, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_bls_batch,
+          oblivex_bls_batch_blind(key_set, inputs, lens, 0, NULL, 0, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_bls_batch,
+          oblivex_bls_batch_blind(key_set, inputs, huge_lens, 2, NULL, 0, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_bls_batch,
+          oblivex_bls_batch_blind(key_set, inputs, lens, 2, q_dup, 2, 0, out, 3 * 48, &written, &h));
+    HCASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_batch,
+          oblivex_bls_batch_blind(key_set, inputs, lens, 2, NULL, 0, 0, out, 3 * 48 - 1, &written, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_batch_blind(key_set, inputs, lens, 2, NULL, 0, 0, out, 3 * 48,
                                                             &written, NULL));
-    oblivex_bls_client *client = NULL;
+    oblivex_bls_batch *client = NULL;
     uint8_t request[3 * 48], answers[2][3 * 48];
-    CHECK_STATUS(oblivex_bls_client_blind(key_set, inputs, lens, 2, NULL, 0, 0, request, sizeof request, &written,
+    CHECK_STATUS(oblivex_bls_batch_blind(key_set, inputs, lens, 2, NULL, 0, 0, request, sizeof request, &written,
                                           &client),
                  OBLIVEX_OK, "bls blind");
     for (int i = 0; i < 2; i++) {
@@ -443,26 +515,26 @@ static void test_bls_elgamal_clients(void) {
     const uint8_t *ptrs[2] = {answers[0], answers[1]};
     size_t alens[2] = {sizeof answers[0], sizeof answers[1]}, short_lens[2] = {sizeof answers[0], 0};
     uint16_t ids[2] = {1, 2};
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_client_finish(client, ids, ptrs, alens, 2, out, 2 * 48 - 1,
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_batch_finalize(client, ids, ptrs, alens, 2, out, 2 * 48 - 1,
                                                                  &written, cheaters, 2, &count_out));
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_client_finish(client, ids, ptrs, alens, 2, out, 2 * 48,
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_bls_batch_finalize(client, ids, ptrs, alens, 2, out, 2 * 48,
                                                                  &written, cheaters, 1, &count_out));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client_finish(client, NULL, ptrs, alens, 2, out, 2 * 48, &written,
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_batch_finalize(client, NULL, ptrs, alens, 2, out, 2 * 48, &written,
                                                              cheaters, 2, &count_out));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_client_finish(NULL, ids, ptrs, alens, 2, out, 2 * 48, &written,
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_bls_batch_finalize(NULL, ids, ptrs, alens, 2, out, 2 * 48, &written,
                                                              cheaters, 2, &count_out));
     /* One answer cut to nothing: that signer is named, one correct answer
      * is too few (the cheater list is the documented exception: written). */
     reset();
-    CHECK_STATUS(oblivex_bls_client_finish(client, ids, ptrs, short_lens, 2, out, 2 * 48, &written, cheaters, 2,
+    CHECK_STATUS(oblivex_bls_batch_finalize(client, ids, ptrs, short_lens, 2, out, 2 * 48, &written, cheaters, 2,
                                            &count_out),
                  OBLIVEX_ERR_NOT_ENOUGH_RESPONSES, "one of two answers empty");
     CHECK(count_out == 1 && cheaters[0] == 2, "the empty answer's signer is named");
     CHECK(test_all_bytes(out, sizeof out, SENTINEL) && written == WRITTEN_SENTINEL, "no signature written");
     cases++;
-    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_bls_client_finish(client, ids, ptrs, alens, 2, out, 2 * 48, &written,
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_bls_batch_finalize(client, ids, ptrs, alens, 2, out, 2 * 48, &written,
                                                            cheaters, 2, &count_out));
-    oblivex_bls_client_free(client);
+    oblivex_bls_batch_free(client);
     for (int i = 0; i < 3; i++) {
         oblivex_key_share_free(shares[i]);
     }
@@ -476,11 +548,11 @@ static void test_bls_elgamal_clients(void) {
     CHECK_STATUS(oblivex_commitments_public_key(commitments, pk, sizeof pk, &written), OBLIVEX_OK, "pk");
     CHECK_STATUS(oblivex_elgamal_encapsulate(R, pk, 32, encapsulation, 32, &written, secret, 64, &written2),
                  OBLIVEX_OK, "encapsulate");
-    oblivex_elgamal_client *eclient = NULL;
-    CHECK_STATUS(oblivex_elgamal_client_new(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, encapsulation, 32, 1, 1, NULL,
+    oblivex_elgamal_batch *eclient = NULL;
+    CHECK_STATUS(oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, encapsulation, 32, 1, true, NULL,
                                             0, 0, erequest, sizeof erequest, &written, &eclient),
                  OBLIVEX_OK, "elgamal client");
-    CHECK(oblivex_elgamal_client_output_len(eclient) == oblivex_suite_output_len(R), "KEM output width");
+    CHECK(oblivex_elgamal_batch_output_len(eclient) == oblivex_suite_output_len(R), "KEM output width");
     for (int i = 0; i < 2; i++) {
         CHECK_STATUS(oblivex_threshold_server_evaluate(eshares[i], NULL, 0, erequest, sizeof erequest, eanswers[i],
                                                        sizeof eanswers[i], &written),
@@ -488,17 +560,17 @@ static void test_bls_elgamal_clients(void) {
     }
     const uint8_t *eptrs[2] = {eanswers[0], eanswers[1]};
     size_t elens[2] = {sizeof eanswers[0], sizeof eanswers[1]};
-    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_client_finish(eclient, ids, eptrs, elens, 2, out, 63,
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_elgamal_batch_finalize(eclient, ids, eptrs, elens, 2, out, 63,
                                                                      &written, cheaters, 2, &count_out));
-    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_elgamal_client_finish(eclient, ids, eptrs, NULL, 2, out, 64, &written,
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_elgamal_batch_finalize(eclient, ids, eptrs, NULL, 2, out, 64, &written,
                                                                  cheaters, 2, &count_out));
-    CHECK_STATUS(oblivex_elgamal_client_finish(eclient, ids, eptrs, elens, 2, out, 64, &written, cheaters, 2,
+    CHECK_STATUS(oblivex_elgamal_batch_finalize(eclient, ids, eptrs, elens, 2, out, 64, &written, cheaters, 2,
                                                &count_out),
                  OBLIVEX_OK, "elgamal finish");
     CHECK(written == 64 && memcmp(out, secret, 64) == 0 && count_out == 0, "the KEM secret is recovered");
-    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_elgamal_client_finish(eclient, ids, eptrs, elens, 2, out, 64, &written,
+    CASE(OBLIVEX_ERR_BATCH_USED, oblivex_elgamal_batch_finalize(eclient, ids, eptrs, elens, 2, out, 64, &written,
                                                                cheaters, 2, &count_out));
-    oblivex_elgamal_client_free(eclient);
+    oblivex_elgamal_batch_free(eclient);
     for (int i = 0; i < 3; i++) {
         oblivex_key_share_free(eshares[i]);
     }
@@ -506,11 +578,15 @@ static void test_bls_elgamal_clients(void) {
 
     /* accessors of NULL handles, and the process-wide settings */
     CHECK(oblivex_commitments_threshold(NULL) == 0 && oblivex_key_share_id(NULL) == 0 &&
-              oblivex_mont_ctx_modulus_len(NULL) == 0 && oblivex_elgamal_client_output_len(NULL) == 0,
+              oblivex_mont_ctx_modulus_len(NULL) == 0 && oblivex_elgamal_batch_output_len(NULL) == 0,
           "accessors of NULL return 0");
     const char *backend = oblivex_backend_name();
     CHECK(backend != NULL && (strcmp(backend, "portable") == 0 || strcmp(backend, "ifma") == 0), "backend name");
-    CHECK(strcmp(oblivex_version(), "0.1.0") == 0 || oblivex_version()[0] != '\0', "version string");
+    char header_version[32];
+    snprintf(header_version, sizeof header_version, "%d.%d.%d", OBLIVEX_VERSION_MAJOR, OBLIVEX_VERSION_MINOR,
+             OBLIVEX_VERSION_PATCH);
+    CHECK(strcmp(oblivex_version(), header_version) == 0, "library version %s, header %s", oblivex_version(),
+          header_version);
     oblivex_set_threads(SIZE_MAX);
     CHECK(oblivex_threads() == OBLIVEX_MAX_THREADS, "thread count clamped");
     oblivex_set_threads(1);

@@ -33,12 +33,14 @@ static oblivex_status run(int suite, int check, const oblivex_oprf_server *serve
     size_t request_len = 0, response_len = 0, pk_len = 0, one_len = 0;
     CHECK(count >= N_INPUTS + 1 && count <= MAX_REQUEST, "request length %zu", count);
     CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len), OBLIVEX_OK, "public key");
-    oblivex_checked_oprf_client *client = NULL;
-    CHECK_STATUS(oblivex_checked_oprf_client_blind(suite, check, 0, inputs, lens, N_INPUTS, request,
-                                                   sizeof request, &request_len, &client),
+    oblivex_checked_oprf_batch *client = NULL;
+    int committed = check == OBLIVEX_CHECK_COMMITTED_KEY;
+    CHECK_STATUS(oblivex_checked_oprf_batch_blind(suite, check, 0, committed ? pk : NULL, committed ? pk_len : 0,
+                                                  inputs, lens, N_INPUTS, request, sizeof request, &request_len,
+                                                  &client),
                  OBLIVEX_OK, "blind");
     CHECK(request_len == count * elem, "request bytes %zu", request_len);
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, request_len, response, sizeof response,
+    CHECK_STATUS(test_evaluate(server, request, request_len, response, sizeof response,
                                               &response_len),
                  OBLIVEX_OK, "evaluate");
     size_t slot = test_range(0, count - 1), slot2 = (slot + 1 + test_range(0, count - 2)) % count;
@@ -47,7 +49,7 @@ static oblivex_status run(int suite, int check, const oblivex_oprf_server *serve
     case HONEST:
         break;
     case OTHER_KEY_ON_ONE:
-        CHECK_STATUS(oblivex_oprf_server_evaluate(other, request + slot * elem, elem, response + slot * elem,
+        CHECK_STATUS(test_evaluate(other, request + slot * elem, elem, response + slot * elem,
                                                   elem, &one_len),
                      OBLIVEX_OK, "other key");
         break;
@@ -64,13 +66,15 @@ static oblivex_status run(int suite, int check, const oblivex_oprf_server *serve
         break;
     }
     memset(outputs, 0xee, outputs_cap);
-    oblivex_status st = oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, pk_len,
-                                                                    outputs, outputs_cap, outputs_written);
-    /* Spent either way. */
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, pk_len, outputs,
-                                                             outputs_cap, outputs_written),
-                 OBLIVEX_ERR_BATCH_USED, "second verify");
-    oblivex_checked_oprf_client_free(client);
+    oblivex_status st = oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, outputs_cap,
+                                                            outputs_written);
+    /* Spent either way (once the answer is well-formed enough to check). */
+    if (st == OBLIVEX_OK || st == OBLIVEX_ERR_VERIFICATION_FAILED) {
+        CHECK_STATUS(oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, outputs_cap,
+                                                         outputs_written),
+                     OBLIVEX_ERR_BATCH_USED, "second finalize");
+    }
+    oblivex_checked_oprf_batch_free(client);
     return st;
 }
 
@@ -78,16 +82,16 @@ static oblivex_status run(int suite, int check, const oblivex_oprf_server *serve
 static void plain_outputs(int suite, const oblivex_oprf_server *server, uint8_t *outputs, size_t cap) {
     uint8_t blinded[N_INPUTS * MAX_ELEM], evaluated[N_INPUTS * MAX_ELEM];
     size_t blinded_len = 0, evaluated_len = 0, written = 0;
-    oblivex_oprf_client_batch *batch = NULL;
-    CHECK_STATUS(oblivex_oprf_client_blind(suite, OBLIVEX_OPRF_MODE_OPRF, inputs, lens, N_INPUTS, NULL, 0, NULL, 0,
+    oblivex_oprf_batch *batch = NULL;
+    CHECK_STATUS(oblivex_oprf_batch_blind(suite, OBLIVEX_OPRF_MODE_OPRF, inputs, lens, N_INPUTS, NULL, 0, NULL, 0,
                                            blinded, sizeof blinded, &blinded_len, &batch),
                  OBLIVEX_OK, "plain blind");
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, blinded, blinded_len, evaluated, sizeof evaluated,
+    CHECK_STATUS(test_evaluate(server, blinded, blinded_len, evaluated, sizeof evaluated,
                                               &evaluated_len),
                  OBLIVEX_OK, "plain evaluate");
-    CHECK_STATUS(oblivex_oprf_client_finalize(batch, evaluated, evaluated_len, NULL, 0, outputs, cap, &written),
+    CHECK_STATUS(oblivex_oprf_batch_finalize(batch, evaluated, evaluated_len, NULL, 0, outputs, cap, &written),
                  OBLIVEX_OK, "plain finalize");
-    oblivex_oprf_client_batch_free(batch);
+    oblivex_oprf_batch_free(batch);
 }
 
 static void every_suite(void) {
@@ -134,18 +138,20 @@ static void wrong_key_for_the_whole_batch(void) {
     size_t pk_len = 0, request_len = 0, response_len = 0, written = 0;
     CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len), OBLIVEX_OK, "public key");
     for (size_t c = 0; c < 2; c++) {
-        oblivex_checked_oprf_client *client = NULL;
-        CHECK_STATUS(oblivex_checked_oprf_client_blind(suite, checks[c], 0, inputs, lens, N_INPUTS, request,
-                                                       sizeof request, &request_len, &client),
+        oblivex_checked_oprf_batch *client = NULL;
+        int committed = checks[c] == OBLIVEX_CHECK_COMMITTED_KEY;
+        CHECK_STATUS(oblivex_checked_oprf_batch_blind(suite, checks[c], 0, committed ? pk : NULL,
+                                                      committed ? pk_len : 0, inputs, lens, N_INPUTS, request,
+                                                      sizeof request, &request_len, &client),
                      OBLIVEX_OK, "blind");
-        CHECK_STATUS(oblivex_oprf_server_evaluate(impostor, request, request_len, response, sizeof response,
+        CHECK_STATUS(test_evaluate(impostor, request, request_len, response, sizeof response,
                                                   &response_len),
                      OBLIVEX_OK, "impostor evaluate");
-        oblivex_status st = oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, pk_len,
-                                                                        outputs, sizeof outputs, &written);
+        oblivex_status st =
+            oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, sizeof outputs, &written);
         CHECK_STATUS(st, checks[c] == OBLIVEX_CHECK_COMMITTED_KEY ? OBLIVEX_ERR_VERIFICATION_FAILED : OBLIVEX_OK,
                      "impostor key");
-        oblivex_checked_oprf_client_free(client);
+        oblivex_checked_oprf_batch_free(client);
     }
     oblivex_oprf_server_free(server);
     oblivex_oprf_server_free(impostor);
@@ -155,7 +161,7 @@ static void error_paths(void) {
     int suite = OBLIVEX_SUITE_RISTRETTO255_SHA512;
     uint8_t request[MAX_REQUEST * 32], response[MAX_REQUEST * 32], pk[32], outputs[N_INPUTS * 64];
     size_t request_len = 0, response_len = 0, pk_len = 0, written = 0;
-    oblivex_checked_oprf_client *client = NULL;
+    oblivex_checked_oprf_batch *client = NULL;
 
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_COMMITTED_KEY, 0, 5) == 6, "committed length");
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_KEY_FREE, 64, 1) == 5, "key-free padding (kappa 64)");
@@ -166,64 +172,64 @@ static void error_paths(void) {
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_COMMITTED_KEY, 31, 5) == 0, "kappa too small");
     CHECK(oblivex_checked_oprf_request_len(OBLIVEX_CHECK_COMMITTED_KEY, 0, 0) == 0, "no inputs");
 
-#define BLIND(suite_, check_, kappa_, count_, cap_) \
-    oblivex_checked_oprf_client_blind(suite_, check_, kappa_, inputs, lens, count_, request, cap_, &request_len, &client)
-    CHECK_STATUS(BLIND(99, OBLIVEX_CHECK_COMMITTED_KEY, 0, N_INPUTS, sizeof request), OBLIVEX_ERR_UNKNOWN_SUITE,
+    oblivex_oprf_server *server = NULL;
+    CHECK_STATUS(oblivex_oprf_server_generate(suite, OBLIVEX_OPRF_MODE_OPRF, &server), OBLIVEX_OK, "server");
+    CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len), OBLIVEX_OK, "public key");
+#define BLIND(suite_, check_, kappa_, key_, key_len_, count_, cap_)                                           \
+    oblivex_checked_oprf_batch_blind(suite_, check_, kappa_, key_, key_len_, inputs, lens, count_, request, cap_, \
+                                     &request_len, &client)
+    const int committed = OBLIVEX_CHECK_COMMITTED_KEY;
+    CHECK_STATUS(BLIND(99, committed, 0, pk, pk_len, N_INPUTS, sizeof request), OBLIVEX_ERR_UNKNOWN_SUITE,
                  "unknown suite");
-    CHECK_STATUS(BLIND(suite, 7, 0, N_INPUTS, sizeof request), OBLIVEX_ERR_UNKNOWN_CHECK, "unknown check");
-    CHECK_STATUS(BLIND(suite, OBLIVEX_CHECK_COMMITTED_KEY, 16, N_INPUTS, sizeof request), OBLIVEX_ERR_INVALID_KAPPA,
+    CHECK_STATUS(BLIND(suite, 7, 0, pk, pk_len, N_INPUTS, sizeof request), OBLIVEX_ERR_UNKNOWN_CHECK, "unknown check");
+    CHECK_STATUS(BLIND(suite, committed, 16, pk, pk_len, N_INPUTS, sizeof request), OBLIVEX_ERR_INVALID_KAPPA,
                  "kappa 16");
-    CHECK_STATUS(BLIND(suite, OBLIVEX_CHECK_COMMITTED_KEY, 129, N_INPUTS, sizeof request),
-                 OBLIVEX_ERR_INVALID_KAPPA, "kappa 129");
-    CHECK_STATUS(BLIND(suite, OBLIVEX_CHECK_COMMITTED_KEY, 0, 0, sizeof request), OBLIVEX_ERR_EMPTY_INPUT,
-                 "no inputs");
-    CHECK_STATUS(BLIND(suite, OBLIVEX_CHECK_COMMITTED_KEY, 0, N_INPUTS, N_INPUTS * 32),
-                 OBLIVEX_ERR_BUFFER_TOO_SMALL, "room for the inputs but not the balancer");
+    CHECK_STATUS(BLIND(suite, committed, 129, pk, pk_len, N_INPUTS, sizeof request), OBLIVEX_ERR_INVALID_KAPPA,
+                 "kappa 129");
+    CHECK_STATUS(BLIND(suite, committed, 0, pk, pk_len, 0, sizeof request), OBLIVEX_ERR_EMPTY_INPUT, "no inputs");
+    CHECK_STATUS(BLIND(suite, committed, 0, pk, pk_len, N_INPUTS, N_INPUTS * 32), OBLIVEX_ERR_BUFFER_TOO_SMALL,
+                 "room for the inputs but not the balancer");
+    CHECK_STATUS(BLIND(suite, committed, 0, NULL, 0, N_INPUTS, sizeof request), OBLIVEX_ERR_MISSING_PUBLIC_KEY,
+                 "committed-key check without a key");
+    uint8_t bad_pk[32] = {0};
+    CHECK_STATUS(BLIND(suite, committed, 0, bad_pk, sizeof bad_pk, N_INPUTS, sizeof request),
+                 OBLIVEX_ERR_INVALID_ELEMENT, "identity as public key");
+    CHECK_STATUS(BLIND(suite, committed, 0, pk, pk_len - 1, N_INPUTS, sizeof request), OBLIVEX_ERR_INVALID_ELEMENT,
+                 "short public key");
+    CHECK_STATUS(BLIND(suite, OBLIVEX_CHECK_KEY_FREE, 0, pk, pk_len, N_INPUTS, sizeof request), OBLIVEX_ERR_BAD_LENGTH,
+                 "a public key with the key-free check");
     CHECK(client == NULL, "no handle on error");
-    CHECK_STATUS(oblivex_checked_oprf_client_blind(suite, OBLIVEX_CHECK_COMMITTED_KEY, 0, NULL, lens, N_INPUTS,
-                                                   request, sizeof request, &request_len, &client),
+    CHECK_STATUS(oblivex_checked_oprf_batch_blind(suite, committed, 0, pk, pk_len, NULL, lens, N_INPUTS, request,
+                                                  sizeof request, &request_len, &client),
                  OBLIVEX_ERR_NULL_POINTER, "NULL inputs");
-    CHECK_STATUS(oblivex_checked_oprf_client_blind(suite, OBLIVEX_CHECK_COMMITTED_KEY, 0, inputs, lens, N_INPUTS,
-                                                   request, sizeof request, &request_len, NULL),
+    CHECK_STATUS(oblivex_checked_oprf_batch_blind(suite, committed, 0, pk, pk_len, inputs, lens, N_INPUTS, request,
+                                                  sizeof request, &request_len, NULL),
                  OBLIVEX_ERR_NULL_POINTER, "NULL handle out");
 
-    oblivex_oprf_server *server = NULL;
-    CHECK_STATUS(oblivex_oprf_server_generate(suite, OBLIVEX_OPRF_MODE_VOPRF, &server), OBLIVEX_OK, "server");
-    CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len), OBLIVEX_OK, "public key");
-    CHECK_STATUS(BLIND(suite, OBLIVEX_CHECK_COMMITTED_KEY, 128, N_INPUTS, sizeof request), OBLIVEX_OK, "blind");
-    /* A VOPRF-mode handle evaluates plainly too. */
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, request_len, response, request_len - 1,
-                                              &response_len),
+    CHECK_STATUS(BLIND(suite, committed, 128, pk, pk_len, N_INPUTS, sizeof request), OBLIVEX_OK, "blind");
+    CHECK_STATUS(test_evaluate(server, request, request_len, response, request_len - 1, &response_len),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "evaluate into a short buffer");
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, request_len - 1, response, sizeof response,
-                                              &response_len),
+    CHECK_STATUS(test_evaluate(server, request, request_len - 1, response, sizeof response, &response_len),
                  OBLIVEX_ERR_BAD_LENGTH, "evaluate a partial element");
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, 0, response, sizeof response, &response_len),
+    CHECK_STATUS(test_evaluate(server, request, 0, response, sizeof response, &response_len),
                  OBLIVEX_ERR_BAD_LENGTH, "evaluate nothing");
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, request_len, response, sizeof response,
-                                              &response_len),
-                 OBLIVEX_OK, "evaluate");
+    CHECK_STATUS(test_evaluate(server, request, request_len, response, sizeof response, &response_len), OBLIVEX_OK,
+                 "evaluate");
     memset(outputs, 0xee, sizeof outputs);
     /* Refusals that do not spend the batch. */
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, NULL, 0, outputs,
-                                                             sizeof outputs, &written),
-                 OBLIVEX_ERR_MISSING_PUBLIC_KEY, "no public key");
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, pk_len, outputs,
-                                                             N_INPUTS * 64 - 1, &written),
+    CHECK_STATUS(oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, N_INPUTS * 64 - 1,
+                                                     &written),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "short outputs");
-    uint8_t bad_pk[32] = {0};
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, bad_pk, sizeof bad_pk,
-                                                             outputs, sizeof outputs, &written),
-                 OBLIVEX_ERR_INVALID_ELEMENT, "identity as public key");
+    CHECK_STATUS(oblivex_checked_oprf_batch_finalize(client, response, response_len - 32, outputs, sizeof outputs,
+                                                     &written),
+                 OBLIVEX_ERR_BAD_LENGTH, "an element short");
     CHECK(test_all_bytes(outputs, sizeof outputs, 0xee), "nothing written on refusal");
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, pk_len, outputs,
-                                                             sizeof outputs, &written),
-                 OBLIVEX_OK, "verify after refusals");
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(NULL, response, response_len, pk, pk_len, outputs,
-                                                             sizeof outputs, &written),
-                 OBLIVEX_ERR_NULL_POINTER, "NULL client");
-    oblivex_checked_oprf_client_free(client);
-    oblivex_checked_oprf_client_free(NULL);
+    CHECK_STATUS(oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, sizeof outputs, &written),
+                 OBLIVEX_OK, "finalize after refusals");
+    CHECK_STATUS(oblivex_checked_oprf_batch_finalize(NULL, response, response_len, outputs, sizeof outputs, &written),
+                 OBLIVEX_ERR_NULL_POINTER, "NULL batch");
+    oblivex_checked_oprf_batch_free(client);
+    oblivex_checked_oprf_batch_free(NULL);
     oblivex_oprf_server_free(server);
 #undef BLIND
 }

@@ -100,8 +100,8 @@ static void single_modulus_batch(size_t bits, BN_CTX *bn_ctx) {
     CHECK_STATUS(oblivex_mont_ctx_new(m, m_len, &ctx), OBLIVEX_OK, "ctx_new");
     CHECK(oblivex_mont_ctx_modulus_len(ctx) == m_len, "modulus_len");
     size_t written = 0;
-    oblivex_status st = oblivex_mod_exp_batch(ctx, bases, base_len, exps, exp_len, count, out,
-                                              count * m_len, &written);
+    oblivex_status st = oblivex_mod_exp_batch(ctx, bases, count * base_len, exps, count * exp_len, count,
+                                              out, count * m_len, &written);
     CHECK_STATUS(st, OBLIVEX_OK, "mod_exp_batch");
     CHECK(written == count * m_len, "written %zu", written);
     if (st == OBLIVEX_OK) {
@@ -131,20 +131,21 @@ static void per_value_moduli_batch(BN_CTX *bn_ctx) {
         CHECK_STATUS(oblivex_mont_ctx_new(moduli[k], lens[k], &ctxs[k]), OBLIVEX_OK, "ctx_new");
     }
     size_t base_len = max_len + test_range(0, 8), exp_len = test_range(1, max_len);
-    size_t result_len = max_len + test_range(0, 3);
     const oblivex_mont_ctx **which = test_malloc(count * sizeof(*which));
     size_t *which_k = test_malloc(count * sizeof(size_t));
     uint8_t *bases = test_malloc(count * base_len), *exps = test_malloc(count * exp_len);
-    uint8_t *out = test_malloc(count * result_len);
+    uint8_t *out = test_malloc(count * max_len);
+    size_t result_len = 0; /* every result as long as the longest modulus used */
     for (size_t i = 0; i < count; i++) {
         which_k[i] = test_range(0, n_moduli - 1);
         which[i] = ctxs[which_k[i]];
+        result_len = lens[which_k[i]] > result_len ? lens[which_k[i]] : result_len;
         fill_operand(bases + i * base_len, base_len);
         fill_operand(exps + i * exp_len, exp_len);
     }
     size_t written = 0;
-    oblivex_status st = oblivex_mod_exp_batch_multi(which, bases, base_len, exps, exp_len, count,
-                                                    result_len, out, count * result_len, &written);
+    oblivex_status st = oblivex_mod_exp_batch_multi(which, bases, count * base_len, exps, count * exp_len,
+                                                    count, out, count * max_len, &written);
     CHECK_STATUS(st, OBLIVEX_OK, "mod_exp_batch_multi");
     CHECK(written == count * result_len, "written %zu", written);
     if (st == OBLIVEX_OK) {

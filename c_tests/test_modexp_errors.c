@@ -19,8 +19,8 @@ static uint64_t exp_small(const oblivex_mont_ctx *ctx, const uint8_t *a, size_t 
     uint8_t out[8];
     size_t written = 0, len = oblivex_mont_ctx_modulus_len(ctx);
     CHECK(len <= sizeof out, "small modulus");
-    CHECK_STATUS(oblivex_mod_exp_batch(ctx, a, a_len, e, e_len, 1, out, sizeof out, &written),
-                 OBLIVEX_OK, "mod_exp_batch");
+    CHECK_STATUS(oblivex_mod_exp_batch(ctx, a, a_len, e, e_len, 1, out, sizeof out, &written), OBLIVEX_OK,
+                 "mod_exp_batch");
     CHECK(written == len, "written %zu, want %zu", written, len);
     uint64_t v = 0;
     for (size_t i = 0; i < written; i++) {
@@ -100,15 +100,16 @@ static void test_ctx_errors(void) {
     CHECK(oblivex_mont_ctx_modulus_len(NULL) == 0, "modulus_len(NULL) = 0");
 }
 
-/* Calls oblivex_mod_exp_batch and checks the status and that nothing was
- * written on error. */
-static void expect_batch(const oblivex_mont_ctx *ctx, const uint8_t *bases, size_t base_len,
-                         const uint8_t *exps, size_t exp_len, size_t count, size_t capacity,
+/* Calls oblivex_mod_exp_batch (`bases_len` and `exps_len` are the total
+ * lengths of `count` operands each) and checks the status and that nothing
+ * was written on error. */
+static void expect_batch(const oblivex_mont_ctx *ctx, const uint8_t *bases, size_t bases_len,
+                         const uint8_t *exps, size_t exps_len, size_t count, size_t capacity,
                          int null_out, int null_written, oblivex_status want, const char *what) {
     uint8_t out[64];
     size_t written = 12345;
     memset(out, CANARY, sizeof out);
-    oblivex_status st = oblivex_mod_exp_batch(ctx, bases, base_len, exps, exp_len, count,
+    oblivex_status st = oblivex_mod_exp_batch(ctx, bases, bases_len, exps, exps_len, count,
                                               null_out ? NULL : out, capacity,
                                               null_written ? NULL : &written);
     CHECK_STATUS(st, want, what);
@@ -122,20 +123,22 @@ static void test_batch_errors(void) {
     const uint8_t m[] = {0xff, 0xf1}; /* 65521 */
     oblivex_mont_ctx *ctx = make_ctx(m, sizeof m);
     const uint8_t b[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8};
-    expect_batch(ctx, b, 1, e, 1, 4, 8, 0, 0, OBLIVEX_OK, "valid batch");
-    expect_batch(NULL, b, 1, e, 1, 4, 8, 0, 0, OBLIVEX_ERR_NULL_POINTER, "NULL ctx");
-    expect_batch(ctx, NULL, 1, e, 1, 4, 8, 0, 0, OBLIVEX_ERR_NULL_POINTER, "NULL bases");
-    expect_batch(ctx, b, 1, NULL, 1, 4, 8, 0, 0, OBLIVEX_ERR_NULL_POINTER, "NULL exponents");
-    expect_batch(ctx, b, 1, e, 1, 4, 8, 1, 0, OBLIVEX_ERR_NULL_POINTER, "NULL out");
-    expect_batch(ctx, b, 1, e, 1, 4, 8, 0, 1, OBLIVEX_ERR_NULL_POINTER, "NULL out_written");
-    expect_batch(ctx, b, 1, e, 1, 0, 8, 0, 0, OBLIVEX_ERR_EMPTY_INPUT, "count 0");
-    expect_batch(ctx, b, 0, e, 1, 4, 8, 0, 0, OBLIVEX_ERR_EMPTY_INPUT, "base_len 0");
-    expect_batch(ctx, b, 1, e, 0, 4, 8, 0, 0, OBLIVEX_ERR_EMPTY_INPUT, "exponent_len 0");
-    expect_batch(ctx, b, 1, e, 1, 4, 7, 0, 0, OBLIVEX_ERR_BUFFER_TOO_SMALL, "capacity one short");
-    expect_batch(ctx, b, 1, e, 1, 4, 0, 0, 0, OBLIVEX_ERR_BUFFER_TOO_SMALL, "capacity 0");
-    expect_batch(ctx, b, 1, e, 1, SIZE_MAX / 2 + 1, 8, 0, 0, OBLIVEX_ERR_BAD_LENGTH,
-                 "count * len overflows");
-    expect_batch(ctx, b, 1, e, SIZE_MAX, 1, 8, 0, 0, OBLIVEX_ERR_BAD_LENGTH, "maximal exponent_len");
+    expect_batch(ctx, b, 4, e, 4, 4, 8, 0, 0, OBLIVEX_OK, "valid batch");
+    expect_batch(NULL, b, 4, e, 4, 4, 8, 0, 0, OBLIVEX_ERR_NULL_POINTER, "NULL ctx");
+    expect_batch(ctx, NULL, 4, e, 4, 4, 8, 0, 0, OBLIVEX_ERR_NULL_POINTER, "NULL bases");
+    expect_batch(ctx, b, 4, NULL, 4, 4, 8, 0, 0, OBLIVEX_ERR_NULL_POINTER, "NULL exponents");
+    expect_batch(ctx, b, 4, e, 4, 4, 8, 1, 0, OBLIVEX_ERR_NULL_POINTER, "NULL results");
+    expect_batch(ctx, b, 4, e, 4, 4, 8, 0, 1, OBLIVEX_ERR_NULL_POINTER, "NULL results_written");
+    expect_batch(ctx, b, 4, e, 4, 0, 8, 0, 0, OBLIVEX_ERR_EMPTY_INPUT, "count 0");
+    expect_batch(ctx, b, 0, e, 4, 4, 8, 0, 0, OBLIVEX_ERR_EMPTY_INPUT, "bases_len 0");
+    expect_batch(ctx, b, 4, e, 0, 4, 8, 0, 0, OBLIVEX_ERR_EMPTY_INPUT, "exponents_len 0");
+    expect_batch(ctx, b, 3, e, 4, 4, 8, 0, 0, OBLIVEX_ERR_BAD_LENGTH, "bases not a multiple of count");
+    expect_batch(ctx, b, 4, e, 3, 4, 8, 0, 0, OBLIVEX_ERR_BAD_LENGTH, "exponents not a multiple of count");
+    expect_batch(ctx, b, 4, e, 4, 4, 7, 0, 0, OBLIVEX_ERR_BUFFER_TOO_SMALL, "capacity one short");
+    expect_batch(ctx, b, 4, e, 4, 4, 0, 0, 0, OBLIVEX_ERR_BUFFER_TOO_SMALL, "capacity 0");
+    expect_batch(ctx, b, 4, e, 4, SIZE_MAX / 2 + 1, 8, 0, 0, OBLIVEX_ERR_BAD_LENGTH,
+                 "more operands than bytes");
+    expect_batch(ctx, b, 1, e, SIZE_MAX, 1, 8, 0, 0, OBLIVEX_ERR_BAD_LENGTH, "maximal exponents_len");
     uint8_t *long_operand = test_malloc(OBLIVEX_MAX_OPERAND_BYTES + 1);
     memset(long_operand, 1, OBLIVEX_MAX_OPERAND_BYTES + 1);
     expect_batch(ctx, long_operand, OBLIVEX_MAX_OPERAND_BYTES + 1, e, 1, 1, 8, 0, 0,
@@ -147,27 +150,31 @@ static void test_batch_errors(void) {
     free(long_operand);
 
     /* Per-value moduli. */
-    const oblivex_mont_ctx *ctxs[2] = {ctx, ctx}, *with_null[2] = {ctx, NULL};
+    /* Per-value moduli: every result as long as the longest modulus. */
+    const uint8_t wide[] = {0x01, 0x00, 0x00, 0x01}; /* 2^24 + 1, 4 bytes */
+    oblivex_mont_ctx *ctx4 = make_ctx(wide, sizeof wide);
+    const oblivex_mont_ctx *ctxs[2] = {ctx, ctx4}, *with_null[2] = {ctx, NULL};
     uint8_t out[8];
     size_t written = 777;
     memset(out, CANARY, sizeof out);
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(NULL, b, 1, e, 1, 2, 2, out, 8, &written),
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(NULL, b, 2, e, 2, 2, out, 8, &written),
                  OBLIVEX_ERR_NULL_POINTER, "multi: NULL ctxs");
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(with_null, b, 1, e, 1, 2, 2, out, 8, &written),
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(with_null, b, 2, e, 2, 2, out, 8, &written),
                  OBLIVEX_ERR_NULL_POINTER, "multi: NULL entry");
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 1, e, 1, 2, 1, out, 8, &written),
-                 OBLIVEX_ERR_BUFFER_TOO_SMALL, "multi: result_len below the modulus length");
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 1, e, 1, 2, 4, out, 7, &written),
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, out, 7, &written),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "multi: capacity one short");
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 1, e, 1, 0, 4, out, 8, &written),
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 0, out, 8, &written),
                  OBLIVEX_ERR_EMPTY_INPUT, "multi: count 0");
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 1, e, 1, 2, 4, out, 8, NULL),
-                 OBLIVEX_ERR_NULL_POINTER, "multi: NULL out_written");
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 3, e, 2, 2, out, 8, &written),
+                 OBLIVEX_ERR_BAD_LENGTH, "multi: bases not a multiple of count");
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, out, 8, NULL),
+                 OBLIVEX_ERR_NULL_POINTER, "multi: NULL results_written");
     CHECK(test_all_bytes(out, sizeof out, CANARY) && written == 777, "multi: nothing written on error");
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 1, e, 1, 2, 4, out, 8, &written), OBLIVEX_OK,
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, b, 2, e, 2, 2, out, 8, &written), OBLIVEX_OK,
                  "multi: valid");
-    CHECK(written == 8 && out[0] == 0 && out[1] == 0 && out[4] == 0 && out[5] == 0,
-          "multi: results left-padded to result_len");
+    CHECK(written == 8 && out[0] == 0 && out[1] == 0 && out[4] == 0,
+          "multi: results left-padded to the longest modulus");
+    oblivex_mont_ctx_free(ctx4);
     oblivex_mont_ctx_free(ctx);
 }
 
@@ -190,6 +197,15 @@ static void test_strings(void) {
                          OBLIVEX_ERR_UNKNOWN_SUITE,
                          OBLIVEX_ERR_BATCH_USED,
                          OBLIVEX_ERR_UNKNOWN_MODE,
+                         OBLIVEX_ERR_INVALID_KAPPA,
+                         OBLIVEX_ERR_UNKNOWN_CHECK,
+                         OBLIVEX_ERR_MISSING_PUBLIC_KEY,
+                         OBLIVEX_ERR_INVALID_PARTY_ID,
+                         OBLIVEX_ERR_INVALID_THRESHOLD,
+                         OBLIVEX_ERR_NOT_ENOUGH_RESPONSES,
+                         OBLIVEX_ERR_UNKNOWN_TARGET,
+                         OBLIVEX_ERR_SUITE_MISMATCH,
+                         OBLIVEX_ERR_MISSING_PROOF,
                          OBLIVEX_ERR_PANIC};
     size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = oblivex_status_str(-1);

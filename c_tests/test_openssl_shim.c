@@ -1,6 +1,7 @@
 /* The header-only OpenSSL shim behaves exactly like BN_mod_exp: random odd
  * and even moduli, negative operands, aliasing of r with the inputs, m = 1,
- * p = 0, oversize operands, and the batch form. */
+ * p = 0, oversize operands, the batch form, and a context reused across
+ * calls (the BN_MONT_CTX form). */
 #include <openssl/bn.h>
 
 #include "oblivex_openssl.h"
@@ -76,6 +77,47 @@ static void compare_batch(BN_CTX *ctx, size_t rounds) {
     }
 }
 
+/* One context for m, reused by many calls, gives BN_mod_exp's results; a
+ * modulus oblivex does not take has no context and goes to OpenSSL. */
+static void reused_context(BN_CTX *ctx) {
+    BIGNUM *m = random_bn(128, 0);
+    BN_set_bit(m, 1023);
+    BN_set_bit(m, 0);
+    oblivex_mont_ctx *mont = oblivex_BN_mont_ctx_new(m);
+    CHECK(mont != NULL && oblivex_mont_ctx_modulus_len(mont) == 128, "context of a 1024-bit modulus");
+    for (int i = 0; i < 50; i++) {
+        BIGNUM *a = random_bn(140, 1), *p = random_bn(128, 1), *want = BN_new(), *got = BN_new();
+        CHECK(BN_mod_exp(want, a, p, m, ctx) == 1, "OpenSSL");
+        CHECK(oblivex_BN_mod_exp_mont(got, a, p, m, ctx, mont) == 1 && BN_cmp(want, got) == 0,
+              "reused context, call %d", i);
+        BN_free(a); BN_free(p); BN_free(want); BN_free(got);
+    }
+    enum { N = 9 };
+    BIGNUM *a[N], *p[N], *r[N];
+    for (size_t i = 0; i < N; i++) {
+        a[i] = random_bn(128, 1);
+        p[i] = random_bn(128, 0);
+        r[i] = BN_new();
+    }
+    CHECK(oblivex_BN_mod_exp_batch_mont(r, (const BIGNUM *const *)a, (const BIGNUM *const *)p, m, N, ctx,
+                                        mont) == 1,
+          "batch with a reused context");
+    for (size_t i = 0; i < N; i++) {
+        BIGNUM *want = BN_new();
+        CHECK(BN_mod_exp(want, a[i], p[i], m, ctx) == 1 && BN_cmp(want, r[i]) == 0, "batch element %zu", i);
+        BN_free(want); BN_free(a[i]); BN_free(p[i]); BN_free(r[i]);
+    }
+    oblivex_mont_ctx_free(mont);
+    BN_clear_bit(m, 0);
+    CHECK(oblivex_BN_mont_ctx_new(m) == NULL, "no context for an even modulus");
+    BIGNUM *two = BN_new(), *ten = BN_new(), *got = BN_new(), *want = BN_new();
+    BN_set_word(two, 2); BN_set_word(ten, 1000);
+    CHECK(BN_mod_exp(want, two, ten, m, ctx) == 1 && oblivex_BN_mod_exp_mont(got, two, ten, m, ctx, NULL) == 1 &&
+              BN_cmp(want, got) == 0,
+          "even modulus without a context");
+    BN_free(two); BN_free(ten); BN_free(got); BN_free(want); BN_free(m);
+}
+
 static void edge_cases(BN_CTX *ctx) {
     BIGNUM *r = BN_new(), *a = BN_new(), *p = BN_new(), *m = BN_new(), *want = BN_new();
     /* Zero modulus: OpenSSL fails, so must the shim, leaving r untouched. */
@@ -111,6 +153,7 @@ int main(void) {
     BN_CTX *ctx = BN_CTX_new();
     compare_single(ctx, 3000);
     compare_batch(ctx, 200);
+    reused_context(ctx);
     edge_cases(ctx);
     BN_CTX_free(ctx);
     return test_finish("test_openssl_shim");

@@ -33,24 +33,24 @@ static oblivex_status run_batch(int suite, int mode, const oblivex_oprf_server *
     size_t pk_len = 0, blinded_len = 0, evaluated_len = 0, proof_written = 0;
     CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len), OBLIVEX_OK, "public key");
     CHECK(pk_len == elem, "public key length");
-    oblivex_oprf_client_batch *batch = NULL;
+    oblivex_oprf_batch *batch = NULL;
     int with_key = mode != OBLIVEX_OPRF_MODE_OPRF;
-    CHECK_STATUS(oblivex_oprf_client_blind(suite, mode, inputs, lens, n, info, info_len, with_key ? pk : NULL,
+    CHECK_STATUS(oblivex_oprf_batch_blind(suite, mode, inputs, lens, n, info, info_len, with_key ? pk : NULL,
                                            with_key ? pk_len : 0, blinded, sizeof blinded, &blinded_len, &batch),
                  OBLIVEX_OK, "blind");
     CHECK(blinded_len == n * elem, "blinded length");
-    CHECK_STATUS(oblivex_oprf_server_blind_evaluate(answering, blinded, blinded_len, info, info_len, evaluated,
+    CHECK_STATUS(oblivex_oprf_server_evaluate(answering, blinded, blinded_len, info, info_len, evaluated,
                                                     sizeof evaluated, &evaluated_len, proof, sizeof proof,
                                                     &proof_written),
                  OBLIVEX_OK, "evaluate");
     CHECK(evaluated_len == blinded_len, "evaluated length");
     CHECK(proof_written == (with_key ? proof_len : 0), "proof length %zu", proof_written);
-    oblivex_status st = oblivex_oprf_client_finalize(batch, evaluated, evaluated_len, with_key ? proof : NULL,
+    oblivex_status st = oblivex_oprf_batch_finalize(batch, evaluated, evaluated_len, with_key ? proof : NULL,
                                                      proof_written, outputs, outputs_cap, outputs_written);
-    CHECK_STATUS(oblivex_oprf_client_finalize(batch, evaluated, evaluated_len, proof, proof_written, outputs,
+    CHECK_STATUS(oblivex_oprf_batch_finalize(batch, evaluated, evaluated_len, proof, proof_written, outputs,
                                               outputs_cap, outputs_written),
                  OBLIVEX_ERR_BATCH_USED, "second finalize");
-    oblivex_oprf_client_batch_free(batch);
+    oblivex_oprf_batch_free(batch);
     return st;
 }
 
@@ -165,13 +165,13 @@ static void error_paths(void) {
     size_t written = 555, proof_written = 555;
     memset(bad, 0xff, sizeof bad);
     memset(out, 0xcc, sizeof out);
-    CHECK_STATUS(oblivex_oprf_server_blind_evaluate(server, bad, 32, NULL, 0, out, sizeof out, &written, proof,
+    CHECK_STATUS(oblivex_oprf_server_evaluate(server, bad, 32, NULL, 0, out, sizeof out, &written, proof,
                                                     sizeof proof, &proof_written),
                  OBLIVEX_ERR_INVALID_ELEMENT, "invalid element");
-    CHECK_STATUS(oblivex_oprf_server_blind_evaluate(server, bad, 31, NULL, 0, out, sizeof out, &written, proof,
+    CHECK_STATUS(oblivex_oprf_server_evaluate(server, bad, 31, NULL, 0, out, sizeof out, &written, proof,
                                                     sizeof proof, &proof_written),
                  OBLIVEX_ERR_BAD_LENGTH, "partial element");
-    CHECK_STATUS(oblivex_oprf_server_blind_evaluate(server, bad, 32, NULL, 0, out, sizeof out, &written, NULL, 64,
+    CHECK_STATUS(oblivex_oprf_server_evaluate(server, bad, 32, NULL, 0, out, sizeof out, &written, NULL, 64,
                                                     &proof_written),
                  OBLIVEX_ERR_NULL_POINTER, "VOPRF needs a proof buffer");
     CHECK(written == 555 && proof_written == 555 && test_all_bytes(out, sizeof out, 0xcc), "nothing written");
@@ -183,36 +183,36 @@ static void error_paths(void) {
     uint8_t pk[32], blinded[32], evaluated[32];
     size_t pk_len = 0, blinded_len = 0, evaluated_len = 0;
     oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len);
-    oblivex_oprf_client_batch *batch = NULL;
-    CHECK_STATUS(oblivex_oprf_client_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 1, NULL, 0, NULL, 0, blinded,
+    oblivex_oprf_batch *batch = NULL;
+    CHECK_STATUS(oblivex_oprf_batch_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 1, NULL, 0, NULL, 0, blinded,
                                            sizeof blinded, &blinded_len, &batch),
-                 OBLIVEX_ERR_NULL_POINTER, "VOPRF blind needs the public key");
-    CHECK_STATUS(oblivex_oprf_client_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 0, NULL, 0, pk, 32, blinded,
+                 OBLIVEX_ERR_MISSING_PUBLIC_KEY, "VOPRF blind needs the public key");
+    CHECK_STATUS(oblivex_oprf_batch_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 0, NULL, 0, pk, 32, blinded,
                                            sizeof blinded, &blinded_len, &batch),
                  OBLIVEX_ERR_EMPTY_INPUT, "no inputs");
-    CHECK_STATUS(oblivex_oprf_client_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 1, NULL, 0, pk, 32, blinded,
+    CHECK_STATUS(oblivex_oprf_batch_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 1, NULL, 0, pk, 32, blinded,
                                            31, &blinded_len, &batch),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "short blinded buffer");
     CHECK(batch == NULL, "no batch on error");
-    CHECK_STATUS(oblivex_oprf_client_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 1, NULL, 0, pk, 32, blinded,
+    CHECK_STATUS(oblivex_oprf_batch_blind(rs, OBLIVEX_OPRF_MODE_VOPRF, inputs, lens, 1, NULL, 0, pk, 32, blinded,
                                            sizeof blinded, &blinded_len, &batch),
                  OBLIVEX_OK, "blind");
-    CHECK_STATUS(oblivex_oprf_server_blind_evaluate(server, blinded, blinded_len, NULL, 0, evaluated,
+    CHECK_STATUS(oblivex_oprf_server_evaluate(server, blinded, blinded_len, NULL, 0, evaluated,
                                                     sizeof evaluated, &evaluated_len, proof, sizeof proof,
                                                     &proof_written),
                  OBLIVEX_OK, "evaluate");
-    CHECK_STATUS(oblivex_oprf_client_finalize(batch, evaluated, 32, proof, 64, out, 63, &written),
+    CHECK_STATUS(oblivex_oprf_batch_finalize(batch, evaluated, 32, proof, 64, out, 63, &written),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "short output buffer");
-    CHECK_STATUS(oblivex_oprf_client_finalize(batch, evaluated, 32, NULL, 0, out, 64, &written),
-                 OBLIVEX_ERR_NULL_POINTER, "missing proof");
-    CHECK_STATUS(oblivex_oprf_client_finalize(batch, evaluated, 32, proof, 63, out, 64, &written),
+    CHECK_STATUS(oblivex_oprf_batch_finalize(batch, evaluated, 32, NULL, 0, out, 64, &written),
+                 OBLIVEX_ERR_MISSING_PROOF, "missing proof");
+    CHECK_STATUS(oblivex_oprf_batch_finalize(batch, evaluated, 32, proof, 63, out, 64, &written),
                  OBLIVEX_ERR_BAD_LENGTH, "short proof");
     CHECK(written == 555 && test_all_bytes(out, sizeof out, 0xcc), "nothing written");
-    CHECK_STATUS(oblivex_oprf_client_finalize(batch, evaluated, 32, proof, 64, out, 64, &written), OBLIVEX_OK,
+    CHECK_STATUS(oblivex_oprf_batch_finalize(batch, evaluated, 32, proof, 64, out, 64, &written), OBLIVEX_OK,
                  "finalize after refusals");
     CHECK(written == 64, "one output");
-    oblivex_oprf_client_batch_free(batch);
-    oblivex_oprf_client_batch_free(NULL);
+    oblivex_oprf_batch_free(batch);
+    oblivex_oprf_batch_free(NULL);
     oblivex_oprf_server_free(server);
     oblivex_oprf_server_free(NULL);
 }

@@ -65,8 +65,8 @@ static void one_key(BN_CTX *bn) {
     }
     uint8_t halves[2 * PER_KEY][HALF];
     size_t written = 0;
-    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, &bases[0][0], FULL, &exps[0][0], HALF, 2 * PER_KEY,
-                                             HALF, &halves[0][0], sizeof halves, &written),
+    CHECK_STATUS(oblivex_mod_exp_batch_multi(ctxs, &bases[0][0], sizeof bases, &exps[0][0], sizeof exps,
+                                             2 * PER_KEY, &halves[0][0], sizeof halves, &written),
                  OBLIVEX_OK, "per-value-modulus batch");
 
     for (int k = 0; k < PER_KEY; k++) {

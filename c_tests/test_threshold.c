@@ -181,19 +181,19 @@ static void single_key_outputs(int suite, const uint8_t *secret, size_t secret_l
                  OBLIVEX_OK, "server");
     uint8_t request[MAX_REQ], response[MAX_REQ], pk[MAX_ELEM];
     size_t request_len = 0, response_len = 0, pk_len = 0, out_len = 0;
-    oblivex_checked_oprf_client *client = NULL;
-    CHECK_STATUS(oblivex_checked_oprf_client_blind(suite, OBLIVEX_CHECK_COMMITTED_KEY, 0, inputs,
-                                                   input_lens, N, request, sizeof request,
-                                                   &request_len, &client),
-                 OBLIVEX_OK, "single blind");
-    CHECK_STATUS(oblivex_oprf_server_evaluate(server, request, request_len, response, sizeof response,
-                                              &response_len),
-                 OBLIVEX_OK, "single evaluate");
     CHECK_STATUS(oblivex_oprf_server_public_key(server, pk, sizeof pk, &pk_len), OBLIVEX_OK, "pk");
-    CHECK_STATUS(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, pk_len,
-                                                             outputs, N * 64, &out_len),
+    oblivex_checked_oprf_batch *client = NULL;
+    CHECK_STATUS(oblivex_checked_oprf_batch_blind(suite, OBLIVEX_CHECK_COMMITTED_KEY, 0, pk, pk_len,
+                                                  inputs, input_lens, N, request, sizeof request,
+                                                  &request_len, &client),
+                 OBLIVEX_OK, "single blind");
+    CHECK_STATUS(test_evaluate(server, request, request_len, response, sizeof response,
+                               &response_len),
+                 OBLIVEX_OK, "single evaluate");
+    CHECK_STATUS(oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, N * 64,
+                                                     &out_len),
                  OBLIVEX_OK, "single finalize");
-    oblivex_checked_oprf_client_free(client);
+    oblivex_checked_oprf_batch_free(client);
     oblivex_oprf_server_free(server);
 }
 
@@ -204,25 +204,25 @@ static oblivex_status oprf_round(int suite, oblivex_commitments *commitments,
     size_t elem = oblivex_suite_element_len(suite);
     uint8_t request[MAX_REQ];
     size_t request_len = 0, outputs_len = 0;
-    oblivex_threshold_oprf_client *client = NULL;
-    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, N, quorum,
+    oblivex_threshold_oprf_batch *client = NULL;
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, N, quorum,
                                                      quorum_len, 0, request, sizeof request,
                                                      &request_len, &client),
                  OBLIVEX_OK, "threshold blind");
     CHECK(request_len == (N + 1) * elem, "request length %zu", request_len);
     static struct responses r;
     answer_all(shares, who, quorum, quorum_len, request, request_len, elem, &r);
-    oblivex_status st = oblivex_threshold_oprf_client_finalize(
+    oblivex_status st = oblivex_threshold_oprf_batch_finalize(
         client, r.ids, r.ptrs, r.lens, r.count, outputs, N * 64, &outputs_len, cheaters, M, cheaters_len);
     if (st == OBLIVEX_OK) {
         CHECK(outputs_len == N * oblivex_suite_output_len(suite), "outputs length");
     }
     /* Spent, whatever the outcome. */
     size_t again = 0;
-    CHECK_STATUS(oblivex_threshold_oprf_client_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
                                                         N * 64, &again, cheaters, M, &again),
                  OBLIVEX_ERR_BATCH_USED, "finalize twice");
-    oblivex_threshold_oprf_client_free(client);
+    oblivex_threshold_oprf_batch_free(client);
     return st;
 }
 
@@ -282,39 +282,39 @@ static void test_threshold_oprf(int suite) {
     /* Error paths: a bad quorum, a short output buffer, NULLs. */
     uint8_t request[MAX_REQ];
     size_t request_len = 0;
-    oblivex_threshold_oprf_client *client = NULL;
+    oblivex_threshold_oprf_batch *client = NULL;
     uint16_t short_quorum[2] = {1, 2};
-    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, N, short_quorum, 2,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, N, short_quorum, 2,
                                                      0, request, sizeof request, &request_len, &client),
                  OBLIVEX_ERR_INVALID_PARTY_ID, "quorum of 2 for t = 3");
-    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, N, NULL, 0, 7,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, N, NULL, 0, 7,
                                                      request, sizeof request, &request_len, &client),
                  OBLIVEX_ERR_INVALID_KAPPA, "kappa 7");
-    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, N, NULL, 0, 0,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, N, NULL, 0, 0,
                                                      request, 10, &request_len, &client),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "short request buffer");
     CHECK(client == NULL, "no client on error");
-    CHECK_STATUS(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, N, NULL, 0, 0,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, N, NULL, 0, 0,
                                                      request, sizeof request, &request_len, &client),
                  OBLIVEX_OK, "blind");
     static struct responses r;
     answer_all(shares, all_honest, NULL, 0, request, request_len, oblivex_suite_element_len(suite), &r);
     size_t len = 0;
-    CHECK_STATUS(oblivex_threshold_oprf_client_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
                                                         out_len - 1, &len, cheaters, M, &n_cheaters),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "short outputs");
-    CHECK_STATUS(oblivex_threshold_oprf_client_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
                                                         out_len, &len, cheaters, 2, &n_cheaters),
                  OBLIVEX_ERR_BUFFER_TOO_SMALL, "short cheater list");
-    CHECK_STATUS(oblivex_threshold_oprf_client_finalize(client, NULL, r.ptrs, r.lens, r.count, outputs,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, NULL, r.ptrs, r.lens, r.count, outputs,
                                                         out_len, &len, cheaters, M, &n_cheaters),
                  OBLIVEX_ERR_NULL_POINTER, "NULL ids");
-    CHECK_STATUS(oblivex_threshold_oprf_client_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
                                                         out_len, &len, cheaters, M, &n_cheaters),
                  OBLIVEX_OK, "the batch survived refused calls");
     CHECK(memcmp(outputs, expected, out_len) == 0, "outputs after refused calls");
-    oblivex_threshold_oprf_client_free(client);
-    oblivex_threshold_oprf_client_free(NULL);
+    oblivex_threshold_oprf_batch_free(client);
+    oblivex_threshold_oprf_batch_free(NULL);
 
     for (int i = 0; i < M; i++) {
         oblivex_key_share_free(shares[i]);
@@ -329,23 +329,23 @@ static oblivex_status bls_round(oblivex_bls_key_set *key_set, oblivex_key_share 
                                 uint8_t *signatures, uint16_t *cheaters, size_t *cheaters_len) {
     uint8_t request[MAX_REQ];
     size_t request_len = 0, sig_len = 0;
-    oblivex_bls_client *client = NULL;
-    CHECK_STATUS(oblivex_bls_client_blind(key_set, inputs, input_lens, N, quorum, quorum_len, 0, request,
+    oblivex_bls_batch *client = NULL;
+    CHECK_STATUS(oblivex_bls_batch_blind(key_set, inputs, input_lens, N, quorum, quorum_len, 0, request,
                                           sizeof request, &request_len, &client),
                  OBLIVEX_OK, "bls blind");
     CHECK(request_len == (N + 1) * 48, "bls request length");
     static struct responses r;
     answer_all(shares, who, quorum, quorum_len, request, request_len, 48, &r);
-    oblivex_status st = oblivex_bls_client_finish(client, r.ids, r.ptrs, r.lens, r.count, signatures,
+    oblivex_status st = oblivex_bls_batch_finalize(client, r.ids, r.ptrs, r.lens, r.count, signatures,
                                                   N * 48, &sig_len, cheaters, M, cheaters_len);
-    oblivex_bls_client_free(client);
+    oblivex_bls_batch_free(client);
     return st;
 }
 
 static void test_threshold_bls(void) {
     oblivex_key_share *shares[M];
     oblivex_bls_key_set *dealt = NULL, *key_set = NULL;
-    CHECK_STATUS(oblivex_bls_deal(T, M, shares, &dealt), OBLIVEX_OK, "bls deal");
+    CHECK_STATUS(oblivex_bls_deal(NULL, 0, T, M, shares, &dealt), OBLIVEX_OK, "bls deal");
     static uint8_t bytes[4 + (M + 1) * 96 + T * 48];
     size_t len = 0;
     CHECK_STATUS(oblivex_bls_key_set_to_bytes(dealt, bytes, sizeof bytes, &len), OBLIVEX_OK, "key set bytes");
@@ -400,26 +400,26 @@ static void test_threshold_bls(void) {
     }
     oblivex_bls_key_set_free(key_set);
     oblivex_bls_key_set_free(NULL);
-    oblivex_bls_client_free(NULL);
+    oblivex_bls_batch_free(NULL);
 }
 
 /* ----------------------------------------------------- threshold ElGamal */
 
 static oblivex_status elgamal_round(oblivex_commitments *commitments, oblivex_key_share *const shares[M],
-                                    int target, const uint8_t *items, size_t items_len, int blinded,
+                                    int target, const uint8_t *items, size_t items_len, bool blinded,
                                     const enum behaviour who[M], uint8_t *outputs, size_t outputs_cap,
                                     uint16_t *cheaters, size_t *cheaters_len, size_t elem) {
     uint8_t request[MAX_REQ];
     size_t request_len = 0, out_len = 0;
-    oblivex_elgamal_client *client = NULL;
-    CHECK_STATUS(oblivex_elgamal_client_new(commitments, target, items, items_len, N, blinded, NULL, 0, 0,
+    oblivex_elgamal_batch *client = NULL;
+    CHECK_STATUS(oblivex_elgamal_batch_blind(commitments, target, items, items_len, N, blinded, NULL, 0, 0,
                                             request, sizeof request, &request_len, &client),
                  OBLIVEX_OK, "elgamal client");
     static struct responses r;
     answer_all(shares, who, NULL, 0, request, request_len, elem, &r);
-    oblivex_status st = oblivex_elgamal_client_finish(client, r.ids, r.ptrs, r.lens, r.count, outputs,
+    oblivex_status st = oblivex_elgamal_batch_finalize(client, r.ids, r.ptrs, r.lens, r.count, outputs,
                                                       outputs_cap, &out_len, cheaters, M, cheaters_len);
-    oblivex_elgamal_client_free(client);
+    oblivex_elgamal_batch_free(client);
     return st;
 }
 
@@ -495,12 +495,12 @@ static void test_threshold_elgamal(int suite) {
         oblivex_commitments_free(unit);
     }
     /* Error paths. */
-    oblivex_elgamal_client *client = NULL;
+    oblivex_elgamal_batch *client = NULL;
     uint8_t request[MAX_REQ];
-    CHECK_STATUS(oblivex_elgamal_client_new(commitments, 3, encaps, N * elem, N, 0, NULL, 0, 0, request,
+    CHECK_STATUS(oblivex_elgamal_batch_blind(commitments, 3, encaps, N * elem, N, false, NULL, 0, 0, request,
                                             sizeof request, &len, &client),
-                 OBLIVEX_ERR_UNKNOWN_MODE, "unknown target");
-    CHECK_STATUS(oblivex_elgamal_client_new(commitments, OBLIVEX_ELGAMAL_PLAINTEXTS, encaps, N * elem, N, 0,
+                 OBLIVEX_ERR_UNKNOWN_TARGET, "unknown target");
+    CHECK_STATUS(oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_PLAINTEXTS, encaps, N * elem, N, false,
                                             NULL, 0, 0, request, sizeof request, &len, &client),
                  OBLIVEX_ERR_BAD_LENGTH, "ciphertexts of the wrong length");
     static const uint8_t zeros[MAX_ELEM];
@@ -511,7 +511,7 @@ static void test_threshold_elgamal(int suite) {
         oblivex_key_share_free(shares[i]);
     }
     oblivex_commitments_free(commitments);
-    oblivex_elgamal_client_free(NULL);
+    oblivex_elgamal_batch_free(NULL);
 }
 
 int main(void) {

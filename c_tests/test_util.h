@@ -99,6 +99,15 @@ static inline int test_all_bytes(const uint8_t *buf, size_t len, uint8_t value) 
     return 1;
 }
 
+/* An OPRF-mode server's evaluation (no info, no proof): what the checked
+ * and threshold clients' servers run. */
+static inline oblivex_status test_evaluate(const oblivex_oprf_server *server, const uint8_t *blinded,
+                                           size_t blinded_len, uint8_t *evaluated, size_t evaluated_capacity,
+                                           size_t *evaluated_written) {
+    return oblivex_oprf_server_evaluate(server, blinded, blinded_len, NULL, 0, evaluated, evaluated_capacity,
+                                        evaluated_written, NULL, 0, NULL);
+}
+
 static inline int test_finish(const char *name) {
     if (test_failures != 0) {
         fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);

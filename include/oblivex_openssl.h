@@ -6,9 +6,14 @@
  * by
  *     oblivex_BN_mod_exp(r, a, p, m, ctx)
  * (same arguments, same 1/0 return), or compute many results under one
- * modulus at once with oblivex_BN_mod_exp_batch. Link with -loblivex and
- * -lcrypto (liboblivex itself does not link OpenSSL; only this header uses
- * it).
+ * modulus at once with oblivex_BN_mod_exp_batch. Where the same modulus
+ * serves many calls, make its context once with oblivex_BN_mont_ctx_new and
+ * pass it to oblivex_BN_mod_exp_mont / oblivex_BN_mod_exp_batch_mont (the
+ * role BN_MONT_CTX plays for BN_mod_exp_mont): building it costs about as
+ * much as a few multiplications, measurable at 1024 bits. Link with
+ * -loblivex and -lcrypto (liboblivex itself does not link OpenSSL; only
+ * this header uses it). The obx_detail_* functions are this header's
+ * internals, not API.
  *
  * Semantics are BN_mod_exp's: a negative base is reduced into [0, |m|), the
  * signs of p and m are ignored, p = 0 gives 1 (0 when |m| = 1). Odd moduli
@@ -38,26 +43,26 @@
 extern "C" {
 #endif
 
-/* Frees a buffer that may hold secrets, wiping it first. */
-static inline void oblivex_openssl_free_secret_(uint8_t *buf, size_t len) {
+/* Internal: frees a buffer that may hold secrets, wiping it first. */
+static inline void obx_detail_free_secret(uint8_t *buf, size_t len) {
     if (buf != NULL) {
         OPENSSL_cleanse(buf, len);
         free(buf);
     }
 }
 
-/* n * len bytes, zeroed, or NULL on overflow or allocation failure. */
-static inline uint8_t *oblivex_openssl_alloc_(size_t n, size_t len) {
+/* Internal: n * len bytes, zeroed, or NULL on overflow or allocation failure. */
+static inline uint8_t *obx_detail_alloc(size_t n, size_t len) {
     if (len != 0 && n > SIZE_MAX / len) {
         return NULL;
     }
     return (uint8_t *)calloc(n == 0 ? 1 : n, len == 0 ? 1 : len);
 }
 
-/* Computes every r[i] with OpenSSL into temporaries, then copies them out,
+/* Internal: computes every r[i] with OpenSSL into temporaries, then copies them out,
  * so that a failure leaves r untouched. `consttime` selects
  * BN_mod_exp_mont_consttime (odd moduli) instead of BN_mod_exp. */
-static inline int oblivex_openssl_fallback_(BIGNUM *const r[], const BIGNUM *const a[],
+static inline int obx_detail_fallback(BIGNUM *const r[], const BIGNUM *const a[],
                                             const BIGNUM *const p[], const BIGNUM *m, size_t n,
                                             BN_CTX *ctx, int consttime) {
     BIGNUM **tmp = (BIGNUM **)calloc(n, sizeof(BIGNUM *));
@@ -79,17 +84,52 @@ static inline int oblivex_openssl_fallback_(BIGNUM *const r[], const BIGNUM *con
     return ok;
 }
 
+/* Internal: m's magnitude as big-endian bytes (NULL on allocation failure). */
+static inline uint8_t *obx_detail_modulus_bytes(const BIGNUM *m, size_t *len) {
+    uint8_t *bytes;
+    *len = (size_t)BN_num_bytes(m);
+    bytes = obx_detail_alloc(1, *len);
+    if (bytes != NULL) {
+        BN_bn2bin(m, bytes);
+    }
+    return bytes;
+}
+
+/*
+ * The oblivex context of an odd modulus m of at most OBLIVEX_MAX_MODULUS_BITS
+ * bits (its sign is ignored), to reuse across the *_mont calls below; NULL
+ * for any other modulus (those calls then go to OpenSSL: pass NULL) or on
+ * allocation failure. Release it with oblivex_mont_ctx_free. Like a
+ * BN_MONT_CTX it is immutable once made and may serve many threads.
+ */
+static inline oblivex_mont_ctx *oblivex_BN_mont_ctx_new(const BIGNUM *m) {
+    size_t m_len = 0;
+    uint8_t *m_bytes;
+    oblivex_mont_ctx *mont = NULL;
+    if (m == NULL || !BN_is_odd(m) || (size_t)BN_num_bits(m) > OBLIVEX_MAX_MODULUS_BITS) {
+        return NULL;
+    }
+    m_bytes = obx_detail_modulus_bytes(m, &m_len);
+    if (m_bytes != NULL && oblivex_mont_ctx_new(m_bytes, m_len, &mont) != OBLIVEX_OK) {
+        mont = NULL;
+    }
+    free(m_bytes);
+    return mont;
+}
+
 /*
  * r[i] = a[i]^p[i] mod m for i < n, in one oblivex batch (8 values per
- * AVX-512 IFMA register where the CPU has it). Arguments as BN_mod_exp,
- * element-wise; r[i] may alias any input. Returns 1 on success, 0 on error.
+ * AVX-512 IFMA register where the CPU has it), with `mont` the context of m
+ * from oblivex_BN_mont_ctx_new (or NULL: made and freed per call).
+ * Arguments as BN_mod_exp, element-wise; r[i] may alias any input. Returns
+ * 1 on success, 0 on error.
  */
-static inline int oblivex_BN_mod_exp_batch(BIGNUM *const r[], const BIGNUM *const a[],
-                                           const BIGNUM *const p[], const BIGNUM *m, size_t n,
-                                           BN_CTX *ctx) {
+static inline int oblivex_BN_mod_exp_batch_mont(BIGNUM *const r[], const BIGNUM *const a[],
+                                                const BIGNUM *const p[], const BIGNUM *m, size_t n,
+                                                BN_CTX *ctx, const oblivex_mont_ctx *mont) {
     size_t i, m_len = 0, base_len = 0, exp_len = 0, written = 0;
-    uint8_t *m_bytes = NULL, *bases = NULL, *exps = NULL, *out = NULL;
-    oblivex_mont_ctx *mont = NULL;
+    uint8_t *bases = NULL, *exps = NULL, *out = NULL;
+    oblivex_mont_ctx *own_mont = NULL;
     BN_CTX *own_ctx = NULL;
     BIGNUM *reduced = NULL;
     int ok = 0;
@@ -112,7 +152,7 @@ static inline int oblivex_BN_mod_exp_batch(BIGNUM *const r[], const BIGNUM *cons
         }
     }
     if (!BN_is_odd(m)) {
-        ok = oblivex_openssl_fallback_(r, a, p, m, n, ctx, 0);
+        ok = obx_detail_fallback(r, a, p, m, n, ctx, 0);
         goto done;
     }
 
@@ -125,22 +165,26 @@ static inline int oblivex_BN_mod_exp_batch(BIGNUM *const r[], const BIGNUM *cons
         base_len = b > base_len ? b : base_len;
     }
     if (m_len > OBLIVEX_MAX_MODULUS_BITS / 8 || exp_len > OBLIVEX_MAX_OPERAND_BYTES) {
-        ok = oblivex_openssl_fallback_(r, a, p, m, n, ctx, 1);
+        ok = obx_detail_fallback(r, a, p, m, n, ctx, 1);
         goto done;
     }
     if (base_len > OBLIVEX_MAX_OPERAND_BYTES) {
         base_len = m_len; /* such bases are reduced by OpenSSL below */
     }
-
-    m_bytes = oblivex_openssl_alloc_(1, m_len);
-    bases = oblivex_openssl_alloc_(n, base_len);
-    exps = oblivex_openssl_alloc_(n, exp_len);
-    out = oblivex_openssl_alloc_(n, m_len);
-    reduced = BN_new();
-    if (m_bytes == NULL || bases == NULL || exps == NULL || out == NULL || reduced == NULL) {
+    if (mont == NULL) {
+        mont = own_mont = oblivex_BN_mont_ctx_new(m);
+    }
+    if (mont == NULL || oblivex_mont_ctx_modulus_len(mont) != m_len) {
         goto done;
     }
-    BN_bn2bin(m, m_bytes); /* magnitude: the sign of m is ignored */
+
+    bases = obx_detail_alloc(n, base_len);
+    exps = obx_detail_alloc(n, exp_len);
+    out = obx_detail_alloc(n, m_len);
+    reduced = BN_new();
+    if (bases == NULL || exps == NULL || out == NULL || reduced == NULL) {
+        goto done;
+    }
     for (i = 0; i < n; i++) {
         const BIGNUM *base = a[i];
         if (BN_is_negative(base) || (size_t)BN_num_bytes(base) > base_len) {
@@ -155,8 +199,7 @@ static inline int oblivex_BN_mod_exp_batch(BIGNUM *const r[], const BIGNUM *cons
             goto done;
         }
     }
-    if (oblivex_mont_ctx_new(m_bytes, m_len, &mont) != OBLIVEX_OK ||
-        oblivex_mod_exp_batch(mont, bases, base_len, exps, exp_len, n, out, n * m_len,
+    if (oblivex_mod_exp_batch(mont, bases, n * base_len, exps, n * exp_len, n, out, n * m_len,
                               &written) != OBLIVEX_OK ||
         written != n * m_len) {
         goto done;
@@ -171,14 +214,36 @@ static inline int oblivex_BN_mod_exp_batch(BIGNUM *const r[], const BIGNUM *cons
     }
 
 done:
-    oblivex_mont_ctx_free(mont);
+    oblivex_mont_ctx_free(own_mont);
     BN_clear_free(reduced);
-    free(m_bytes);
-    oblivex_openssl_free_secret_(bases, n * base_len);
-    oblivex_openssl_free_secret_(exps, n * exp_len);
-    oblivex_openssl_free_secret_(out, n * m_len);
+    obx_detail_free_secret(bases, n * base_len);
+    obx_detail_free_secret(exps, n * exp_len);
+    obx_detail_free_secret(out, n * m_len);
     BN_CTX_free(own_ctx);
     return ok;
+}
+
+/*
+ * r[i] = a[i]^p[i] mod m for i < n, in one oblivex batch, the context of m
+ * made and freed in the call (oblivex_BN_mod_exp_batch_mont reuses one).
+ */
+static inline int oblivex_BN_mod_exp_batch(BIGNUM *const r[], const BIGNUM *const a[],
+                                           const BIGNUM *const p[], const BIGNUM *m, size_t n,
+                                           BN_CTX *ctx) {
+    return oblivex_BN_mod_exp_batch_mont(r, a, p, m, n, ctx, NULL);
+}
+
+/*
+ * r = a^p mod m with `mont` the context of m from oblivex_BN_mont_ctx_new
+ * (NULL: made per call): the drop-in for BN_mod_exp_mont(r, a, p, m, ctx,
+ * in_mont).
+ */
+static inline int oblivex_BN_mod_exp_mont(BIGNUM *r, const BIGNUM *a, const BIGNUM *p,
+                                          const BIGNUM *m, BN_CTX *ctx, const oblivex_mont_ctx *mont) {
+    BIGNUM *const rs[1] = {r};
+    const BIGNUM *const as[1] = {a};
+    const BIGNUM *const ps[1] = {p};
+    return oblivex_BN_mod_exp_batch_mont(rs, as, ps, m, 1, ctx, mont);
 }
 
 /*
@@ -187,10 +252,7 @@ done:
  */
 static inline int oblivex_BN_mod_exp(BIGNUM *r, const BIGNUM *a, const BIGNUM *p,
                                      const BIGNUM *m, BN_CTX *ctx) {
-    BIGNUM *const rs[1] = {r};
-    const BIGNUM *const as[1] = {a};
-    const BIGNUM *const ps[1] = {p};
-    return oblivex_BN_mod_exp_batch(rs, as, ps, m, 1, ctx);
+    return oblivex_BN_mod_exp_mont(r, a, p, m, ctx, NULL);
 }
 
 #ifdef __cplusplus

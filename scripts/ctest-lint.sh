@@ -1,6 +1,7 @@
 #!/bin/sh
-# ctest's rust_fmt and rust_clippy: `cargo fmt --check`, or clippy on every
-# target with warnings as errors. Exit 77 (skipped) where the rustup
+# ctest's rust_fmt and rust_clippy: `cargo fmt --check` (the library and
+# the fuzz crate, a workspace of its own), or clippy on every target with
+# warnings as errors. Exit 77 (skipped) where the rustup
 # component is not installed, so a missing linter is reported, not failed.
 # Usage: ctest-lint.sh fmt|clippy CARGO
 set -eu
@@ -11,7 +12,9 @@ if ! "$cargo" "$lint" --version >/dev/null 2>&1; then
     exit 77
 fi
 case "$lint" in
-fmt) exec "$cargo" fmt --check ;;
+fmt)
+    "$cargo" fmt --check
+    exec "$cargo" fmt --check --manifest-path "$(dirname "$0")/../fuzz/Cargo.toml" ;;
 clippy) exec "$cargo" clippy --release --locked --all-targets -- -D warnings ;;
 *) echo "usage: $0 fmt|clippy CARGO" >&2; exit 2 ;;
 esac

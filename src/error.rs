@@ -1,5 +1,7 @@
-//! The one error type of the crate. Every variant maps to exactly one
-//! `oblivex_status` code of the C ABI (see `ffi::status`).
+//! The one error type of the Rust API. The C ABI maps each variant to its
+//! own `oblivex_status` code and adds the codes only C can produce (NULL
+//! pointers, short buffers, unknown enumeration values, spent handles, a
+//! caught panic): see `ffi::status`.
 
 use core::ffi::CStr;
 use core::fmt;
@@ -9,10 +11,9 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
-    /// A required pointer argument was NULL (C ABI only).
-    NullPointer,
     /// A length does not fit the operation: a buffer whose size is not a
-    /// multiple of the element width, or an operand longer than supported.
+    /// multiple of the element width, a batch or operand longer than
+    /// supported, counts that disagree.
     BadLength,
     /// A batch with no element, or an operand of zero bytes.
     EmptyInput,
@@ -22,41 +23,29 @@ pub enum Error {
     EvenModulus,
     /// The modulus is longer than [`crate::mp::MAX_MODULUS_BITS`].
     ModulusTooLarge,
-    /// An output buffer is smaller than the result.
-    BufferTooSmall,
     /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
     /// (or this build) cannot run.
     UnsupportedBackend,
-    /// A Rust panic was caught at the C ABI boundary (a bug in oblivex).
-    Panic,
     /// An encoded group element is not canonical, not in the prime-order
     /// group, or the identity.
     InvalidElement,
-    /// An encoded scalar is not canonical (`>= q`) or is zero.
+    /// An encoded scalar is not canonical (`>= q`), or is zero where a key
+    /// or share is expected.
     InvalidScalar,
     /// A proof or a check of the server's answers failed: the server did not
     /// apply its committed key (a malicious or broken server).
     VerificationFailed,
     /// The operating system's random number generator failed.
     RngFailure,
-    /// A protocol input was rejected: it hashes to the identity, or a POPRF
-    /// `info` yields an unusable tweaked key.
+    /// A protocol input was rejected: it hashes to the identity, a POPRF
+    /// `info` yields an unusable tweaked key, or a ciphertext decrypts to
+    /// the identity.
     InvalidInput,
     /// DeriveKeyPair found no non-zero key in 256 attempts (RFC 9497 §3.2.1).
     DeriveKeyPairFailed,
-    /// A suite identifier this library does not know (C ABI).
-    UnknownSuite,
-    /// A client batch was finalized already: its blinds are spent (C ABI).
-    BatchUsed,
-    /// A protocol mode number this library does not know (C ABI).
-    UnknownMode,
     /// The length κ of the batch check's verification factors is outside
     /// 32..=128 bits.
     InvalidKappa,
-    /// A batch-check variant number this library does not know (C ABI).
-    UnknownCheck,
-    /// The committed-key batch check needs the server's public key.
-    MissingPublicKey,
     /// A party (server) id of a threshold scheme is zero, repeated, or not
     /// one the operation allows (ids run from 1 to the number of parties).
     InvalidPartyId,
@@ -74,39 +63,35 @@ impl Error {
         self.c_message().to_str().expect("messages are ASCII")
     }
 
-    /// The same description as a NUL-terminated string, for the C ABI's
+    /// The same description, NUL-terminated, for the C ABI's
     /// `oblivex_status_str`.
-    pub fn c_message(self) -> &'static CStr {
+    pub(crate) fn c_message(self) -> &'static CStr {
         match self {
-            Error::NullPointer => c"a required pointer argument is NULL",
             Error::BadLength => c"a length does not fit the operation",
             Error::EmptyInput => c"empty input: no element, or an operand of zero bytes",
             Error::ZeroModulus => c"the modulus is zero",
-            Error::EvenModulus => {
-                c"the modulus is even (Montgomery arithmetic needs an odd modulus)"
-            }
+            Error::EvenModulus => c"the modulus is even (Montgomery arithmetic needs an odd modulus)",
             Error::ModulusTooLarge => c"the modulus is longer than 8192 bits",
-            Error::BufferTooSmall => c"the output buffer is too small",
             Error::UnsupportedBackend => {
                 c"OBLIVEX_BACKEND names a backend that is unknown or unsupported on this CPU"
             }
-            Error::Panic => c"internal error: a panic was caught at the C ABI boundary",
-            Error::InvalidElement => c"invalid group element: not canonical, not in the group, or the identity",
-            Error::InvalidScalar => c"invalid scalar: not canonical (>= group order) or zero",
+            Error::InvalidElement => {
+                c"invalid group element: not canonical, not in the group, or the identity"
+            }
+            Error::InvalidScalar => c"invalid scalar: not canonical (>= group order), or zero",
             Error::VerificationFailed => {
                 c"verification failed: the server did not apply its committed key (malicious server detected)"
             }
             Error::RngFailure => c"the operating system's random number generator failed",
-            Error::InvalidInput => c"invalid protocol input (hashes to the identity, or an unusable POPRF info)",
+            Error::InvalidInput => {
+                c"invalid protocol input (hashes or decrypts to the identity, or an unusable POPRF info)"
+            }
             Error::DeriveKeyPairFailed => c"DeriveKeyPair found no valid key in 256 attempts",
-            Error::UnknownSuite => c"unknown suite identifier",
-            Error::BatchUsed => c"this client batch was finalized already (blinds are never reused)",
-            Error::UnknownMode => c"unknown protocol mode",
             Error::InvalidKappa => c"verification factor length (kappa) outside 32..128 bits",
-            Error::UnknownCheck => c"unknown batch check variant",
-            Error::MissingPublicKey => c"the committed-key check needs the server's public key",
             Error::InvalidPartyId => c"invalid party id: zero, repeated, or not allowed here",
-            Error::InvalidThreshold => c"invalid threshold: t must be in 1..=m and m within the maximum",
+            Error::InvalidThreshold => {
+                c"invalid threshold: t must be in 1..=m and m within the maximum"
+            }
             Error::NotEnoughResponses => {
                 c"fewer than t servers answered correctly: the batch cannot be recovered"
             }

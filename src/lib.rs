@@ -29,12 +29,14 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod blinding;
 pub mod bls;
 mod ct;
 pub mod elgamal;
 pub mod error;
 pub mod ffi;
 pub mod group;
+pub mod message;
 pub mod mp;
 pub mod oblivious;
 pub mod oprf;

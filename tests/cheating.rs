@@ -1,4 +1,4 @@
-//! The malicious-server batch check (PROTOCOLS.md §3) against cheating
+//! The malicious-server batch check against cheating
 //! servers: every strategy is a test named `cheating_*` (`cargo test
 //! --release cheating_` runs them all), run on every group, with both checks
 //! where the strategy applies, over several batches of random sizes, with
@@ -8,8 +8,9 @@
 
 use num_bigint::BigUint;
 use oblivex::group::{encode_to_vec, Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::{Check, Kappa};
-use oblivex::oprf::{CheckedClientBatch, ClientBatch, KeyPair, Mode, Server};
+use oblivex::oprf::{CheckedOprfClient, OprfClient, OprfServer};
 use oblivex::Error;
 use rand_core::{Rng, UnwrapErr};
 
@@ -144,19 +145,17 @@ fn ffdhe2048_p() -> BigUint {
 /// What a cheater sees and can use: the honest server, another key, the
 /// request.
 struct Scene<'a, G: PrimeOrderGroup> {
-    server: &'a Server<G>,
-    other: &'a Server<G>,
-    request: &'a [u8],
+    server: &'a OprfServer<G>,
+    other: &'a OprfServer<G>,
+    request: &'a BlindedElements<G>,
 }
 
 impl<G: PrimeOrderGroup> Scene<'_, G> {
     fn slots(&self) -> usize {
-        self.request.len() / G::ELEMENT_LEN
+        self.request.len()
     }
     fn honest(&self) -> Vec<u8> {
-        let mut out = vec![0u8; self.request.len()];
-        self.server.evaluate(self.request, &mut out).unwrap();
-        out
+        self.server.evaluate(self.request).to_bytes()
     }
     fn answer(response: &[u8], slot: usize) -> G::Element {
         G::decode(&response[slot * G::ELEMENT_LEN..][..G::ELEMENT_LEN]).unwrap()
@@ -175,29 +174,45 @@ impl<G: PrimeOrderGroup> Scene<'_, G> {
     }
 }
 
-/// One checked OPRF batch of `n` random inputs whose answer `cheat` forges.
+/// The client of `check` for `server`'s key.
+fn client<G: PrimeOrderGroup>(
+    check: Check,
+    kappa: Kappa,
+    server: &OprfServer<G>,
+) -> CheckedOprfClient<G> {
+    match check {
+        Check::CommittedKey => {
+            CheckedOprfClient::committed_key(server.public_key().clone(), kappa).unwrap()
+        }
+        Check::KeyFree => CheckedOprfClient::key_free(kappa),
+    }
+}
+
+/// One checked OPRF batch of `n` random inputs whose answer `cheat` forges
+/// (as bytes, decoded by the client as it would be off the wire).
 fn batch<G: PrimeOrderGroup>(
     check: Check,
     kappa: Kappa,
     n: usize,
-    key: &KeyPair<G>,
-    server: &Server<G>,
-    other: &Server<G>,
+    server: &OprfServer<G>,
+    other: &OprfServer<G>,
     cheat: &dyn Fn(&Scene<G>) -> Vec<u8>,
 ) -> Result<Vec<Vec<u8>>, Error> {
     let inputs: Vec<Vec<u8>> = (0..n)
         .map(|_| rng().next_u64().to_le_bytes().to_vec())
         .collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let client = CheckedClientBatch::<G>::blind(&refs, check, kappa, &mut rng()).unwrap();
+    let batch = client(check, kappa, server)
+        .blind(&refs, &mut rng())
+        .unwrap();
     let scene = Scene {
         server,
         other,
-        request: client.blinded_elements(),
+        request: batch.request(),
     };
-    let response = cheat(&scene);
-    client
-        .verify_finalize(&response, Some(key.public_key()))
+    let response = EvaluatedElements::from_bytes(&cheat(&scene))?;
+    batch
+        .finalize(&response)
         .map(|outputs| outputs.iter().map(|o| o.to_vec()).collect())
 }
 
@@ -207,15 +222,14 @@ fn run_on<G: Suite>(
     cheat: &dyn Fn(&Scene<G>) -> Vec<u8>,
     expect: &dyn Fn(Check, Result<Vec<Vec<u8>>, Error>),
 ) {
-    let key = KeyPair::<G>::generate(&mut rng());
-    let server = Server::new(Mode::Oprf, key.clone());
-    let other = Server::new(Mode::Oprf, KeyPair::<G>::generate(&mut rng()));
+    let server = OprfServer::<G>::generate(&mut rng());
+    let other = OprfServer::<G>::generate(&mut rng());
     for check in [Check::CommittedKey, Check::KeyFree] {
         for _ in 0..G::TRIALS {
             let n = 1 + below(6);
             expect(
                 check,
-                batch(check, Kappa::DEFAULT, n, &key, &server, &other, cheat),
+                batch(check, Kappa::DEFAULT, n, &server, &other, cheat),
             );
         }
     }
@@ -249,12 +263,8 @@ fn wrong_key_on_one<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
     let mut response = scene.honest();
     let slot = below(scene.slots());
     let len = G::ELEMENT_LEN;
-    let mut one = vec![0u8; len];
-    scene
-        .other
-        .evaluate(&scene.request[slot * len..][..len], &mut one)
-        .unwrap();
-    Scene::<G>::set_bytes(&mut response, slot, &one);
+    let one = BlindedElements::from_bytes(&scene.request.as_bytes()[slot * len..][..len]).unwrap();
+    Scene::<G>::set_bytes(&mut response, slot, scene.other.evaluate(&one).as_bytes());
     response
 }
 
@@ -264,9 +274,7 @@ fn cheating_wrong_key_on_one_element() {
 }
 
 fn wrong_key_on_all<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
-    let mut response = vec![0u8; scene.request.len()];
-    scene.other.evaluate(scene.request, &mut response).unwrap();
-    response
+    scene.other.evaluate(scene.request).to_bytes()
 }
 
 #[test]
@@ -345,7 +353,7 @@ fn scaled<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
     let c = G::random_scalar(&mut rng());
     let answers = G::decode_batch(&honest).unwrap();
     let mut response = vec![0u8; honest.len()];
-    G::mul_batch_encode(&c, &answers, &mut response);
+    G::encode_batch(&G::mul_batch(&c, &answers), &mut response);
     response
 }
 
@@ -357,17 +365,13 @@ fn cheating_every_answer_scaled_by_one_factor() {
 /// An honest answer from an earlier batch of the same client inputs' kind,
 /// replayed into one slot.
 fn replayed<G: Suite>(scene: &Scene<G>) -> Vec<u8> {
-    let earlier_client = CheckedClientBatch::<G>::blind(
-        &[b"an earlier input"],
-        Check::CommittedKey,
-        Kappa::DEFAULT,
-        &mut rng(),
-    )
-    .unwrap();
+    let earlier_batch = client(Check::CommittedKey, Kappa::DEFAULT, scene.server)
+        .blind(&[b"an earlier input"], &mut rng())
+        .unwrap();
     let earlier = Scene {
         server: scene.server,
         other: scene.other,
-        request: earlier_client.blinded_elements(),
+        request: earlier_batch.request(),
     }
     .honest();
     let mut response = scene.honest();
@@ -466,8 +470,7 @@ fn cheating_answer_outside_the_prime_order_group() {
 /// Honest servers are never rejected, and the outputs equal the
 /// semi-honest OPRF's under the same key.
 fn honest_trials<G: PrimeOrderGroup>(trials: usize) {
-    let key = KeyPair::<G>::generate(&mut rng());
-    let server = Server::new(Mode::Oprf, key.clone());
+    let server = OprfServer::<G>::generate(&mut rng());
     for trial in 0..trials {
         let check = if trial % 2 == 0 {
             Check::CommittedKey
@@ -479,22 +482,17 @@ fn honest_trials<G: PrimeOrderGroup>(trials: usize) {
             .map(|i| format!("{trial}/{i}").into_bytes())
             .collect();
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let client =
-            CheckedClientBatch::<G>::blind(&refs, check, Kappa::DEFAULT, &mut rng()).unwrap();
-        let mut response = vec![0u8; client.blinded_elements().len()];
-        server
-            .evaluate(client.blinded_elements(), &mut response)
+        let batch = client(check, Kappa::DEFAULT, &server)
+            .blind(&refs, &mut rng())
             .unwrap();
-        let outputs = client
-            .verify_finalize(&response, Some(key.public_key()))
+        let response = server.evaluate(batch.request());
+        let outputs = batch
+            .finalize(&response)
             .unwrap_or_else(|e| panic!("{} honest trial {trial} rejected: {e:?}", G::SUITE_ID));
         if trial % 25 == 0 {
-            let plain = ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng()).unwrap();
-            let mut evaluated = vec![0u8; plain.blinded_elements().len()];
-            server
-                .evaluate(plain.blinded_elements(), &mut evaluated)
-                .unwrap();
-            assert_eq!(plain.finalize(&evaluated, None).unwrap(), outputs);
+            let plain = OprfClient::<G>::new().blind(&refs, &mut rng()).unwrap();
+            let evaluated = server.evaluate(plain.request());
+            assert_eq!(plain.finalize(&evaluated).unwrap(), outputs);
         }
     }
 }
@@ -512,9 +510,8 @@ fn honest_servers_always_pass_with_semi_honest_outputs() {
 #[test]
 fn kappa_4_acceptance_rate_is_close_to_the_bound() {
     type G = Ristretto255;
-    let key = KeyPair::<G>::generate(&mut rng());
-    let server = Server::new(Mode::Oprf, key.clone());
-    let other = Server::new(Mode::Oprf, KeyPair::<G>::generate(&mut rng()));
+    let server = OprfServer::<G>::generate(&mut rng());
+    let other = OprfServer::<G>::generate(&mut rng());
     let trials = 3000;
     let accepted = (0..trials)
         .filter(|_| {
@@ -522,7 +519,6 @@ fn kappa_4_acceptance_rate_is_close_to_the_bound() {
                 Check::CommittedKey,
                 Kappa::insecure_for_tests(4),
                 3,
-                &key,
                 &server,
                 &other,
                 &compensated::<G>,
@@ -540,65 +536,36 @@ fn kappa_4_acceptance_rate_is_close_to_the_bound() {
 
 #[test]
 fn every_batch_draws_fresh_coins() {
+    type G = Ristretto255;
     let inputs: [&[u8]; 2] = [b"a", b"b"];
-    let first = CheckedClientBatch::<Ristretto255>::blind(
-        &inputs,
-        Check::KeyFree,
-        Kappa::DEFAULT,
-        &mut rng(),
-    )
-    .unwrap();
-    let second = CheckedClientBatch::<Ristretto255>::blind(
-        &inputs,
-        Check::KeyFree,
-        Kappa::DEFAULT,
-        &mut rng(),
-    )
-    .unwrap();
-    assert_ne!(first.blinded_elements(), second.blinded_elements());
+    let server = OprfServer::<G>::generate(&mut rng());
+    let key_free = client(Check::KeyFree, Kappa::DEFAULT, &server);
+    let first = key_free.blind(&inputs, &mut rng()).unwrap();
+    let second = key_free.blind(&inputs, &mut rng()).unwrap();
+    assert_ne!(first.request(), second.request());
     // Key-free padding: the secret factors, (n + padding)·κ, reach 256 bits.
-    assert_eq!(first.request_len(), 5);
+    assert_eq!(first.request().len(), 5);
+    let kappa_32 = client(Check::KeyFree, Kappa::new(32).unwrap(), &server);
     assert_eq!(
-        CheckedClientBatch::<Ristretto255>::blind(
-            &inputs,
-            Check::KeyFree,
-            Kappa::new(32).unwrap(),
-            &mut rng()
-        )
-        .unwrap()
-        .request_len(),
+        kappa_32.blind(&inputs, &mut rng()).unwrap().request().len(),
         9
     );
+    let committed = client(Check::CommittedKey, Kappa::DEFAULT, &server);
     assert_eq!(
-        CheckedClientBatch::<Ristretto255>::blind(
-            &inputs,
-            Check::CommittedKey,
-            Kappa::DEFAULT,
-            &mut rng()
-        )
-        .unwrap()
-        .request_len(),
+        committed
+            .blind(&inputs, &mut rng())
+            .unwrap()
+            .request()
+            .len(),
         3
     );
 }
 
 #[test]
-fn committed_key_check_needs_the_key() {
-    let key = KeyPair::<Ristretto255>::generate(&mut rng());
-    let server = Server::new(Mode::Oprf, key.clone());
-    let client = CheckedClientBatch::<Ristretto255>::blind(
-        &[b"x"],
-        Check::CommittedKey,
-        Kappa::DEFAULT,
-        &mut rng(),
-    )
-    .unwrap();
-    let mut response = vec![0u8; client.blinded_elements().len()];
-    server
-        .evaluate(client.blinded_elements(), &mut response)
-        .unwrap();
+fn committed_key_check_needs_a_valid_key() {
     assert_eq!(
-        client.verify_finalize(&response, None).err(),
-        Some(Error::MissingPublicKey)
+        CheckedOprfClient::<Ristretto255>::committed_key(Ristretto255::identity(), Kappa::DEFAULT)
+            .err(),
+        Some(Error::InvalidElement)
     );
 }

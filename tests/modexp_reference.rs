@@ -3,7 +3,9 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use oblivex::mp::{mod_exp_batch_multi_on, Backend, MontContext, MAX_MODULUS_BITS};
+use oblivex::mp::{
+    mod_exp_batch_multi_on, multi_result_len, Backend, MontContext, MAX_MODULUS_BITS,
+};
 use oblivex::Error;
 use proptest::prelude::*;
 
@@ -50,18 +52,16 @@ fn check_batch(modulus: &[u8], bases: &[Vec<u8>], exponents: &[Vec<u8>]) {
     let flat_bases: Vec<u8> = bases.concat();
     let flat_exponents: Vec<u8> = exponents.concat();
     for backend in backends() {
-        let mut out = vec![0u8; bases.len() * len];
-        let written = ctx
+        let out = ctx
             .mod_exp_batch_on(
                 backend,
                 &flat_bases,
                 base_len,
                 &flat_exponents,
                 exponent_len,
-                &mut out,
             )
             .unwrap();
-        assert_eq!(written, out.len());
+        assert_eq!(out.len(), bases.len() * len);
         for (i, result) in out.chunks(len).enumerate() {
             let expected = padded(&reference(&bases[i], &exponents[i], modulus), len);
             assert_eq!(
@@ -148,18 +148,18 @@ fn leading_zero_bytes_do_not_change_results() {
     let modulus = odd_modulus(&[0x77], 300);
     let ctx = MontContext::new(&modulus).unwrap();
     let len = ctx.modulus_len();
-    let mut short = vec![0u8; 2 * len];
-    let mut long = vec![0u8; 2 * len];
-    ctx.mod_exp_batch(&[3, 4], 1, &[0x12, 0x34, 0x56, 0x78], 2, &mut short)
+    let short = ctx
+        .mod_exp_batch(&[3, 4], 1, &[0x12, 0x34, 0x56, 0x78], 2)
         .unwrap();
-    ctx.mod_exp_batch(
-        &[0, 0, 3, 0, 0, 4],
-        3,
-        &[0, 0, 0x12, 0x34, 0, 0, 0x56, 0x78],
-        4,
-        &mut long,
-    )
-    .unwrap();
+    let long = ctx
+        .mod_exp_batch(
+            &[0, 0, 3, 0, 0, 4],
+            3,
+            &[0, 0, 0x12, 0x34, 0, 0, 0x56, 0x78],
+            4,
+        )
+        .unwrap();
+    assert_eq!(short.len(), 2 * len);
     assert_eq!(short, long);
 }
 
@@ -183,25 +183,14 @@ fn per_value_moduli() {
     let exponents: Vec<u8> = (0..moduli.len() * exponent_len)
         .map(|i| (i * 73 + 5) as u8)
         .collect();
-    let result_len = 256;
+    // Every result is as long as the longest modulus.
+    let result_len = multi_result_len(&refs);
+    assert_eq!(result_len, 256);
     for backend in backends() {
-        let mut out = vec![0xeeu8; moduli.len() * result_len + 7];
-        let written = mod_exp_batch_multi_on(
-            backend,
-            &refs,
-            &bases,
-            base_len,
-            &exponents,
-            exponent_len,
-            result_len,
-            &mut out,
-        )
-        .unwrap();
-        assert_eq!(written, moduli.len() * result_len);
-        assert!(
-            out[written..].iter().all(|&b| b == 0xee),
-            "bytes past the results untouched"
-        );
+        let out =
+            mod_exp_batch_multi_on(backend, &refs, &bases, base_len, &exponents, exponent_len)
+                .unwrap();
+        assert_eq!(out.len(), moduli.len() * result_len);
         for (i, modulus) in moduli.iter().enumerate() {
             let expected = reference(
                 &bases[i * base_len..(i + 1) * base_len],
@@ -217,40 +206,24 @@ fn per_value_moduli() {
 }
 
 #[test]
-fn errors_write_nothing() {
+fn bad_operands_are_refused() {
     let ctx = MontContext::new(&[0xff, 0xf1]).unwrap();
-    let mut out = [0xaau8; 8];
-    // (bases, base_len, exponents, exponent_len, output capacity, expected error)
-    type Case<'a> = (&'a [u8], usize, &'a [u8], usize, usize, Error);
-    let cases: [Case; 6] = [
-        (&[], 1, &[], 1, 8, Error::EmptyInput),
-        (&[1], 0, &[1], 1, 8, Error::EmptyInput),
-        (&[1], 1, &[1], 0, 8, Error::EmptyInput),
-        (&[1, 2, 3], 2, &[1], 1, 8, Error::BadLength),
-        (&[1, 2], 1, &[1], 1, 8, Error::BadLength),
-        (&[1, 2], 1, &[1, 2], 1, 3, Error::BufferTooSmall),
-    ];
-    for (bases, base_len, exponents, exponent_len, capacity, error) in cases {
-        let result = ctx.mod_exp_batch(
-            bases,
-            base_len,
-            exponents,
-            exponent_len,
-            &mut out[..capacity],
-        );
-        assert_eq!(result, Err(error));
-        assert_eq!(out, [0xaa; 8]);
-    }
+    // (bases, base_len, exponents, exponent_len, expected error)
+    type Case<'a> = (&'a [u8], usize, &'a [u8], usize, Error);
     let too_long = vec![1u8; oblivex::mp::MAX_OPERAND_BYTES + 1];
-    assert_eq!(
-        ctx.mod_exp_batch(&too_long, too_long.len(), &[1], 1, &mut out),
-        Err(Error::BadLength)
-    );
-    assert_eq!(
-        ctx.mod_exp_batch(&[1], 1, &too_long, too_long.len(), &mut out),
-        Err(Error::BadLength)
-    );
-    assert_eq!(out, [0xaa; 8]);
+    let cases: [Case; 7] = [
+        (&[], 1, &[], 1, Error::EmptyInput),
+        (&[1], 0, &[1], 1, Error::EmptyInput),
+        (&[1], 1, &[1], 0, Error::EmptyInput),
+        (&[1, 2, 3], 2, &[1], 1, Error::BadLength),
+        (&[1, 2], 1, &[1], 1, Error::BadLength),
+        (&too_long, too_long.len(), &[1], 1, Error::BadLength),
+        (&[1], 1, &too_long, too_long.len(), Error::BadLength),
+    ];
+    for (bases, base_len, exponents, exponent_len, error) in cases {
+        let result = ctx.mod_exp_batch(bases, base_len, exponents, exponent_len);
+        assert_eq!(result.err(), Some(error));
+    }
 }
 
 #[test]
@@ -262,13 +235,13 @@ fn threaded_batches_match_single_threaded() {
     let bases: Vec<u8> = (0..count * len).map(|i| (i * 131 + 7) as u8).collect();
     let exponents: Vec<u8> = (0..count * 16).map(|i| (i * 29 + 3) as u8).collect();
     for backend in backends() {
-        let mut single = vec![0u8; count * len];
-        let mut threaded = vec![0u8; count * len];
         oblivex::mp::set_threads(1);
-        ctx.mod_exp_batch_on(backend, &bases, len, &exponents, 16, &mut single)
+        let single = ctx
+            .mod_exp_batch_on(backend, &bases, len, &exponents, 16)
             .unwrap();
         oblivex::mp::set_threads(3);
-        ctx.mod_exp_batch_on(backend, &bases, len, &exponents, 16, &mut threaded)
+        let threaded = ctx
+            .mod_exp_batch_on(backend, &bases, len, &exponents, 16)
             .unwrap();
         oblivex::mp::set_threads(0);
         assert_eq!(single, threaded, "{}", backend.name());

@@ -1,14 +1,12 @@
 //! oblivex interoperates with the `voprf` crate (RFC 9497): oblivex's
 //! client with voprf's server and the reverse, in OPRF and VOPRF mode, for
-//! ristretto255-SHA512 and P256-SHA256.
+//! ristretto255-SHA512 and P256-SHA256. Messages cross as bytes.
 
 use oblivex::group::{encode_to_vec, PrimeOrderGroup, Ristretto255, P256};
-use oblivex::oprf::{ClientBatch, KeyPair, Mode, Proof, Server};
+use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::oprf::{OprfClient, OprfServer, Proof, VoprfClient, VoprfServer};
 use rand_core::UnwrapErr;
-use voprf::{
-    BlindedElement, EvaluationElement, OprfClient, OprfServer, Proof as VProof, VoprfClient,
-    VoprfServer,
-};
+use voprf::{BlindedElement, EvaluationElement, Proof as VProof};
 
 type OsRng10 = UnwrapErr<getrandom::SysRng>;
 
@@ -24,14 +22,15 @@ where
     <CS::Group as voprf::Group>::Scalar: Send,
 {
     let mut r06 = rand_core_06::OsRng;
-    let server = OprfServer::<CS>::new(&mut r06).unwrap();
-    let client = ClientBatch::<G>::blind(Mode::Oprf, &INPUTS, &[], None, &mut rng()).unwrap();
+    let server = voprf::OprfServer::<CS>::new(&mut r06).unwrap();
+    let batch = OprfClient::<G>::new().blind(&INPUTS, &mut rng()).unwrap();
     let mut evaluated = Vec::new();
-    for blinded in client.blinded_elements().chunks(G::ELEMENT_LEN) {
+    for blinded in batch.request().as_bytes().chunks(G::ELEMENT_LEN) {
         let message = BlindedElement::<CS>::deserialize(blinded).unwrap();
         evaluated.extend_from_slice(&server.blind_evaluate(&message).serialize());
     }
-    let outputs = client.finalize(&evaluated, None).unwrap();
+    let evaluated = EvaluatedElements::from_bytes(&evaluated).unwrap();
+    let outputs = batch.finalize(&evaluated).unwrap();
     for (input, output) in INPUTS.iter().zip(&outputs) {
         assert_eq!(
             output[..],
@@ -46,23 +45,20 @@ where
 /// oblivex's own client outputs under the same key.
 fn voprf_client_oblivex_server<G: PrimeOrderGroup, CS: voprf::CipherSuite>() {
     let mut r06 = rand_core_06::OsRng;
-    let key = KeyPair::<G>::generate(&mut rng());
-    let server = Server::new(Mode::Oprf, key);
-    let ours = ClientBatch::<G>::blind(Mode::Oprf, &INPUTS, &[], None, &mut rng()).unwrap();
-    let mut evaluated = vec![0u8; INPUTS.len() * G::ELEMENT_LEN];
-    server
-        .blind_evaluate(ours.blinded_elements(), &[], &mut evaluated, &mut rng())
-        .unwrap();
-    let expected = ours.finalize(&evaluated, None).unwrap();
+    let server = OprfServer::<G>::generate(&mut rng());
+    let ours = OprfClient::<G>::new().blind(&INPUTS, &mut rng()).unwrap();
+    let answer = server.evaluate(ours.request());
+    let expected = ours.finalize(&answer).unwrap();
     for (input, want) in INPUTS.iter().zip(&expected) {
-        let blind = OprfClient::<CS>::blind(input, &mut r06).unwrap();
-        let mut one = vec![0u8; G::ELEMENT_LEN];
-        server
-            .evaluate(&blind.message.serialize(), &mut one)
-            .unwrap();
+        let blind = voprf::OprfClient::<CS>::blind(input, &mut r06).unwrap();
+        let request = BlindedElements::<G>::from_bytes(&blind.message.serialize()).unwrap();
+        let one = server.evaluate(&request);
         let output = blind
             .state
-            .finalize(input, &EvaluationElement::<CS>::deserialize(&one).unwrap())
+            .finalize(
+                input,
+                &EvaluationElement::<CS>::deserialize(one.as_bytes()).unwrap(),
+            )
             .unwrap();
         assert_eq!(output[..], want[..], "{}", G::SUITE_ID);
     }
@@ -76,17 +72,20 @@ macro_rules! voprf_both_ways {
         type CS = $CS;
         let mut r06 = rand_core_06::OsRng;
         // voprf server, oblivex client (one batched proof from voprf).
-        let server = VoprfServer::<CS>::new(&mut r06).unwrap();
+        let server = voprf::VoprfServer::<CS>::new(&mut r06).unwrap();
         let public = G::decode(
             &<<CS as voprf::CipherSuite>::Group as voprf::Group>::serialize_elem(
                 server.get_public_key(),
             ),
         )
         .unwrap();
-        let client =
-            ClientBatch::<G>::blind(Mode::Voprf, &INPUTS, &[], Some(&public), &mut rng()).unwrap();
-        let messages: Vec<BlindedElement<CS>> = client
-            .blinded_elements()
+        let batch = VoprfClient::<G>::new(public)
+            .unwrap()
+            .blind(&INPUTS, &mut rng())
+            .unwrap();
+        let messages: Vec<BlindedElement<CS>> = batch
+            .request()
+            .as_bytes()
             .chunks(G::ELEMENT_LEN)
             .map(|b| BlindedElement::deserialize(b).unwrap())
             .collect();
@@ -96,31 +95,26 @@ macro_rules! voprf_both_ways {
             .iter()
             .flat_map(|m| m.serialize().to_vec())
             .collect();
-        let proof = Proof::<G>::decode(&result.proof.serialize()).unwrap();
-        let outputs = client.finalize(&evaluated, Some(&proof)).unwrap();
+        let evaluated = EvaluatedElements::from_bytes(&evaluated).unwrap();
+        let proof = Proof::<G>::from_bytes(&result.proof.serialize()).unwrap();
+        let outputs = batch.finalize(&evaluated, &proof).unwrap();
         for (input, output) in INPUTS.iter().zip(&outputs) {
             assert_eq!(output[..], server.evaluate(input).unwrap()[..]);
         }
 
         // oblivex server, voprf client (voprf verifies oblivex's proof).
-        let key = KeyPair::<G>::generate(&mut rng());
-        let public_bytes = encode_to_vec::<G>(key.public_key());
-        let server = Server::new(Mode::Voprf, key);
+        let server = VoprfServer::<G>::generate(&mut rng());
+        let public_bytes = encode_to_vec::<G>(server.public_key());
         for input in INPUTS {
-            let blind = VoprfClient::<CS>::blind(input, &mut r06).unwrap();
-            let mut evaluated = vec![0u8; G::ELEMENT_LEN];
-            let proof = server
-                .blind_evaluate(&blind.message.serialize(), &[], &mut evaluated, &mut rng())
-                .unwrap()
-                .unwrap();
-            let mut proof_bytes = vec![0u8; Proof::<G>::LEN];
-            proof.encode(&mut proof_bytes);
+            let blind = voprf::VoprfClient::<CS>::blind(input, &mut r06).unwrap();
+            let request = BlindedElements::<G>::from_bytes(&blind.message.serialize()).unwrap();
+            let (evaluated, proof) = server.evaluate(&request, &mut rng());
             let output = blind
                 .state
                 .finalize(
                     input,
-                    &EvaluationElement::<CS>::deserialize(&evaluated).unwrap(),
-                    &VProof::<CS>::deserialize(&proof_bytes).unwrap(),
+                    &EvaluationElement::<CS>::deserialize(evaluated.as_bytes()).unwrap(),
+                    &VProof::<CS>::deserialize(&proof.to_bytes()).unwrap(),
                     <<CS as voprf::CipherSuite>::Group as voprf::Group>::deserialize_elem(
                         &public_bytes,
                     )

@@ -1,10 +1,15 @@
 //! RFC 9497 Appendix A test vectors, byte for byte, for ristretto255-SHA512
 //! and P256-SHA256 in OPRF, VOPRF and POPRF mode, including the batch
-//! vectors (`cargo test --release rfc9497`).
+//! vectors (`cargo test --release rfc9497`). Fixed blinds and proof nonces
+//! come through the test-only entry points of the `danger` feature.
 
-use oblivex::group::{PrimeOrderGroup, Ristretto255, P256};
-use oblivex::oprf::{ClientBatch, KeyPair, Mode, Proof, Server};
+mod support;
+
+use oblivex::group::{encode_scalar_to_vec, encode_to_vec, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::message::EvaluatedElements;
+use oblivex::oprf::{KeyPair, Proof, VoprfClient, VoprfServer};
 use serde_json::Value;
+use support::modes::{honest, Coins, Mode, Transcript};
 
 fn vectors() -> Vec<Value> {
     let text = std::fs::read_to_string(concat!(
@@ -24,94 +29,58 @@ fn list(v: &Value) -> Vec<Vec<u8>> {
     v.as_array().unwrap().iter().map(bytes).collect()
 }
 
-fn mode_of(v: &Value) -> Mode {
-    match v["mode"].as_str().unwrap() {
-        "OPRF" => Mode::Oprf,
-        "VOPRF" => Mode::Voprf,
-        _ => Mode::Poprf,
-    }
-}
-
-/// Runs one vector through the client and server APIs and compares every
-/// intermediate value.
-fn check<G: PrimeOrderGroup>(v: &Value) -> usize {
-    let mode = mode_of(v);
-    let key = KeyPair::<G>::derive(mode, &bytes(&v["seed"]), &bytes(&v["keyInfo"])).unwrap();
-    let mut sk = vec![0u8; G::SCALAR_LEN];
-    G::encode_scalar(key.secret(), &mut sk);
-    assert_eq!(
-        sk,
-        bytes(&v["skSm"]),
-        "{} {} skSm",
-        v["rfcSection"],
-        G::SUITE_ID
-    );
-    if !v["pkSm"].is_null() {
-        let mut pk = vec![0u8; G::ELEMENT_LEN];
-        G::encode(key.public_key(), &mut pk);
-        assert_eq!(pk, bytes(&v["pkSm"]), "{} pkSm", v["rfcSection"]);
-    }
-
+/// Runs one vector through the client and server of its mode.
+fn run<G: PrimeOrderGroup>(v: &Value) -> (KeyPair<G>, Transcript) {
+    let mode = Mode::from_name(v["mode"].as_str().unwrap());
+    let key = mode.derive::<G>(&bytes(&v["seed"]), &bytes(&v["keyInfo"]));
     let inputs = list(&v["inputs"]);
-    let input_refs: Vec<&[u8]> = inputs.iter().map(|x| x.as_slice()).collect();
-    let blinds: Vec<G::Scalar> = list(&v["blinds"])
-        .iter()
-        .map(|b| G::decode_scalar(b).unwrap())
-        .collect();
+    let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
     let info = if v["info"].is_null() {
         vec![]
     } else {
         bytes(&v["info"])
     };
-    let public = key.public_key().clone();
-    let client =
-        ClientBatch::<G>::blind_with(mode, &input_refs, &info, Some(&public), blinds).unwrap();
-    assert_eq!(
-        client.blinded_elements(),
-        list(&v["blindedElements"]).concat().as_slice(),
-        "{} blinded",
-        v["rfcSection"]
-    );
-
-    let server = Server::new(mode, key);
-    let mut evaluated = vec![0u8; inputs.len() * G::ELEMENT_LEN];
-    let proof = if mode == Mode::Oprf {
-        server
-            .blind_evaluate_with_nonce(
-                client.blinded_elements(),
-                &info,
-                &mut evaluated,
-                &G::scalar_from_u64(1),
-            )
-            .unwrap()
-    } else {
-        let nonce = G::decode_scalar(&bytes(&v["proofRandomScalar"])).unwrap();
-        server
-            .blind_evaluate_with_nonce(client.blinded_elements(), &info, &mut evaluated, &nonce)
-            .unwrap()
-    };
-    assert_eq!(
-        evaluated,
-        list(&v["evaluationElements"]).concat(),
-        "{} evaluated",
-        v["rfcSection"]
-    );
-    if let Some(proof) = &proof {
-        let mut encoded = vec![0u8; Proof::<G>::LEN];
-        proof.encode(&mut encoded);
-        let expected = [bytes(&v["proof"]["c"]), bytes(&v["proof"]["s"])].concat();
-        assert_eq!(encoded, expected, "{} proof", v["rfcSection"]);
-    } else {
-        assert!(v["proof"].is_null());
-    }
-
-    let outputs: Vec<Vec<u8>> = client
-        .finalize(&evaluated, proof.as_ref())
-        .unwrap()
+    let blinds = list(&v["blinds"])
         .iter()
-        .map(|o| o.to_vec())
+        .map(|b| G::decode_scalar(b).unwrap())
         .collect();
-    assert_eq!(outputs, list(&v["outputs"]), "{} outputs", v["rfcSection"]);
+    let nonce = if mode == Mode::Oprf {
+        G::scalar_from_u64(1)
+    } else {
+        G::decode_scalar(&bytes(&v["proofRandomScalar"])).unwrap()
+    };
+    let transcript = honest(mode, &key, &inputs, &info, Some(Coins { blinds, nonce }));
+    (key, transcript)
+}
+
+/// Compares every intermediate value of one vector.
+fn check<G: PrimeOrderGroup>(v: &Value) -> usize {
+    let section = &v["rfcSection"];
+    let (key, got) = run::<G>(v);
+    let sk = encode_scalar_to_vec::<G>(key.secret());
+    assert_eq!(sk, bytes(&v["skSm"]), "{section} {} skSm", G::SUITE_ID);
+    if !v["pkSm"].is_null() {
+        let pk = encode_to_vec::<G>(key.public_key());
+        assert_eq!(pk, bytes(&v["pkSm"]), "{section} pkSm");
+    }
+    assert_eq!(
+        got.blinded,
+        list(&v["blindedElements"]).concat(),
+        "{section} blinded"
+    );
+    assert_eq!(
+        got.evaluated,
+        list(&v["evaluationElements"]).concat(),
+        "{section} evaluated"
+    );
+    match &got.proof {
+        Some(proof) => {
+            let expected = [bytes(&v["proof"]["c"]), bytes(&v["proof"]["s"])].concat();
+            assert_eq!(proof, &expected, "{section} proof");
+        }
+        None => assert!(v["proof"].is_null()),
+    }
+    assert_eq!(got.outputs, list(&v["outputs"]), "{section} outputs");
     1
 }
 
@@ -147,39 +116,23 @@ fn rfc9497_batch_vectors_present() {
 /// A tampered evaluation fails the VOPRF proof and releases no output.
 #[test]
 fn rfc9497_tampered_voprf_answer_is_rejected() {
+    type G = Ristretto255;
     let v = vectors()
         .into_iter()
         .find(|v| v["suite"] == "ristretto255-SHA512" && v["mode"] == "VOPRF")
         .unwrap();
-    let key =
-        KeyPair::<Ristretto255>::derive(Mode::Voprf, &bytes(&v["seed"]), &bytes(&v["keyInfo"]))
-            .unwrap();
-    let other =
-        KeyPair::<Ristretto255>::derive(Mode::Voprf, b"another seed of thirty-two bytes", b"")
-            .unwrap();
+    let server = VoprfServer::<G>::derive(&bytes(&v["seed"]), &bytes(&v["keyInfo"])).unwrap();
+    let cheater = VoprfServer::<G>::derive(b"another seed of thirty-two bytes", b"").unwrap();
     let inputs = list(&v["inputs"]);
-    let input_refs: Vec<&[u8]> = inputs.iter().map(|x| x.as_slice()).collect();
-    let blinds = vec![Ristretto255::scalar_from_u64(7); inputs.len()];
-    let client = ClientBatch::<Ristretto255>::blind_with(
-        Mode::Voprf,
-        &input_refs,
-        &[],
-        Some(key.public_key()),
-        blinds,
-    )
-    .unwrap();
-    let cheater = Server::new(Mode::Voprf, other);
-    let mut evaluated = vec![0u8; inputs.len() * 32];
-    let proof = cheater
-        .blind_evaluate_with_nonce(
-            client.blinded_elements(),
-            &[],
-            &mut evaluated,
-            &Ristretto255::scalar_from_u64(5),
-        )
-        .unwrap();
+    let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let blinds = vec![G::scalar_from_u64(7); inputs.len()];
+    let client = VoprfClient::new(*server.public_key()).unwrap();
+    let batch = client.blind_with(&inputs, blinds).unwrap();
+    let (evaluated, proof) = cheater.evaluate_with_nonce(batch.request(), &G::scalar_from_u64(5));
+    let evaluated = EvaluatedElements::from_bytes(evaluated.as_bytes()).unwrap();
+    let proof = Proof::from_bytes(&proof.to_bytes()).unwrap();
     assert_eq!(
-        client.finalize(&evaluated, proof.as_ref()),
-        Err(oblivex::Error::VerificationFailed)
+        batch.finalize(&evaluated, &proof).err(),
+        Some(oblivex::Error::VerificationFailed)
     );
 }

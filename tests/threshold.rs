@@ -5,11 +5,12 @@
 //! most m − t of them, a clean failure with more). Every test name starts
 //! with `threshold_`.
 
-use oblivex::bls::{self, BlindSignBatch, KeySet, PublicKey};
-use oblivex::elgamal::{encapsulate, encrypt, DecryptionBatch};
+use oblivex::bls::{self, KeySet, PublicKey, SigningClient};
+use oblivex::elgamal::{encapsulate, encrypt, DecryptionClient};
 use oblivex::group::{encode_to_vec, Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::message::BlindedElements;
 use oblivex::oblivious::Kappa;
-use oblivex::oprf::{ClientBatch, KeyPair, Mode, Server, ThresholdClientBatch};
+use oblivex::oprf::{KeyPair, OprfClient, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::{
     deal, evaluate_share, lagrange_at_zero, Commitments, Failure, KeyShare, PartyId, Recovered,
     Response,
@@ -67,7 +68,10 @@ fn answer<G: PrimeOrderGroup>(
 ) -> Vec<u8> {
     let width = G::ELEMENT_LEN;
     let mut out = vec![0u8; request.len()];
-    let honest = |s: &KeyShare<G>, out: &mut [u8]| evaluate_share(s, quorum, request, out).unwrap();
+    let request = BlindedElements::<G>::from_bytes(request).unwrap();
+    let honest = |s: &KeyShare<G>, out: &mut [u8]| {
+        out.copy_from_slice(evaluate_share(s, quorum, &request).unwrap().as_bytes())
+    };
     match behaviour {
         Behaviour::Honest => honest(share, &mut out),
         Behaviour::OtherKey => {
@@ -76,7 +80,7 @@ fn answer<G: PrimeOrderGroup>(
         }
         Behaviour::OneWrong => {
             honest(share, &mut out);
-            let slot = (rng().next_u64() as usize) % (request.len() / width);
+            let slot = (rng().next_u64() as usize) % request.len();
             let wrong = G::mul_base(&G::random_scalar(&mut rng()));
             G::encode(&wrong, &mut out[slot * width..(slot + 1) * width]);
         }
@@ -261,13 +265,23 @@ fn threshold_sharing_rejects_bad_input() {
 
 /// The single-key OPRF's outputs for `inputs` under `secret`.
 fn single_key_outputs<G: PrimeOrderGroup>(secret: &G::Scalar, inputs: &[&[u8]]) -> Vec<Vec<u8>> {
-    let server = Server::<G>::new(Mode::Oprf, KeyPair::from_secret(secret.clone()));
-    let client = ClientBatch::<G>::blind(Mode::Oprf, inputs, &[], None, &mut rng()).unwrap();
-    let mut evaluated = vec![0u8; client.blinded_elements().len()];
-    server
-        .evaluate(client.blinded_elements(), &mut evaluated)
-        .unwrap();
-    plain(&client.finalize(&evaluated, None).unwrap())
+    let server = OprfServer::<G>::new(KeyPair::from_secret(secret.clone()));
+    let batch = OprfClient::<G>::new().blind(inputs, &mut rng()).unwrap();
+    let evaluated = server.evaluate(batch.request());
+    plain(&batch.finalize(&evaluated).unwrap())
+}
+
+/// The threshold OPRF client of `commitments`, for any t servers or a named
+/// quorum.
+fn threshold_client<G: PrimeOrderGroup>(
+    commitments: &Commitments<G>,
+    quorum: Option<&[PartyId]>,
+) -> Result<ThresholdOprfClient<G>, Error> {
+    let client = ThresholdOprfClient::new(commitments.clone(), Kappa::DEFAULT);
+    match quorum {
+        Some(quorum) => client.with_quorum(quorum),
+        None => Ok(client),
+    }
 }
 
 /// Outputs as plain vectors, to compare (the library wipes its own).
@@ -295,11 +309,18 @@ fn oprf_round<G: PrimeOrderGroup>(
     quorum: Option<&[PartyId]>,
     behaviour: impl Fn(PartyId) -> Behaviour,
 ) -> Result<Recovered<Zeroizing<Vec<u8>>>, Failure> {
-    let batch =
-        ThresholdClientBatch::<G>::blind(inputs, commitments, quorum, Kappa::DEFAULT, &mut rng())
-            .unwrap();
-    assert_eq!(batch.request_len(), inputs.len() + 1);
-    let answers = respond(shares, servers, quorum, batch.blinded_elements(), behaviour);
+    let batch = threshold_client(commitments, quorum)
+        .unwrap()
+        .blind(inputs, &mut rng())
+        .unwrap();
+    assert_eq!(batch.request().len(), inputs.len() + 1);
+    let answers = respond(
+        shares,
+        servers,
+        quorum,
+        batch.request().as_bytes(),
+        behaviour,
+    );
     batch.finalize(&as_responses(&answers))
 }
 
@@ -453,37 +474,32 @@ fn threshold_oprf_rejects_bad_requests() {
     let secret = G::random_scalar(&mut rng());
     let (shares, commitments) = deal::<G, _>(&secret, 2, 3, &mut rng()).unwrap();
     let inputs: [&[u8]; 2] = [b"a", b"b"];
-    let blind = |quorum: Option<&[PartyId]>| {
-        ThresholdClientBatch::<G>::blind(&inputs, &commitments, quorum, Kappa::DEFAULT, &mut rng())
-            .map(|_| ())
-    };
-    assert_eq!(blind(Some(&[1])), Err(Error::InvalidPartyId));
-    assert_eq!(blind(Some(&[1, 1])), Err(Error::InvalidPartyId));
-    assert_eq!(blind(Some(&[0, 1])), Err(Error::InvalidPartyId));
-    assert_eq!(blind(Some(&[1, 2, 3])), Err(Error::InvalidPartyId));
+    let quorum_error = |quorum: &[PartyId]| threshold_client(&commitments, Some(quorum)).err();
+    assert_eq!(quorum_error(&[1]), Some(Error::InvalidPartyId));
+    assert_eq!(quorum_error(&[1, 1]), Some(Error::InvalidPartyId));
+    assert_eq!(quorum_error(&[0, 1]), Some(Error::InvalidPartyId));
+    assert_eq!(quorum_error(&[1, 2, 3]), Some(Error::InvalidPartyId));
     // Responses under a repeated id, or from outside a named quorum.
-    let batch =
-        ThresholdClientBatch::<G>::blind(&inputs, &commitments, None, Kappa::DEFAULT, &mut rng())
-            .unwrap();
-    let answers = respond(&shares, &[1, 1], None, batch.blinded_elements(), |_| {
+    let batch = threshold_client(&commitments, None)
+        .unwrap()
+        .blind(&inputs, &mut rng())
+        .unwrap();
+    let request = batch.request().clone();
+    let answers = respond(&shares, &[1, 1], None, request.as_bytes(), |_| {
         Behaviour::Honest
     });
     let failure = batch.finalize(&as_responses(&answers)).unwrap_err();
     assert_eq!(failure.error, Error::InvalidPartyId);
     let quorum = [1, 2];
-    let batch = ThresholdClientBatch::<G>::blind(
-        &inputs,
-        &commitments,
-        Some(&quorum),
-        Kappa::DEFAULT,
-        &mut rng(),
-    )
-    .unwrap();
+    let batch = threshold_client(&commitments, Some(&quorum))
+        .unwrap()
+        .blind(&inputs, &mut rng())
+        .unwrap();
     let answers = respond(
         &shares,
         &[1, 3],
         Some(&[1, 3]),
-        batch.blinded_elements(),
+        batch.request().as_bytes(),
         |_| Behaviour::Honest,
     );
     assert_eq!(
@@ -491,9 +507,10 @@ fn threshold_oprf_rejects_bad_requests() {
         Error::InvalidPartyId
     );
     // A server asked for a quorum it is not in refuses.
-    let mut out = vec![0u8; 64];
-    let request = vec![0u8; 64];
-    assert!(evaluate_share(&shares[2], Some(&[1, 2]), &request, &mut out).is_err());
+    assert_eq!(
+        evaluate_share(&shares[2], Some(&[1, 2]), &request).err(),
+        Some(Error::InvalidPartyId)
+    );
 }
 
 // -------------------------------------------------------- threshold blind BLS
@@ -519,10 +536,19 @@ fn bls_round(
     quorum: Option<&[PartyId]>,
     behaviour: impl Fn(PartyId) -> Behaviour,
 ) -> Result<Recovered<Vec<u8>>, Failure> {
-    let batch =
-        BlindSignBatch::blind(messages, key_set, quorum, Kappa::DEFAULT, &mut rng()).unwrap();
-    let answers = respond(shares, servers, quorum, batch.blinded_elements(), behaviour);
-    batch.finish(&as_responses(&answers))
+    let mut client = SigningClient::new(key_set.clone(), Kappa::DEFAULT);
+    if let Some(quorum) = quorum {
+        client = client.with_quorum(quorum).unwrap();
+    }
+    let batch = client.blind(messages, &mut rng()).unwrap();
+    let answers = respond(
+        shares,
+        servers,
+        quorum,
+        batch.request().as_bytes(),
+        behaviour,
+    );
+    batch.finalize(&as_responses(&answers))
 }
 
 #[test]
@@ -653,7 +679,8 @@ fn threshold_bls_key_set_is_checked() {
         Error::InvalidElement
     );
     // The dealer's own key set passes.
-    let (shares, dealt) = bls::deal(3, 5, &mut rng()).unwrap();
+    let secret = Bls12381G1::random_scalar(&mut rng());
+    let (shares, dealt) = bls::deal(&secret, 3, 5, &mut rng()).unwrap();
     assert!(shares.iter().all(|s| dealt.commitments().verify_share(s)));
 }
 
@@ -683,30 +710,21 @@ fn elgamal_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize) {
     for blinded in [false, true] {
         for (kem, expected) in [(false, &expected), (true, &secrets)] {
             let batch = |quorum: Option<&[PartyId]>| {
+                let mut client =
+                    DecryptionClient::new(commitments.clone(), blinded, Kappa::DEFAULT);
+                if let Some(quorum) = quorum {
+                    client = client.with_quorum(quorum).unwrap();
+                }
                 if kem {
-                    DecryptionBatch::for_encapsulations(
-                        &encapsulations,
-                        &commitments,
-                        quorum,
-                        blinded,
-                        Kappa::DEFAULT,
-                        &mut rng(),
-                    )
+                    client.blind_encapsulations(&encapsulations, &mut rng())
                 } else {
-                    DecryptionBatch::for_ciphertexts(
-                        &ciphertexts,
-                        &commitments,
-                        quorum,
-                        blinded,
-                        Kappa::DEFAULT,
-                        &mut rng(),
-                    )
+                    client.blind_ciphertexts(&ciphertexts, &mut rng())
                 }
                 .unwrap()
             };
             let run = |servers: &[PartyId], quorum: Option<&[PartyId]>, bad: &[PartyId]| {
                 let b = batch(quorum);
-                assert_eq!(b.request_len(), n + 1);
+                assert_eq!(b.request().len(), n + 1);
                 if !blinded {
                     // Unblinded requests show the ciphertexts' c1 (in order,
                     // with the balancer somewhere).
@@ -715,16 +733,17 @@ fn elgamal_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize) {
                     } else {
                         &ciphertexts[0].c1
                     });
-                    assert!(b.elements().chunks(G::ELEMENT_LEN).any(|e| e == first));
+                    let sent = b.request().as_bytes();
+                    assert!(sent.chunks(G::ELEMENT_LEN).any(|e| e == first));
                 }
-                let answers = respond(&shares, servers, quorum, b.elements(), |id| {
+                let answers = respond(&shares, servers, quorum, b.request().as_bytes(), |id| {
                     if bad.contains(&id) {
                         Behaviour::OneWrong
                     } else {
                         Behaviour::Honest
                     }
                 });
-                b.finish(&as_responses(&answers))
+                b.finalize(&as_responses(&answers))
             };
             for servers in subsets(m, t) {
                 let got = run(&servers, None, &[]).unwrap();
@@ -780,48 +799,45 @@ fn threshold_elgamal_ffdhe2048() {
 /// of a one-message batch.
 #[test]
 fn threshold_bls_signers_sign_every_element_they_are_sent() {
+    type G = Bls12381G1;
     let (t, m) = (2, 3);
     let (_, shares, key_set) = bls_setup(t, m);
     let messages: [&[u8]; 2] = [
         b"the message asked for",
         b"one more, in the balancer's slot",
     ];
-    let honest =
-        BlindSignBatch::blind(&messages[..1], &key_set, None, Kappa::DEFAULT, &mut rng()).unwrap();
+    let honest = SigningClient::new(key_set.clone(), Kappa::DEFAULT)
+        .blind(&messages[..1], &mut rng())
+        .unwrap();
     // The client's own request: both elements real blinded messages.
     let blinds: Vec<_> = messages
         .iter()
-        .map(|_| Bls12381G1::random_scalar(&mut rng()))
+        .map(|_| G::random_scalar(&mut rng()))
         .collect();
     let blinded: Vec<_> = messages
         .iter()
         .zip(&blinds)
-        .map(|(m, r)| Bls12381G1::mul(&Bls12381G1::hash_to_group(&[m], bls::SIGNATURE_DST), r))
+        .map(|(m, r)| G::mul(&G::hash_to_group(&[m], bls::SIGNATURE_DST), r))
         .collect();
-    let mut request = vec![0u8; blinded.len() * Bls12381G1::ELEMENT_LEN];
-    Bls12381G1::encode_batch(&blinded, &mut request);
-    assert_eq!(request.len(), honest.blinded_elements().len());
+    let mut request = vec![0u8; blinded.len() * G::ELEMENT_LEN];
+    G::encode_batch(&blinded, &mut request);
+    assert_eq!(request.len(), honest.request().as_bytes().len());
+    let request = BlindedElements::<G>::from_bytes(&request).unwrap();
     // Any t signers answer it as they answer every request.
     let ids: Vec<PartyId> = (1..=t as PartyId).collect();
-    let answers: Vec<Vec<Vec<u8>>> = ids
+    let answers: Vec<Vec<_>> = ids
         .iter()
         .map(|&id| {
-            let mut out = vec![0u8; request.len()];
-            evaluate_share(&shares[usize::from(id) - 1], None, &request, &mut out).unwrap();
-            out.chunks(Bls12381G1::ELEMENT_LEN)
-                .map(<[u8]>::to_vec)
-                .collect()
+            let answer = evaluate_share(&shares[usize::from(id) - 1], None, &request).unwrap();
+            answer.elements().to_vec()
         })
         .collect();
-    let weights = lagrange_at_zero::<Bls12381G1>(&ids).unwrap();
+    let weights = lagrange_at_zero::<G>(&ids).unwrap();
     for (i, (message, blind)) in messages.iter().zip(&blinds).enumerate() {
-        let shares_of_i: Vec<_> = answers
-            .iter()
-            .map(|a| Bls12381G1::decode(&a[i]).unwrap())
-            .collect();
-        let combined = Bls12381G1::msm_vartime(&weights, &shares_of_i);
-        let signature = Bls12381G1::mul(&combined, &Bls12381G1::scalar_invert(blind));
-        let signature = encode_to_vec::<Bls12381G1>(&signature);
+        let shares_of_i: Vec<_> = answers.iter().map(|a| a[i]).collect();
+        let combined = G::msm_vartime(&weights, &shares_of_i);
+        let signature = G::mul(&combined, &G::scalar_invert(blind));
+        let signature = encode_to_vec::<G>(&signature);
         assert!(
             bls::verify(key_set.public_key(), message, &signature),
             "message {i} got a valid signature"
@@ -839,27 +855,22 @@ fn threshold_cancelling_errors_change_nothing_and_go_unnamed() {
     let (shares, commitments) = deal::<G, _>(&secret, 2, 3, &mut rng()).unwrap();
     let inputs: [&[u8]; 3] = [b"one", b"two", b"three"];
     let expected = single_key_outputs::<G>(&secret, &inputs);
-    let batch =
-        ThresholdClientBatch::<G>::blind(&inputs, &commitments, None, Kappa::DEFAULT, &mut rng())
-            .unwrap();
-    let request = batch.blinded_elements().to_vec();
+    let batch = threshold_client(&commitments, None)
+        .unwrap()
+        .blind(&inputs, &mut rng())
+        .unwrap();
     let ids: [PartyId; 2] = [1, 2];
     let weights = lagrange_at_zero::<G>(&ids).unwrap();
     // Server 1 adds E to its first answer, server 2 subtracts (λ1/λ2)·E.
     let error = G::mul_base(&G::random_scalar(&mut rng()));
-    let offsets = [
-        error,
-        G::neg(&G::mul(
-            &error,
-            &G::scalar_mul(&weights[0], &G::scalar_invert(&weights[1])),
-        )),
-    ];
+    let ratio = G::scalar_mul(&weights[0], &G::scalar_invert(&weights[1]));
+    let offsets = [error, G::neg(&G::mul(&error, &ratio))];
     let answers: Vec<(PartyId, Vec<u8>)> = ids
         .iter()
         .zip(&offsets)
         .map(|(&id, offset)| {
-            let mut out = vec![0u8; request.len()];
-            evaluate_share(&shares[usize::from(id) - 1], None, &request, &mut out).unwrap();
+            let answer = evaluate_share(&shares[usize::from(id) - 1], None, batch.request());
+            let mut out = answer.unwrap().to_bytes();
             let first = &mut out[..G::ELEMENT_LEN];
             let wrong = G::add(&G::decode(first).unwrap(), offset);
             G::encode(&wrong, first);
@@ -886,24 +897,18 @@ fn threshold_elgamal_identity_plaintext_still_names_cheaters() {
         .collect();
     // (c1, sk·c1): the plaintext is the identity.
     ciphertexts[1].c2 = G::mul(&ciphertexts[1].c1, &secret);
-    let batch = DecryptionBatch::for_ciphertexts(
-        &ciphertexts,
-        &commitments,
-        None,
-        true,
-        Kappa::DEFAULT,
-        &mut rng(),
-    )
-    .unwrap();
+    let batch = DecryptionClient::new(commitments.clone(), true, Kappa::DEFAULT)
+        .blind_ciphertexts(&ciphertexts, &mut rng())
+        .unwrap();
     let all: Vec<PartyId> = vec![1, 2, 3];
-    let answers = respond(&shares, &all, None, batch.elements(), |id| {
+    let answers = respond(&shares, &all, None, batch.request().as_bytes(), |id| {
         if id == 2 {
             Behaviour::OneWrong
         } else {
             Behaviour::Honest
         }
     });
-    let failure = batch.finish(&as_responses(&answers)).unwrap_err();
+    let failure = batch.finalize(&as_responses(&answers)).unwrap_err();
     assert_eq!(failure.error, Error::InvalidInput);
     assert_eq!(failure.cheaters, vec![2]);
 }

@@ -33,16 +33,17 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use oblivex::bls::{self, BlindSignBatch};
-use oblivex::elgamal::{self, DecryptionBatch};
+use oblivex::bls::{self, SigningClient};
+use oblivex::elgamal::{self, DecryptionClient};
 use oblivex::ffi::*;
 use oblivex::group::{
     encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
     PrimeOrderGroup, Ristretto255, ShortScalar, P256,
 };
-use oblivex::oblivious::{Check, Kappa};
-use oblivex::oprf::{CheckedClientBatch, ClientBatch, KeyPair, Mode, ThresholdClientBatch};
-use oblivex::threshold::{deal, evaluate_share, KeyShare, Response};
+use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::oblivious::Kappa;
+use oblivex::oprf::{CheckedOprfClient, KeyPair, OprfClient, ThresholdOprfClient};
+use oblivex::threshold::{deal, evaluate_share, Commitments, KeyShare, Response};
 use rand_core::Rng;
 use support::replay_rng::ReplayRng;
 
@@ -198,6 +199,8 @@ fn assert_wiped<T>(
 
 /// How a group's scalar sits in memory.
 trait InMemory: PrimeOrderGroup {
+    /// The C ABI's suite value.
+    const SUITE: oblivex_suite;
     /// The bytes of `s` as the library stores them.
     fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8>;
     /// Copies of `scalars` in the library's representation, dropped
@@ -207,8 +210,6 @@ trait InMemory: PrimeOrderGroup {
         let copies: Vec<Vec<u8>> = scalars.iter().map(Self::scalar_in_memory).collect();
         Box::new(move || drop(copies))
     }
-    /// The C ABI's suite number.
-    const SUITE: i32;
 }
 
 /// The bytes of a value whose type has no padding (checked by the caller:
@@ -221,19 +222,19 @@ fn value_bytes<T>(value: &T) -> Vec<u8> {
 }
 
 impl InMemory for Ristretto255 {
-    const SUITE: i32 = 1;
+    const SUITE: oblivex_suite = OBLIVEX_SUITE_RISTRETTO255_SHA512;
     fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
         value_bytes(s)
     }
 }
 impl InMemory for P256 {
-    const SUITE: i32 = 2;
+    const SUITE: oblivex_suite = OBLIVEX_SUITE_P256_SHA256;
     fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
         value_bytes(s)
     }
 }
 impl InMemory for Bls12381G1 {
-    const SUITE: i32 = 3;
+    const SUITE: oblivex_suite = OBLIVEX_SUITE_BLS12381G1_SHA256;
     fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
         value_bytes(s)
     }
@@ -242,7 +243,7 @@ impl InMemory for Bls12381G1 {
 macro_rules! ffdhe_in_memory {
     ($group:ty, $suite:expr) => {
         impl InMemory for $group {
-            const SUITE: i32 = $suite;
+            const SUITE: oblivex_suite = $suite;
             fn scalar_in_memory(s: &Self::Scalar) -> Vec<u8> {
                 let mut bytes = encode_scalar_to_vec::<Self>(s);
                 bytes.reverse();
@@ -251,9 +252,9 @@ macro_rules! ffdhe_in_memory {
         }
     };
 }
-ffdhe_in_memory!(Ffdhe2048, 4);
-ffdhe_in_memory!(Ffdhe3072, 5);
-ffdhe_in_memory!(Ffdhe4096, 6);
+ffdhe_in_memory!(Ffdhe2048, OBLIVEX_SUITE_FFDHE2048_SHA512);
+ffdhe_in_memory!(Ffdhe3072, OBLIVEX_SUITE_FFDHE3072_SHA512);
+ffdhe_in_memory!(Ffdhe4096, OBLIVEX_SUITE_FFDHE4096_SHA512);
 
 // ---------------------------------------------------------------------------
 // Long-term keys through the C ABI.
@@ -271,9 +272,15 @@ fn server_keys_are_wiped<G: InMemory>() {
             let mut server = ptr::null_mut();
             // SAFETY: `encoded` holds its length; `server` is writable.
             let status = unsafe {
-                oblivex_oprf_server_new(G::SUITE, 0, encoded.as_ptr(), encoded.len(), &mut server)
+                oblivex_oprf_server_new(
+                    G::SUITE,
+                    OBLIVEX_OPRF_MODE_OPRF,
+                    encoded.as_ptr(),
+                    encoded.len(),
+                    &mut server,
+                )
             };
-            assert_eq!(status, oblivex_status::OBLIVEX_OK);
+            assert_eq!(status, OBLIVEX_OK);
             // SAFETY: the live handle made above, freed once.
             unsafe { oblivex_oprf_server_free(server) };
         },
@@ -289,7 +296,7 @@ fn server_keys_are_wiped<G: InMemory>() {
             let status = unsafe {
                 oblivex_key_share_from_bytes(G::SUITE, share.as_ptr(), share.len(), &mut handle)
             };
-            assert_eq!(status, oblivex_status::OBLIVEX_OK);
+            assert_eq!(status, OBLIVEX_OK);
             // SAFETY: the live handle made above, freed once.
             unsafe { oblivex_key_share_free(handle) };
         },
@@ -382,7 +389,8 @@ impl<G: InMemory> Coins<G> {
     /// Proves the replay is the batch's own coins: `wire` must be the
     /// `sent` elements with the balancer `d^{-1}·(s·B − Σ d_i·X_i)` at
     /// the replayed position.
-    fn assert_match(&self, sent: &[G::Element], wire: &[u8]) {
+    fn assert_match(&self, sent: &[G::Element], wire: &BlindedElements<G>) {
+        let wire = wire.as_bytes();
         let len = G::ELEMENT_LEN;
         let to_scalar = |v: u128| ShortScalar::from_u128(v).to_scalar::<G>();
         let sum = G::msm_vartime(
@@ -409,18 +417,19 @@ impl<G: InMemory> Coins<G> {
 
 /// `r_i·H(x_i)` for the replayed blinds: what the blinded request holds.
 fn blinded_by<G: PrimeOrderGroup>(inputs: &[&[u8]], blinds: &[G::Scalar]) -> Vec<G::Element> {
-    let batch =
-        ClientBatch::<G>::blind_with(Mode::Oprf, inputs, b"", None, blinds.to_vec()).unwrap();
-    G::decode_batch(batch.blinded_elements()).unwrap()
+    let batch = OprfClient::<G>::new()
+        .blind_with(inputs, blinds.to_vec())
+        .unwrap();
+    batch.request().elements().to_vec()
 }
 
-fn evaluate<G: PrimeOrderGroup>(key: &G::Scalar, request: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; request.len()];
-    G::encode_batch(
-        &G::mul_batch(key, &G::decode_batch(request).unwrap()),
-        &mut out,
-    );
-    out
+fn evaluate<G: PrimeOrderGroup>(
+    key: &G::Scalar,
+    request: &BlindedElements<G>,
+) -> EvaluatedElements<G> {
+    let mut out = vec![0u8; request.as_bytes().len()];
+    G::encode_batch(&G::mul_batch(key, request.elements()), &mut out);
+    EvaluatedElements::from_bytes(&out).unwrap()
 }
 
 fn client_batches_are_wiped<G: InMemory>() {
@@ -438,23 +447,18 @@ fn client_batches_are_wiped<G: InMemory>() {
         &secrets,
         G::drop_unwiped(&coins.blinds),
         || {
-            let batch = ClientBatch::<G>::blind(
-                Mode::Oprf,
-                &inputs,
-                b"",
-                None,
-                &mut ReplayRng::new(seed.as_bytes()),
-            )
-            .unwrap();
-            let blinded = batch.blinded_elements().to_vec();
+            let batch = OprfClient::<G>::new()
+                .blind(&inputs, &mut ReplayRng::new(seed.as_bytes()))
+                .unwrap();
+            let blinded = batch.request().clone();
             let evaluated = evaluate::<G>(key.secret(), &blinded);
-            batch.finalize(&evaluated, None).unwrap();
+            batch.finalize(&evaluated).unwrap();
             blinded
         },
     );
     assert_eq!(
-        G::decode_batch(&blinded).unwrap(),
-        expected,
+        blinded.elements(),
+        expected.as_slice(),
         "the replayed blinds are not the batch's"
     );
 
@@ -467,18 +471,10 @@ fn client_batches_are_wiped<G: InMemory>() {
         coins.drop_unwiped(),
         || {
             let rng = &mut ReplayRng::new(seed.as_bytes());
-            let batch = CheckedClientBatch::<G>::blind(
-                &inputs,
-                Check::CommittedKey,
-                Kappa::new(KAPPA).unwrap(),
-                rng,
-            )
-            .unwrap();
-            let wire = batch.blinded_elements().to_vec();
+            let batch = checked_client(&key).blind(&inputs, rng).unwrap();
+            let wire = batch.request().clone();
             let evaluated = evaluate::<G>(key.secret(), &wire);
-            batch
-                .verify_finalize(&evaluated, Some(key.public_key()))
-                .unwrap();
+            batch.finalize(&evaluated).unwrap();
             wire
         },
     );
@@ -495,15 +491,8 @@ fn client_batches_are_wiped<G: InMemory>() {
         coins.drop_unwiped(),
         || {
             let rng = &mut ReplayRng::new(seed.as_bytes());
-            let batch = ThresholdClientBatch::<G>::blind(
-                &inputs,
-                &commitments,
-                None,
-                Kappa::new(KAPPA).unwrap(),
-                rng,
-            )
-            .unwrap();
-            let wire = batch.blinded_elements().to_vec();
+            let batch = threshold_client(&commitments).blind(&inputs, rng).unwrap();
+            let wire = batch.request().clone();
             threshold_finish(&shares, &wire, |responses| {
                 batch.finalize(responses).map(|_| ())
             });
@@ -517,16 +506,7 @@ fn client_batches_are_wiped<G: InMemory>() {
         coins.drop_unwiped(),
         || {
             let rng = &mut ReplayRng::new(seed.as_bytes());
-            drop(
-                ThresholdClientBatch::<G>::blind(
-                    &inputs,
-                    &commitments,
-                    None,
-                    Kappa::new(KAPPA).unwrap(),
-                    rng,
-                )
-                .unwrap(),
-            );
+            drop(threshold_client(&commitments).blind(&inputs, rng).unwrap());
         },
     );
 
@@ -550,18 +530,12 @@ fn client_batches_are_wiped<G: InMemory>() {
         coins.drop_unwiped(),
         || {
             let rng = &mut ReplayRng::new(seed.as_bytes());
-            let batch = DecryptionBatch::<G>::for_ciphertexts(
-                &ciphertexts,
-                &commitments,
-                None,
-                true,
-                Kappa::new(KAPPA).unwrap(),
-                rng,
-            )
-            .unwrap();
-            let wire = batch.elements().to_vec();
+            let batch = decryption_client(&commitments, true)
+                .blind_ciphertexts(&ciphertexts, rng)
+                .unwrap();
+            let wire = batch.request().clone();
             threshold_finish(&shares, &wire, |responses| {
-                batch.finish(responses).map(|_| ())
+                batch.finalize(responses).map(|_| ())
             });
             wire
         },
@@ -574,19 +548,33 @@ fn client_batches_are_wiped<G: InMemory>() {
     coins.assert_match(&sent, &wire);
 }
 
+/// The checked client of `key`'s server (committed-key check).
+fn checked_client<G: PrimeOrderGroup>(key: &KeyPair<G>) -> CheckedOprfClient<G> {
+    CheckedOprfClient::committed_key(key.public_key().clone(), Kappa::new(KAPPA).unwrap()).unwrap()
+}
+
+/// The threshold OPRF client of `commitments`.
+fn threshold_client<G: PrimeOrderGroup>(commitments: &Commitments<G>) -> ThresholdOprfClient<G> {
+    ThresholdOprfClient::new(commitments.clone(), Kappa::new(KAPPA).unwrap())
+}
+
+/// The ElGamal decryption client of `commitments`.
+fn decryption_client<G: PrimeOrderGroup>(
+    commitments: &Commitments<G>,
+    blinded: bool,
+) -> DecryptionClient<G> {
+    DecryptionClient::new(commitments.clone(), blinded, Kappa::new(KAPPA).unwrap())
+}
+
 /// Every server answers `wire` honestly; `finish` consumes the batch.
 fn threshold_finish<G: PrimeOrderGroup, E: std::fmt::Debug>(
     shares: &[KeyShare<G>],
-    wire: &[u8],
+    wire: &BlindedElements<G>,
     finish: impl FnOnce(&[Response<'_>]) -> Result<(), E>,
 ) {
     let answers: Vec<Vec<u8>> = shares
         .iter()
-        .map(|share| {
-            let mut out = vec![0u8; wire.len()];
-            evaluate_share(share, None, wire, &mut out).unwrap();
-            out
-        })
+        .map(|share| evaluate_share(share, None, wire).unwrap().to_bytes())
         .collect();
     let responses: Vec<Response<'_>> = shares
         .iter()
@@ -658,11 +646,11 @@ fn client_private_values_are_wiped<G: InMemory>() {
     let (shares, commitments) =
         deal::<G, _>(key.secret(), 2, 3, &mut ReplayRng::new(b"dealer")).unwrap();
     let outputs: Vec<Vec<u8>> = {
-        let batch =
-            ClientBatch::<G>::blind(Mode::Oprf, &inputs, b"", None, &mut ReplayRng::new(b"x"))
-                .unwrap();
-        let evaluated = evaluate::<G>(key.secret(), batch.blinded_elements());
-        let outputs = batch.finalize(&evaluated, None).unwrap();
+        let batch = OprfClient::<G>::new()
+            .blind(&inputs, &mut ReplayRng::new(b"x"))
+            .unwrap();
+        let evaluated = evaluate::<G>(key.secret(), batch.request());
+        let outputs = batch.finalize(&evaluated).unwrap();
         outputs.iter().map(|o| o.to_vec()).collect()
     };
     let mut secrets = owned.clone();
@@ -677,11 +665,11 @@ fn client_private_values_are_wiped<G: InMemory>() {
         &secrets,
         copies(),
         || {
-            let batch =
-                ClientBatch::<G>::blind(Mode::Oprf, &inputs, b"", None, &mut ReplayRng::new(b"y"))
-                    .unwrap();
-            let evaluated = evaluate::<G>(key.secret(), batch.blinded_elements());
-            let got = batch.finalize(&evaluated, None).unwrap();
+            let batch = OprfClient::<G>::new()
+                .blind(&inputs, &mut ReplayRng::new(b"y"))
+                .unwrap();
+            let evaluated = evaluate::<G>(key.secret(), batch.request());
+            let got = batch.finalize(&evaluated).unwrap();
             assert_eq!(got.len(), outputs.len());
         },
     );
@@ -690,18 +678,11 @@ fn client_private_values_are_wiped<G: InMemory>() {
         &secrets,
         copies(),
         || {
-            let kappa = Kappa::new(KAPPA).unwrap();
-            let batch = CheckedClientBatch::<G>::blind(
-                &inputs,
-                Check::CommittedKey,
-                kappa,
-                &mut ReplayRng::new(b"z"),
-            )
-            .unwrap();
-            let evaluated = evaluate::<G>(key.secret(), batch.blinded_elements());
-            let got = batch
-                .verify_finalize(&evaluated, Some(key.public_key()))
+            let batch = checked_client(&key)
+                .blind(&inputs, &mut ReplayRng::new(b"z"))
                 .unwrap();
+            let evaluated = evaluate::<G>(key.secret(), batch.request());
+            let got = batch.finalize(&evaluated).unwrap();
             assert_eq!(got.len(), outputs.len());
         },
     );
@@ -710,11 +691,9 @@ fn client_private_values_are_wiped<G: InMemory>() {
         &secrets,
         copies(),
         || {
-            let kappa = Kappa::new(KAPPA).unwrap();
             let rng = &mut ReplayRng::new(b"w");
-            let batch =
-                ThresholdClientBatch::<G>::blind(&inputs, &commitments, None, kappa, rng).unwrap();
-            let wire = batch.blinded_elements().to_vec();
+            let batch = threshold_client(&commitments).blind(&inputs, rng).unwrap();
+            let wire = batch.request().clone();
             threshold_finish(&shares, &wire, |responses| {
                 batch
                     .finalize(responses)
@@ -750,7 +729,6 @@ fn decrypted_values_are_wiped<G: InMemory>() {
     plaintext_secrets.extend(ciphertexts.iter().map(|c| dh(&c.c1)));
     let mut kem_secrets: Vec<Vec<u8>> = encapsulations.iter().map(|(_, s)| s.clone()).collect();
     kem_secrets.extend(encapsulations.iter().map(|(c1, _)| dh(c1)));
-    let kappa = Kappa::new(KAPPA).unwrap();
     for blinded in [false, true] {
         let copies = plaintext_secrets.clone();
         assert_wiped(
@@ -759,19 +737,13 @@ fn decrypted_values_are_wiped<G: InMemory>() {
             move || drop(copies),
             || {
                 let rng = &mut ReplayRng::new(b"decrypt");
-                let batch = DecryptionBatch::<G>::for_ciphertexts(
-                    &ciphertexts,
-                    &commitments,
-                    None,
-                    blinded,
-                    kappa,
-                    rng,
-                )
-                .unwrap();
-                let wire = batch.elements().to_vec();
+                let batch = decryption_client(&commitments, blinded)
+                    .blind_ciphertexts(&ciphertexts, rng)
+                    .unwrap();
+                let wire = batch.request().clone();
                 threshold_finish(&shares, &wire, |responses| {
                     batch
-                        .finish(responses)
+                        .finalize(responses)
                         .map(|got| assert_eq!(got.outputs.len(), 3))
                 });
             },
@@ -784,19 +756,13 @@ fn decrypted_values_are_wiped<G: InMemory>() {
             move || drop(copies),
             || {
                 let rng = &mut ReplayRng::new(b"decapsulate");
-                let batch = DecryptionBatch::<G>::for_encapsulations(
-                    &c1,
-                    &commitments,
-                    None,
-                    blinded,
-                    kappa,
-                    rng,
-                )
-                .unwrap();
-                let wire = batch.elements().to_vec();
+                let batch = decryption_client(&commitments, blinded)
+                    .blind_encapsulations(&c1, rng)
+                    .unwrap();
+                let wire = batch.request().clone();
                 threshold_finish(&shares, &wire, |responses| {
                     batch
-                        .finish(responses)
+                        .finalize(responses)
                         .map(|got| assert_eq!(got.outputs.len(), 3))
                 });
             },
@@ -824,17 +790,18 @@ fn decrypted_values_are_wiped_on_every_suite() {
 #[test]
 fn bls_signing_coins_are_wiped() {
     let mut rng = ReplayRng::new(b"bls dealer");
-    let (shares, key_set) = bls::deal(2, 3, &mut rng).unwrap();
+    let secret = Bls12381G1::random_scalar(&mut rng);
+    let (shares, key_set) = bls::deal(&secret, 2, 3, &mut rng).unwrap();
     let messages: Vec<&[u8]> = vec![b"one", b"two"];
     let coins = Coins::<Bls12381G1>::replay(b"bls client", messages.len());
     let wire = assert_wiped("bls client", &coins.secrets(), coins.drop_unwiped(), || {
         let rng = &mut ReplayRng::new(b"bls client");
-        let batch =
-            BlindSignBatch::blind(&messages, &key_set, None, Kappa::new(KAPPA).unwrap(), rng)
-                .unwrap();
-        let wire = batch.blinded_elements().to_vec();
+        let batch = SigningClient::new(key_set.clone(), Kappa::new(KAPPA).unwrap())
+            .blind(&messages, rng)
+            .unwrap();
+        let wire = batch.request().clone();
         threshold_finish(&shares, &wire, |responses| {
-            batch.finish(responses).map(|_| ())
+            batch.finalize(responses).map(|_| ())
         });
         wire
     });

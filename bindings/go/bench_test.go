@@ -6,30 +6,35 @@ import "testing"
 // cgo overhead every wrapped call pays once.
 func BenchmarkCgoCall(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		_ = Ristretto255SHA512.ElementLen()
+		_ = SuiteRistretto255.ElementLen()
 	}
 }
 
 // BenchmarkCheckedBatch256 is one checked OPRF batch of 256 inputs through
-// Go (client blind, server evaluate, client verify-finalize): about a
-// dozen cgo calls plus copies of the request and outputs.
+// Go (client blind, server evaluate, client finalize): about a dozen cgo
+// calls plus copies of the request and outputs.
 func BenchmarkCheckedBatch256(b *testing.B) {
-	server, err := GenerateServer(Ristretto255SHA512, ModeOPRF)
+	server, err := GenerateOPRFServer(SuiteRistretto255, ModeOPRF)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer server.Close()
-	pk, _ := server.PublicKey()
-	client := &CheckedClient{Suite: Ristretto255SHA512, Check: CommittedKey}
+	client, err := NewCheckedClient(SuiteRistretto255, CheckCommittedKey, server.PublicKey(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
 	in := inputs(256)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		fin, request, err := client.Blind(in)
+		batch, err := client.Blind(in)
 		if err != nil {
 			b.Fatal(err)
 		}
-		response, _ := server.Evaluate(request)
-		if _, err := client.Finalize(fin, response, pk); err != nil {
+		response, _, err := server.Evaluate(batch.Request(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := batch.Finalize(response); err != nil {
 			b.Fatal(err)
 		}
 	}

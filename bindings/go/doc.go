@@ -1,22 +1,51 @@
-// Package oblivex is the Go interface to liboblivex: constant-time batch
-// modular exponentiation, the RFC 9497 OPRF/VOPRF/POPRF protocols, the
-// batch OPRF secure against a malicious server without proofs (the
-// balancer check of Baum et al., ePrint 2024/1613), and threshold
-// versions (threshold OPRF, threshold blind BLS signatures, threshold
-// ElGamal decryption) in which every server's answer is checked and
-// cheaters are named.
+// Package oblivex is the Go interface to liboblivex (C ABI 0.2):
+// constant-time batch modular exponentiation, the RFC 9497
+// OPRF/VOPRF/POPRF protocols, the batch OPRF secure against a malicious
+// server without proofs (the balancer check of Baum et al., ePrint
+// 2024/1613), and threshold versions (threshold OPRF, threshold blind BLS
+// signatures, threshold ElGamal decryption) in which every server's answer
+// is checked and cheaters are named.
 //
 // The package links liboblivex through cgo and finds it with pkg-config
 // (package "oblivex", installed by the library's CMake install); see
 // README.md for building against an uninstalled tree.
 //
-// Conventions: byte slices in and out (element and scalar encodings of
-// the suite; integers big-endian); errors are the sentinel values of this
-// package (errors.Is(err, oblivex.ErrVerificationFailed)); every handle has
-// an idempotent Close that wipes its secrets (a finalizer calls it if it
-// is forgotten). Servers, key shares, commitments and modulus contexts are
-// immutable and safe for concurrent use; client batches are single-use
-// and not for concurrent use.
+// # Clients and servers
+//
+// Every protocol's client has one shape: a client value made by its
+// constructor holds the configuration (suite, mode, the server's
+// PublicKey, the sharing's Commitments or the BLSKeySet, κ, quorum...), and
+// its Blind returns a single-use batch whose Request goes to the servers
+// and whose Finalize turns their answers into outputs:
+//
+//	OPRFClient.Blind          -> *OPRFBatch          .Finalize(evaluated, proof)
+//	CheckedClient.Blind       -> *CheckedBatch       .Finalize(response)
+//	ThresholdOPRFClient.Blind -> *ThresholdOPRFBatch .Finalize(responses)
+//	BLSClient.Blind           -> *BLSBatch           .Finalize(responses)
+//	ElGamalClient.Blind       -> *ElGamalBatch       .Finalize(responses)
+//
+// The servers: OPRFServer.Evaluate(blinded, info) for the single-key
+// protocols (OPRF, VOPRF, POPRF, and the checked batch in ModeOPRF), and
+// KeyShare.Evaluate(quorum, request) for every threshold protocol. Deal and
+// DealBLS share keys; PublicKey, Commitments and BLSKeySet are the public
+// values clients are made with (ParsePublicKey, ParseCommitments,
+// ParseBLSKeySet decode and validate received ones).
+//
+// # Conventions
+//
+// Byte slices in and out: element and scalar encodings of the suite,
+// integers big-endian. Errors are the sentinel values of this package, one
+// per status code of the C API that the package can return
+// (errors.Is(err, oblivex.ErrVerificationFailed)); the threshold clients'
+// failures that name cheaters are a *CheatingServersError. Every type that
+// owns a C handle has an idempotent Close (an io.Closer) that wipes its
+// secrets; a finalizer calls it if it is forgotten. Servers, key shares,
+// commitments, key sets, modulus contexts and clients are immutable and
+// safe for concurrent use; a batch is single-use: the Finalize that gets
+// as far as checking the answers spends it (later calls give
+// ErrBatchUsed), while one refused for a malformed argument leaves it
+// usable. No bytes, ids or enum values make the package panic; a nil
+// handle argument gives ErrNullPointer.
 package oblivex
 
 // #cgo pkg-config: oblivex

@@ -8,80 +8,144 @@ import (
 	"fmt"
 )
 
-// statusError is a library status code; each code has one sentinel value.
+// statusError is a library status code: each code the binding can return
+// has one sentinel value, compared with errors.Is.
 type statusError struct {
-	code    C.int
+	code    C.oblivex_status
 	message string
 }
 
+// Error is "oblivex: " and the library's description of the status.
 func (e *statusError) Error() string { return "oblivex: " + e.message }
 
-func sentinel(code C.int) *statusError {
+func sentinel(code C.oblivex_status) *statusError {
 	return &statusError{code: code, message: C.GoString(C.oblivex_status_str(code))}
 }
 
-// The errors the library returns, one per status code of the C API.
+// The errors of the package: one per status code of the C API that it can
+// return, plus ErrClosed. OBLIVEX_ERR_BUFFER_TOO_SMALL has none (the
+// package sizes every buffer), and since the package never passes NULL
+// where C needs a pointer, ErrNullPointer is its own answer to a nil
+// argument. Compare with errors.Is.
 var (
-	ErrNullPointer        error = sentinel(C.OBLIVEX_ERR_NULL_POINTER)
-	ErrBadLength          error = sentinel(C.OBLIVEX_ERR_BAD_LENGTH)
-	ErrEmptyInput         error = sentinel(C.OBLIVEX_ERR_EMPTY_INPUT)
-	ErrZeroModulus        error = sentinel(C.OBLIVEX_ERR_ZERO_MODULUS)
-	ErrEvenModulus        error = sentinel(C.OBLIVEX_ERR_EVEN_MODULUS)
-	ErrModulusTooLarge    error = sentinel(C.OBLIVEX_ERR_MODULUS_TOO_LARGE)
-	ErrBufferTooSmall     error = sentinel(C.OBLIVEX_ERR_BUFFER_TOO_SMALL)
+	// ErrNullPointer: a required handle (or *big.Int) argument is nil.
+	ErrNullPointer error = sentinel(C.OBLIVEX_ERR_NULL_POINTER)
+	// ErrBadLength: a length does not fit the operation (not a whole
+	// number of elements, counts that disagree, an input, operand or batch
+	// longer than supported).
+	ErrBadLength error = sentinel(C.OBLIVEX_ERR_BAD_LENGTH)
+	// ErrEmptyInput: a batch of zero items, or an operand of zero bytes.
+	ErrEmptyInput error = sentinel(C.OBLIVEX_ERR_EMPTY_INPUT)
+	// ErrZeroModulus: the modulus is zero.
+	ErrZeroModulus error = sentinel(C.OBLIVEX_ERR_ZERO_MODULUS)
+	// ErrEvenModulus: the modulus is even (use math/big's Exp for those).
+	ErrEvenModulus error = sentinel(C.OBLIVEX_ERR_EVEN_MODULUS)
+	// ErrModulusTooLarge: the modulus is longer than MaxModulusBits.
+	ErrModulusTooLarge error = sentinel(C.OBLIVEX_ERR_MODULUS_TOO_LARGE)
+	// ErrUnsupportedBackend: the environment variable OBLIVEX_BACKEND
+	// names a backend that is unknown or that this CPU cannot run.
 	ErrUnsupportedBackend error = sentinel(C.OBLIVEX_ERR_UNSUPPORTED_BACKEND)
-	ErrInvalidElement     error = sentinel(C.OBLIVEX_ERR_INVALID_ELEMENT)
-	ErrInvalidScalar      error = sentinel(C.OBLIVEX_ERR_INVALID_SCALAR)
+	// ErrInvalidElement: an encoded group element is not canonical, not in
+	// the prime-order group, or the identity.
+	ErrInvalidElement error = sentinel(C.OBLIVEX_ERR_INVALID_ELEMENT)
+	// ErrInvalidScalar: an encoded scalar is not canonical, or zero where
+	// a key or a share is expected.
+	ErrInvalidScalar error = sentinel(C.OBLIVEX_ERR_INVALID_SCALAR)
+	// ErrVerificationFailed: a proof or the check of a server's answers
+	// failed (a malicious server), a share does not match its commitments,
+	// or a signature does not verify. No output.
 	ErrVerificationFailed error = sentinel(C.OBLIVEX_ERR_VERIFICATION_FAILED)
-	ErrRNGFailure         error = sentinel(C.OBLIVEX_ERR_RNG_FAILURE)
-	ErrInvalidInput       error = sentinel(C.OBLIVEX_ERR_INVALID_INPUT)
-	ErrDeriveKeyPair      error = sentinel(C.OBLIVEX_ERR_DERIVE_KEY_PAIR)
-	ErrUnknownSuite       error = sentinel(C.OBLIVEX_ERR_UNKNOWN_SUITE)
-	ErrBatchUsed          error = sentinel(C.OBLIVEX_ERR_BATCH_USED)
-	ErrUnknownMode        error = sentinel(C.OBLIVEX_ERR_UNKNOWN_MODE)
-	ErrInvalidKappa       error = sentinel(C.OBLIVEX_ERR_INVALID_KAPPA)
-	ErrUnknownCheck       error = sentinel(C.OBLIVEX_ERR_UNKNOWN_CHECK)
-	ErrMissingPublicKey   error = sentinel(C.OBLIVEX_ERR_MISSING_PUBLIC_KEY)
-	ErrInvalidPartyID     error = sentinel(C.OBLIVEX_ERR_INVALID_PARTY_ID)
-	ErrInvalidThreshold   error = sentinel(C.OBLIVEX_ERR_INVALID_THRESHOLD)
+	// ErrRNGFailure: the operating system's random number generator failed.
+	ErrRNGFailure error = sentinel(C.OBLIVEX_ERR_RNG_FAILURE)
+	// ErrInvalidInput: a protocol input was rejected: it hashes to the
+	// identity, a POPRF info gives an unusable key, or a ciphertext
+	// decrypts to the identity.
+	ErrInvalidInput error = sentinel(C.OBLIVEX_ERR_INVALID_INPUT)
+	// ErrDeriveKeyPair: RFC 9497 DeriveKeyPair found no valid key in 256
+	// attempts.
+	ErrDeriveKeyPair error = sentinel(C.OBLIVEX_ERR_DERIVE_KEY_PAIR)
+	// ErrUnknownSuite: a Suite value this library does not know.
+	ErrUnknownSuite error = sentinel(C.OBLIVEX_ERR_UNKNOWN_SUITE)
+	// ErrBatchUsed: a client batch was finalized already (its secrets are
+	// spent): blind again.
+	ErrBatchUsed error = sentinel(C.OBLIVEX_ERR_BATCH_USED)
+	// ErrUnknownMode: a Mode value this library does not know.
+	ErrUnknownMode error = sentinel(C.OBLIVEX_ERR_UNKNOWN_MODE)
+	// ErrInvalidKappa: κ is neither 0 (the default) nor in
+	// KappaMin..KappaMax.
+	ErrInvalidKappa error = sentinel(C.OBLIVEX_ERR_INVALID_KAPPA)
+	// ErrUnknownCheck: a Check value this library does not know.
+	ErrUnknownCheck error = sentinel(C.OBLIVEX_ERR_UNKNOWN_CHECK)
+	// ErrMissingPublicKey: the server's public key is needed (VOPRF,
+	// POPRF, CheckCommittedKey) and was not given.
+	ErrMissingPublicKey error = sentinel(C.OBLIVEX_ERR_MISSING_PUBLIC_KEY)
+	// ErrInvalidPartyID: a party (server) id is zero, above MaxParties or
+	// repeated, a quorum is not exactly t ids, or a server answered from
+	// outside the named quorum.
+	ErrInvalidPartyID error = sentinel(C.OBLIVEX_ERR_INVALID_PARTY_ID)
+	// ErrInvalidThreshold: a threshold t of m is unusable (t = 0, t > m,
+	// or m above MaxParties).
+	ErrInvalidThreshold error = sentinel(C.OBLIVEX_ERR_INVALID_THRESHOLD)
+	// ErrNotEnoughResponses: fewer than t servers answered correctly; it
+	// comes inside a *CheatingServersError naming the servers caught.
 	ErrNotEnoughResponses error = sentinel(C.OBLIVEX_ERR_NOT_ENOUGH_RESPONSES)
-	ErrPanic              error = sentinel(C.OBLIVEX_ERR_PANIC)
-	// ErrClosed: the handle was closed (or the batch already finished).
+	// ErrUnknownTarget: an ElGamalTarget value this library does not know.
+	ErrUnknownTarget error = sentinel(C.OBLIVEX_ERR_UNKNOWN_TARGET)
+	// ErrSuiteMismatch: values of different suites were used together (a
+	// key share and commitments, a public key and a client).
+	ErrSuiteMismatch error = sentinel(C.OBLIVEX_ERR_SUITE_MISMATCH)
+	// ErrMissingProof: the proof is missing where the mode needs one
+	// (VOPRF, POPRF).
+	ErrMissingProof error = sentinel(C.OBLIVEX_ERR_MISSING_PROOF)
+	// ErrPanic: internal error, a panic caught at the library's C
+	// boundary (a bug in oblivex; please report it).
+	ErrPanic error = sentinel(C.OBLIVEX_ERR_PANIC)
+	// ErrClosed: the handle was closed.
 	ErrClosed = errors.New("oblivex: use of a closed handle")
 )
 
-var allErrors = []error{
+// statusErrors are the sentinels mapped from status codes.
+var statusErrors = []error{
 	ErrNullPointer, ErrBadLength, ErrEmptyInput, ErrZeroModulus, ErrEvenModulus,
-	ErrModulusTooLarge, ErrBufferTooSmall, ErrUnsupportedBackend, ErrInvalidElement,
-	ErrInvalidScalar, ErrVerificationFailed, ErrRNGFailure, ErrInvalidInput,
-	ErrDeriveKeyPair, ErrUnknownSuite, ErrBatchUsed, ErrUnknownMode, ErrInvalidKappa,
-	ErrUnknownCheck, ErrMissingPublicKey, ErrInvalidPartyID, ErrInvalidThreshold,
-	ErrNotEnoughResponses, ErrPanic,
+	ErrModulusTooLarge, ErrUnsupportedBackend, ErrInvalidElement, ErrInvalidScalar,
+	ErrVerificationFailed, ErrRNGFailure, ErrInvalidInput, ErrDeriveKeyPair,
+	ErrUnknownSuite, ErrBatchUsed, ErrUnknownMode, ErrInvalidKappa, ErrUnknownCheck,
+	ErrMissingPublicKey, ErrInvalidPartyID, ErrInvalidThreshold, ErrNotEnoughResponses,
+	ErrUnknownTarget, ErrSuiteMismatch, ErrMissingProof, ErrPanic,
 }
 
-// check maps a status code to nil or its sentinel error.
-func check(status C.enum_oblivex_status) error {
-	code := C.int(status)
-	if code == C.OBLIVEX_OK {
+// check maps a status code to nil or its sentinel error. A code without a
+// sentinel (one the package's own checks rule out, or one newer than this
+// package) still gives a descriptive error.
+func check(status C.oblivex_status) error {
+	if status == C.OBLIVEX_OK {
 		return nil
 	}
-	for _, e := range allErrors {
-		if e.(*statusError).code == code {
+	for _, e := range statusErrors {
+		if e.(*statusError).code == status {
 			return e
 		}
 	}
-	return fmt.Errorf("oblivex: unknown status %d", int(code))
+	return &statusError{code: status, message: fmt.Sprintf("%s (status %d)", C.GoString(C.oblivex_status_str(status)), int(status))}
 }
 
-// CheatingServersError reports the servers of a threshold protocol whose
-// answers failed their check. Err is the reason the batch failed
-// (ErrNotEnoughResponses, or ErrVerificationFailed for a named quorum), so
-// errors.Is(err, ErrNotEnoughResponses) holds; errors.As gives the ids.
+// CheatingServersError is the failure of a threshold client's Finalize
+// that comes after every answer was checked: Err is the reason
+// (ErrNotEnoughResponses: fewer than t correct answers;
+// ErrVerificationFailed: a cheater in a named quorum, so ask another
+// quorum with a fresh batch; ErrInvalidInput, ElGamal only: a ciphertext
+// decrypts to the identity) and Servers the ids of the servers caught
+// cheating, possibly none. errors.Is(err, ErrNotEnoughResponses) holds
+// through it; errors.As gives the ids.
 type CheatingServersError struct {
+	// Servers are the party ids whose answers failed their check (or did
+	// not decode), as the library reports them.
 	Servers []uint16
-	Err     error
+	// Err is the reason the batch gave no output.
+	Err error
 }
 
+// Error describes the failure and names the cheaters.
 func (e *CheatingServersError) Error() string {
 	return fmt.Sprintf("%v (servers caught cheating: %v)", e.Err, e.Servers)
 }

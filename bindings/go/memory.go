@@ -6,63 +6,146 @@ package oblivex
 import "C"
 
 import (
+	"errors"
 	"sync"
 	"unsafe"
 )
 
 // resource owns one C handle: methods use it under a read lock, Close
-// frees it (wiping its secrets) under the write lock, once.
+// frees it (wiping its secrets) under the write lock, once. A client
+// batch is also freed by the call that spends it (finish), after which it
+// reports ErrBatchUsed rather than ErrClosed.
 type resource[T any] struct {
-	mu   sync.RWMutex
-	ptr  *T
-	free func(*T)
+	mu    sync.RWMutex
+	ptr   *T
+	free  func(*T)
+	spent bool
 }
 
+// init takes ownership of p, released by free.
+func (r *resource[T]) init(p *T, free func(*T)) {
+	r.ptr = p
+	r.free = free
+}
+
+// use runs f with the live handle (shared use: immutable handles).
 func (r *resource[T]) use(f func(*T) error) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.ptr == nil {
-		return ErrClosed
+		return r.gone()
 	}
 	return f(r.ptr)
 }
 
-// spend runs f with exclusive use, then frees the handle (single-use
-// client batches: their secrets are spent whatever f returns).
-func (r *resource[T]) spend(f func(*T) error) error {
+// finish runs a client batch's last step f with exclusive use. When the
+// batch is spent (success, or a failure that comes after the answer was
+// checked: see spendsBatch) the handle is freed at once; a call refused
+// for a malformed argument leaves it usable, as the C API does.
+func (r *resource[T]) finish(f func(*T) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
-		return ErrClosed
+		return r.gone()
 	}
 	err := f(r.ptr)
-	r.free(r.ptr)
-	r.ptr = nil
+	if err == nil || spendsBatch(err) {
+		r.free(r.ptr)
+		r.ptr = nil
+		r.spent = true
+	}
 	return err
 }
 
-func (r *resource[T]) close() {
+// close frees the handle if it is still held. Idempotent.
+func (r *resource[T]) close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr != nil {
 		r.free(r.ptr)
 		r.ptr = nil
 	}
+	return nil
 }
 
-// ptr returns a C pointer to b's first byte (nil for an empty slice).
-// The memory holds no Go pointers, so cgo may pass it.
-func ptr(b []byte) *C.uint8_t {
+// gone is the error for a handle no longer held (the lock is held).
+func (r *resource[T]) gone() error {
+	if r.spent {
+		return ErrBatchUsed
+	}
+	return ErrClosed
+}
+
+// spendsBatch reports whether a client batch's last step failed after it
+// took the batch's secrets (so the C handle is spent): a failed check, too
+// few correct answers, an ElGamal identity plaintext, party ids the
+// threshold clients reject once they combine (the package checks them
+// first), or a batch spent already.
+func spendsBatch(err error) bool {
+	return errors.Is(err, ErrVerificationFailed) || errors.Is(err, ErrNotEnoughResponses) ||
+		errors.Is(err, ErrInvalidInput) || errors.Is(err, ErrInvalidPartyID) || errors.Is(err, ErrBatchUsed)
+}
+
+// noBytes backs the pointer passed for an empty required input: the C API
+// refuses NULL there even with length 0, and reports the empty input by its
+// own status (ErrEmptyInput, ErrBadLength) instead. C never writes to it.
+var noBytes [1]byte
+
+// in returns a C pointer to b's first byte, never NULL (an empty b gives a
+// valid pointer to zero bytes). The memory holds no Go pointers, so cgo
+// may pass it.
+func in(b []byte) *C.uint8_t {
+	if len(b) == 0 {
+		return (*C.uint8_t)(unsafe.Pointer(&noBytes[0]))
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
+}
+
+// opt returns a C pointer to b's first byte, or NULL for an empty b: the
+// C API's "NULL/0 for none" of an optional input.
+func opt(b []byte) *C.uint8_t {
 	if len(b) == 0 {
 		return nil
 	}
 	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
 }
 
+// outBuffer is a Go buffer of n bytes for the C API to write (at least one
+// byte, so that its pointer is never NULL), with the size_t that receives
+// the length written.
+type outBuffer struct {
+	buf     []byte
+	written C.size_t
+}
+
+func newOut(n int) *outBuffer {
+	if n < 1 {
+		return &outBuffer{buf: make([]byte, 1)[:0:1]}
+	}
+	return &outBuffer{buf: make([]byte, n)}
+}
+
+// ptr, capacity: the (noun, noun_capacity) pair of an output argument.
+func (o *outBuffer) ptr() *C.uint8_t {
+	return (*C.uint8_t)(unsafe.Pointer(&o.buf[:1][0]))
+}
+
+func (o *outBuffer) capacity() C.size_t { return C.size_t(len(o.buf)) }
+
+// bytes is what the C API wrote (nil if nothing).
+func (o *outBuffer) bytes() []byte {
+	if o.written == 0 {
+		return nil
+	}
+	return o.buf[:o.written:o.written]
+}
+
 func size(n int) C.size_t { return C.size_t(n) }
 
 // cArrays holds byte strings copied to C memory as the pointer and length
-// arrays the C API takes; free wipes and releases them.
+// arrays the C API takes (an array of byte strings: noun, noun_lens,
+// count); free wipes and releases them. The copies are needed: cgo may not
+// pass Go memory that holds Go pointers.
 type cArrays struct {
 	ptrs **C.uint8_t
 	lens *C.size_t
@@ -104,7 +187,17 @@ func (a *cArrays) free() {
 	C.free(unsafe.Pointer(a.lens))
 }
 
-// split cuts b into n equal parts.
+// ids returns a C pointer to a list of party ids (NULL for none: the C
+// API's "NULL/0" of an optional quorum).
+func ids(q []uint16) *C.uint16_t {
+	if len(q) == 0 {
+		return nil
+	}
+	return (*C.uint16_t)(unsafe.Pointer(&q[0]))
+}
+
+// split cuts b into n equal parts (each with its own capacity, so that
+// appending to one does not overwrite the next).
 func split(b []byte, n int) [][]byte {
 	out := make([][]byte, n)
 	if n == 0 {
@@ -115,6 +208,25 @@ func split(b []byte, n int) [][]byte {
 		out[i] = b[i*w : (i+1)*w : (i+1)*w]
 	}
 	return out
+}
+
+// flatten packs equal-length items (ErrEmptyInput for none, ErrBadLength
+// if their lengths differ; the partial copy is wiped, as items may be
+// secret).
+func flatten(items [][]byte) ([]byte, int, error) {
+	if len(items) == 0 {
+		return nil, 0, ErrEmptyInput
+	}
+	width := len(items[0])
+	out := make([]byte, 0, width*len(items))
+	for _, v := range items {
+		if len(v) != width {
+			wipe(out)
+			return nil, 0, ErrBadLength
+		}
+		out = append(out, v...)
+	}
+	return out, width, nil
 }
 
 // wipe zeroes b (for buffers that held secrets).

@@ -5,191 +5,245 @@ package oblivex
 import "C"
 
 import (
+	"fmt"
 	"math/big"
 	"runtime"
 	"unsafe"
 )
 
-// ModulusContext is a precomputed odd modulus (like OpenSSL's BN_MONT_CTX)
-// for constant-time batch exponentiation. Immutable; safe for concurrent
-// use.
+// ModulusContext is a precomputed odd modulus (the role of OpenSSL's
+// BN_MONT_CTX) for constant-time batch exponentiation. Immutable; safe for
+// concurrent use. Close releases it.
 type ModulusContext struct {
-	res resource[C.struct_oblivex_mont_ctx]
+	modulusLen int
+	res        resource[C.struct_oblivex_mont_ctx]
 }
 
-// NewModulusContext precomputes the Montgomery constants of an odd modulus
-// (big-endian bytes, 3 up to 8192 bits). ErrEvenModulus, ErrZeroModulus,
-// ErrEmptyInput, ErrModulusTooLarge otherwise.
+// NewModulusContext precomputes the constants of an odd modulus 1 <= m <
+// 2^MaxModulusBits given as big-endian bytes (leading zero bytes are
+// ignored): ErrZeroModulus (also for no bytes), ErrEvenModulus,
+// ErrModulusTooLarge otherwise.
 func NewModulusContext(modulus []byte) (*ModulusContext, error) {
 	var p *C.struct_oblivex_mont_ctx
-	if err := check(C.oblivex_mont_ctx_new(ptr(modulus), size(len(modulus)), &p)); err != nil {
+	if err := check(C.oblivex_mont_ctx_new(in(modulus), size(len(modulus)), &p)); err != nil {
 		return nil, err
 	}
-	m := &ModulusContext{res: resource[C.struct_oblivex_mont_ctx]{ptr: p, free: func(p *C.struct_oblivex_mont_ctx) { C.oblivex_mont_ctx_free(p) }}}
+	m := &ModulusContext{modulusLen: int(C.oblivex_mont_ctx_modulus_len(p))}
+	m.res.init(p, func(p *C.struct_oblivex_mont_ctx) { C.oblivex_mont_ctx_free(p) })
 	runtime.SetFinalizer(m, (*ModulusContext).Close)
 	return m, nil
 }
 
-// NewModulusContextBig is NewModulusContext for a math/big modulus.
+// NewModulusContextBig is NewModulusContext for a math/big modulus
+// (ErrNullPointer for nil, ErrZeroModulus for zero, ErrBadLength for a
+// negative one).
 func NewModulusContextBig(modulus *big.Int) (*ModulusContext, error) {
-	if modulus.Sign() <= 0 {
+	if modulus == nil {
+		return nil, ErrNullPointer
+	}
+	switch modulus.Sign() {
+	case 0:
 		return nil, ErrZeroModulus
+	case -1:
+		return nil, fmt.Errorf("oblivex: negative modulus: %w", ErrBadLength)
 	}
 	return NewModulusContext(modulus.Bytes())
 }
 
-// Close releases the context. Idempotent.
-func (m *ModulusContext) Close() { m.res.close() }
+// Close releases the context (its memory is wiped). Idempotent; always
+// nil.
+func (m *ModulusContext) Close() error { return m.res.close() }
 
-// ModulusLen is the modulus length in bytes: the size of every result.
-func (m *ModulusContext) ModulusLen() int {
-	n := 0
-	_ = m.res.use(func(p *C.struct_oblivex_mont_ctx) error {
-		n = int(C.oblivex_mont_ctx_modulus_len(p))
-		return nil
-	})
-	runtime.KeepAlive(m)
-	return n
-}
-
-// flatten packs equal-length operands (ErrBadLength if they differ).
-func flatten(values [][]byte) ([]byte, int, error) {
-	if len(values) == 0 {
-		return nil, 0, ErrEmptyInput
-	}
-	width := len(values[0])
-	out := make([]byte, 0, width*len(values))
-	for _, v := range values {
-		if len(v) != width {
-			return nil, 0, ErrBadLength
-		}
-		out = append(out, v...)
-	}
-	return out, width, nil
-}
+// ModulusLen is the modulus length in bytes, without leading zeros: the
+// size of every result.
+func (m *ModulusContext) ModulusLen() int { return m.modulusLen }
 
 // ExpBatch computes bases[i]^exponents[i] mod m for every i in constant
-// time (bases and exponents are secret; only their byte lengths, which
-// must be equal across the batch, set the work). Results are big-endian,
-// left-padded to ModulusLen bytes.
+// time: the values are secret, only their byte lengths (equal across the
+// batch for the bases, and for the exponents: ErrBadLength otherwise, at
+// most MaxOperandBytes) set the work, leading zero bytes included. Bases
+// of any value are reduced. Results are big-endian, left-padded to
+// ModulusLen bytes; exponent 0 gives 1 (0 when m = 1), base 0 gives 0.
+// ErrEmptyInput for no values or zero-length operands.
 func (m *ModulusContext) ExpBatch(bases, exponents [][]byte) ([][]byte, error) {
 	if len(bases) != len(exponents) {
 		return nil, ErrBadLength
 	}
-	b, bw, err := flatten(bases)
+	b, e, err := flattenOperands(bases, exponents)
 	if err != nil {
 		return nil, err
 	}
 	defer wipe(b)
-	e, ew, err := flatten(exponents)
-	if err != nil {
-		return nil, err
-	}
 	defer wipe(e)
-	var out []byte
+	n := len(bases)
+	out := newOut(n * m.modulusLen)
 	err = m.res.use(func(p *C.struct_oblivex_mont_ctx) error {
-		out = make([]byte, len(bases)*int(C.oblivex_mont_ctx_modulus_len(p)))
-		var written C.size_t
-		return check(C.oblivex_mod_exp_batch(p, ptr(b), size(bw), ptr(e), size(ew), size(len(bases)),
-			ptr(out), size(len(out)), &written))
+		return check(C.oblivex_mod_exp_batch(p, in(b), size(len(b)), in(e), size(len(e)), size(n),
+			out.ptr(), out.capacity(), &out.written))
 	})
-	runtime.KeepAlive(m)
 	if err != nil {
+		wipe(out.buf)
 		return nil, err
 	}
-	return split(out, len(bases)), nil
+	return split(out.bytes(), n), nil
 }
 
-// ExpBatchMulti computes bases[i]^exponents[i] mod m_i with m_i the modulus
-// of contexts[i] (e.g. the CRT halves of several RSA decryptions), in
-// constant time. Results are left-padded to the longest modulus.
+// flattenOperands packs the bases and the exponents of a batch.
+func flattenOperands(bases, exponents [][]byte) (b, e []byte, err error) {
+	b, _, err = flatten(bases)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, _, err = flatten(exponents)
+	if err != nil {
+		wipe(b)
+		return nil, nil, err
+	}
+	return b, e, nil
+}
+
+// ExpBatchMulti computes bases[i]^exponents[i] mod m_i, m_i the modulus of
+// contexts[i] (e.g. the p and q halves of several RSA-CRT decryptions in
+// one call), in constant time; operands as in ExpBatch. Every result is as
+// long as the longest modulus among contexts, big-endian and left-padded.
+// ErrNullPointer for a nil context.
 func ExpBatchMulti(contexts []*ModulusContext, bases, exponents [][]byte) ([][]byte, error) {
 	n := len(contexts)
 	if len(bases) != n || len(exponents) != n {
 		return nil, ErrBadLength
 	}
-	b, bw, err := flatten(bases)
+	b, e, err := flattenOperands(bases, exponents)
 	if err != nil {
 		return nil, err
 	}
 	defer wipe(b)
-	e, ew, err := flatten(exponents)
-	if err != nil {
-		return nil, err
-	}
 	defer wipe(e)
-	// Hold every context's read lock for the call.
+	// Hold every distinct context's read lock for the call (once each: a
+	// read lock taken twice could deadlock with a waiting Close).
 	ptrs := unsafe.Slice((**C.struct_oblivex_mont_ctx)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(uintptr(0))))), n)
 	defer C.free(unsafe.Pointer(&ptrs[0]))
+	locked := make(map[*ModulusContext]bool, n)
+	defer func() {
+		for m := range locked {
+			m.res.mu.RUnlock()
+		}
+	}()
 	width := 0
 	for i, m := range contexts {
 		if m == nil {
 			return nil, ErrNullPointer
 		}
-		m.res.mu.RLock()
-		defer m.res.mu.RUnlock()
+		if !locked[m] {
+			m.res.mu.RLock()
+			locked[m] = true
+		}
 		if m.res.ptr == nil {
 			return nil, ErrClosed
 		}
 		ptrs[i] = m.res.ptr
-		if l := int(C.oblivex_mont_ctx_modulus_len(m.res.ptr)); l > width {
-			width = l
+		if m.modulusLen > width {
+			width = m.modulusLen
 		}
 	}
-	out := make([]byte, n*width)
-	var written C.size_t
-	err = check(C.oblivex_mod_exp_batch_multi(&ptrs[0], ptr(b), size(bw), ptr(e), size(ew), size(n),
-		size(width), ptr(out), size(len(out)), &written))
-	runtime.KeepAlive(contexts)
+	out := newOut(n * width)
+	err = check(C.oblivex_mod_exp_batch_multi(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
+		out.ptr(), out.capacity(), &out.written))
 	if err != nil {
+		wipe(out.buf)
 		return nil, err
 	}
-	return split(out, n), nil
+	return split(out.bytes(), n), nil
 }
 
-// ExpBig is ExpBatch for math/big values: every base is reduced modulo m
-// first; every exponent is processed with the length of the longest one
-// (so the work depends only on that length). Exponents must not be
-// negative (ErrBadLength).
-func (m *ModulusContext) ExpBig(bases, exponents []*big.Int) ([]*big.Int, error) {
-	if len(bases) != len(exponents) || len(bases) == 0 {
-		return nil, ErrBadLength
+// bigOperands encodes math/big bases and exponents at the widths of the
+// longest of each (at least one byte), so that the work depends only on
+// those lengths. Negative values give ErrBadLength, nil ones
+// ErrNullPointer.
+func bigOperands(bases, exponents []*big.Int) (bs, es [][]byte, err error) {
+	if len(bases) != len(exponents) {
+		return nil, nil, ErrBadLength
 	}
-	elen := 1
-	for _, e := range exponents {
-		if e.Sign() < 0 {
-			return nil, ErrBadLength
-		}
-		if l := len(e.Bytes()); l > elen {
-			elen = l
-		}
+	if len(bases) == 0 {
+		return nil, nil, ErrEmptyInput
 	}
-	blen := 1
-	for _, b := range bases {
-		if b.Sign() < 0 {
-			return nil, ErrBadLength
+	width := func(values []*big.Int, what string) (int, error) {
+		w := 1
+		for _, v := range values {
+			if v == nil {
+				return 0, ErrNullPointer
+			}
+			if v.Sign() < 0 {
+				return 0, fmt.Errorf("oblivex: negative %s: %w", what, ErrBadLength)
+			}
+			if l := (v.BitLen() + 7) / 8; l > w {
+				w = l
+			}
 		}
-		if l := len(b.Bytes()); l > blen {
-			blen = l
-		}
+		return w, nil
 	}
-	bs := make([][]byte, len(bases))
-	es := make([][]byte, len(bases))
+	bw, err := width(bases, "base")
+	if err != nil {
+		return nil, nil, err
+	}
+	ew, err := width(exponents, "exponent")
+	if err != nil {
+		return nil, nil, err
+	}
+	bs = make([][]byte, len(bases))
+	es = make([][]byte, len(bases))
 	for i := range bases {
-		bs[i] = bases[i].FillBytes(make([]byte, blen))
-		es[i] = exponents[i].FillBytes(make([]byte, elen))
+		bs[i] = bases[i].FillBytes(make([]byte, bw))
+		es[i] = exponents[i].FillBytes(make([]byte, ew))
 	}
-	out, err := m.ExpBatch(bs, es)
+	return bs, es, nil
+}
+
+// bigResults decodes results and wipes the operands.
+func bigResults(out [][]byte, bs, es [][]byte) []*big.Int {
 	for i := range bs {
 		wipe(bs[i])
 		wipe(es[i])
 	}
-	if err != nil {
-		return nil, err
-	}
 	results := make([]*big.Int, len(out))
 	for i, r := range out {
 		results[i] = new(big.Int).SetBytes(r)
+		wipe(r)
+	}
+	return results
+}
+
+// ExpBig is ExpBatch for math/big values: bases[i]^exponents[i] mod m.
+// Every base is processed with the length of the longest base and every
+// exponent with that of the longest exponent, so the work depends only on
+// those lengths (bases need not be reduced). Values must not be negative
+// (ErrBadLength) or nil (ErrNullPointer).
+func (m *ModulusContext) ExpBig(bases, exponents []*big.Int) ([]*big.Int, error) {
+	bs, es, err := bigOperands(bases, exponents)
+	if err != nil {
+		return nil, err
+	}
+	out, err := m.ExpBatch(bs, es)
+	results := bigResults(out, bs, es)
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// ExpBigMulti is ExpBatchMulti for math/big values: bases[i]^exponents[i]
+// mod the modulus of contexts[i], with the operands encoded as in ExpBig.
+func ExpBigMulti(contexts []*ModulusContext, bases, exponents []*big.Int) ([]*big.Int, error) {
+	if len(contexts) != len(bases) {
+		return nil, ErrBadLength
+	}
+	bs, es, err := bigOperands(bases, exponents)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ExpBatchMulti(contexts, bs, es)
+	results := bigResults(out, bs, es)
+	if err != nil {
+		return nil, err
 	}
 	return results, nil
 }

@@ -57,11 +57,30 @@ func TestExpMatchesMathBig(t *testing.T) {
 		if ctx.ModulusLen() != (m.BitLen()+7)/8 {
 			t.Fatalf("modulus length %d", ctx.ModulusLen())
 		}
-		ctx.Close()
-		ctx.Close() // idempotent
+		if err := ctx.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := ctx.Close(); err != nil { // idempotent
+			t.Fatal(err)
+		}
 		if _, err := ctx.ExpBig(bases, exps); !errors.Is(err, ErrClosed) {
 			t.Fatalf("closed context: %v", err)
 		}
+	}
+}
+
+func TestExpBatchBytes(t *testing.T) {
+	ctx, err := NewModulusContext([]byte{0x01, 0x00, 0x01}) // 65537
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	got, err := ctx.ExpBatch([][]byte{{2}, {3}}, [][]byte{{10}, {4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got[0], []byte{0, 4, 0}) || !bytes.Equal(got[1], []byte{0, 0, 81}) {
+		t.Fatalf("2^10, 3^4 mod 65537: %x %x", got[0], got[1])
 	}
 }
 
@@ -77,23 +96,45 @@ func TestExpBatchMulti(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cq.Close()
+	// Contexts repeat: each is locked once.
 	contexts := []*ModulusContext{cp, cq, cp, cq, cq}
 	moduli := []*big.Int{p, q, p, q, q}
 	bases := make([][]byte, len(contexts))
 	exps := make([][]byte, len(contexts))
+	bigBases := make([]*big.Int, len(contexts))
+	bigExps := make([]*big.Int, len(contexts))
 	for i := range contexts {
-		bases[i] = randomBelow(t, p).FillBytes(make([]byte, 128))
-		exps[i] = randomBelow(t, p).FillBytes(make([]byte, 128))
+		bigBases[i], bigExps[i] = randomBelow(t, p), randomBelow(t, p)
+		bases[i] = bigBases[i].FillBytes(make([]byte, 128))
+		exps[i] = bigExps[i].FillBytes(make([]byte, 128))
 	}
 	got, err := ExpBatchMulti(contexts, bases, exps)
 	if err != nil {
 		t.Fatal(err)
 	}
+	gotBig, err := ExpBigMulti(contexts, bigBases, bigExps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range got {
-		want := new(big.Int).Exp(new(big.Int).SetBytes(bases[i]), new(big.Int).SetBytes(exps[i]), moduli[i])
-		if !bytes.Equal(got[i], want.FillBytes(make([]byte, 128))) {
+		want := new(big.Int).Exp(bigBases[i], bigExps[i], moduli[i])
+		if !bytes.Equal(got[i], want.FillBytes(make([]byte, 128))) { // the longest modulus: 128 bytes
 			t.Fatalf("value %d differs", i)
 		}
+		if gotBig[i].Cmp(want) != 0 {
+			t.Fatalf("math/big value %d differs", i)
+		}
+	}
+	if _, err := ExpBatchMulti([]*ModulusContext{cp, nil}, bases[:2], exps[:2]); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("nil context: %v", err)
+	}
+	if _, err := ExpBigMulti(contexts[:2], bigBases, bigExps); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("count mismatch: %v", err)
+	}
+	closed, _ := NewModulusContextBig(q)
+	closed.Close()
+	if _, err := ExpBatchMulti([]*ModulusContext{cp, closed}, bases[:2], exps[:2]); !errors.Is(err, ErrClosed) {
+		t.Fatalf("closed context: %v", err)
 	}
 }
 
@@ -104,8 +145,14 @@ func TestModexpErrors(t *testing.T) {
 	if _, err := NewModulusContext([]byte{0, 0}); !errors.Is(err, ErrZeroModulus) {
 		t.Fatalf("zero: %v", err)
 	}
-	if _, err := NewModulusContext(nil); !errors.Is(err, ErrEmptyInput) && !errors.Is(err, ErrNullPointer) {
-		t.Fatalf("empty: %v", err)
+	if _, err := NewModulusContext(nil); !errors.Is(err, ErrZeroModulus) {
+		t.Fatalf("no bytes: %v", err)
+	}
+	if _, err := NewModulusContextBig(nil); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("nil: %v", err)
+	}
+	if _, err := NewModulusContextBig(big.NewInt(-7)); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("negative: %v", err)
 	}
 	if _, err := NewModulusContext(make([]byte, 1025)); err == nil {
 		t.Fatal("all-zero 8200-bit modulus accepted")
@@ -126,7 +173,22 @@ func TestModexpErrors(t *testing.T) {
 	if _, err := ctx.ExpBatch(nil, nil); !errors.Is(err, ErrEmptyInput) {
 		t.Fatalf("empty batch: %v", err)
 	}
+	if _, err := ctx.ExpBatch([][]byte{{}}, [][]byte{{1}}); !errors.Is(err, ErrEmptyInput) {
+		t.Fatalf("zero-length base: %v", err)
+	}
 	if _, err := ctx.ExpBatch([][]byte{{1}}, [][]byte{{1}, {2}}); !errors.Is(err, ErrBadLength) {
 		t.Fatalf("count mismatch: %v", err)
+	}
+	if _, err := ctx.ExpBatch([][]byte{{1}}, [][]byte{make([]byte, MaxOperandBytes+1)}); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("long exponent: %v", err)
+	}
+	if _, err := ctx.ExpBig([]*big.Int{big.NewInt(2)}, []*big.Int{big.NewInt(-1)}); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("negative exponent: %v", err)
+	}
+	if _, err := ctx.ExpBig([]*big.Int{nil}, []*big.Int{big.NewInt(1)}); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("nil base: %v", err)
+	}
+	if _, err := ctx.ExpBig(nil, nil); !errors.Is(err, ErrEmptyInput) {
+		t.Fatalf("no values: %v", err)
 	}
 }

@@ -5,171 +5,218 @@ import "C"
 
 import "runtime"
 
-// Server is an RFC 9497 OPRF server: a suite, a mode and a secret key.
+// OPRFServer is an RFC 9497 server: a suite, a mode and a secret key.
 // Immutable; safe for concurrent use. Close wipes the key.
-type Server struct {
-	suite Suite
-	mode  Mode
-	res   resource[C.struct_oblivex_oprf_server]
+type OPRFServer struct {
+	suite     Suite
+	mode      Mode
+	publicKey *PublicKey
+	res       resource[C.struct_oblivex_oprf_server]
 }
 
-func newServer(suite Suite, mode Mode, p *C.struct_oblivex_oprf_server) *Server {
-	s := &Server{suite: suite, mode: mode, res: resource[C.struct_oblivex_oprf_server]{ptr: p, free: func(p *C.struct_oblivex_oprf_server) { C.oblivex_oprf_server_free(p) }}}
-	runtime.SetFinalizer(s, (*Server).Close)
-	return s
-}
-
-// NewServer makes a server from an encoded secret key (ErrInvalidScalar if
-// not canonical or zero).
-func NewServer(suite Suite, mode Mode, secretKey []byte) (*Server, error) {
-	var p *C.struct_oblivex_oprf_server
-	if err := check(C.oblivex_oprf_server_new(C.int(suite), C.int(mode), ptr(secretKey), size(len(secretKey)), &p)); err != nil {
+// newOPRFServer wraps a new handle (freeing it if its public key cannot be
+// read).
+func newOPRFServer(suite Suite, mode Mode, p *C.struct_oblivex_oprf_server) (*OPRFServer, error) {
+	out := newOut(suite.ElementLen())
+	if err := check(C.oblivex_oprf_server_public_key(p, out.ptr(), out.capacity(), &out.written)); err != nil {
+		C.oblivex_oprf_server_free(p)
 		return nil, err
 	}
-	return newServer(suite, mode, p), nil
+	s := &OPRFServer{suite: suite, mode: mode, publicKey: &PublicKey{suite: suite, encoded: out.bytes()}}
+	s.res.init(p, func(p *C.struct_oblivex_oprf_server) { C.oblivex_oprf_server_free(p) })
+	runtime.SetFinalizer(s, (*OPRFServer).Close)
+	return s, nil
 }
 
-// DeriveServer makes a server whose key is RFC 9497 DeriveKeyPair(seed, info).
-func DeriveServer(suite Suite, mode Mode, seed, info []byte) (*Server, error) {
+// NewOPRFServer makes a server of suite in mode from an encoded secret key
+// (Suite.ScalarLen bytes): ErrUnknownSuite, ErrUnknownMode, or
+// ErrInvalidScalar for a key of the wrong length, not canonical, or zero.
+func NewOPRFServer(suite Suite, mode Mode, secretKey []byte) (*OPRFServer, error) {
 	var p *C.struct_oblivex_oprf_server
-	if err := check(C.oblivex_oprf_server_derive(C.int(suite), C.int(mode), ptr(seed), size(len(seed)), ptr(info), size(len(info)), &p)); err != nil {
+	if err := check(C.oblivex_oprf_server_new(C.oblivex_suite(suite), C.oblivex_oprf_mode(mode), in(secretKey), size(len(secretKey)), &p)); err != nil {
 		return nil, err
 	}
-	return newServer(suite, mode, p), nil
+	return newOPRFServer(suite, mode, p)
 }
 
-// GenerateServer makes a server with a fresh random key.
-func GenerateServer(suite Suite, mode Mode) (*Server, error) {
+// DeriveOPRFServer makes a server whose key is RFC 9497 DeriveKeyPair(seed,
+// info) for this suite and mode (the key depends on the mode, as in the
+// RFC). ErrBadLength for an info longer than MaxInputLen,
+// ErrDeriveKeyPair if no key was found.
+func DeriveOPRFServer(suite Suite, mode Mode, seed, info []byte) (*OPRFServer, error) {
 	var p *C.struct_oblivex_oprf_server
-	if err := check(C.oblivex_oprf_server_generate(C.int(suite), C.int(mode), &p)); err != nil {
+	if err := check(C.oblivex_oprf_server_derive(C.oblivex_suite(suite), C.oblivex_oprf_mode(mode), in(seed), size(len(seed)),
+		opt(info), size(len(info)), &p)); err != nil {
 		return nil, err
 	}
-	return newServer(suite, mode, p), nil
+	return newOPRFServer(suite, mode, p)
 }
 
-// Close wipes and releases the key. Idempotent.
-func (s *Server) Close() { s.res.close() }
+// GenerateOPRFServer makes a server with a fresh key from the operating
+// system's random source.
+func GenerateOPRFServer(suite Suite, mode Mode) (*OPRFServer, error) {
+	var p *C.struct_oblivex_oprf_server
+	if err := check(C.oblivex_oprf_server_generate(C.oblivex_suite(suite), C.oblivex_oprf_mode(mode), &p)); err != nil {
+		return nil, err
+	}
+	return newOPRFServer(suite, mode, p)
+}
+
+// Close wipes and releases the key. Idempotent; always nil.
+func (s *OPRFServer) Close() error { return s.res.close() }
 
 // Suite is the server's suite.
-func (s *Server) Suite() Suite { return s.suite }
+func (s *OPRFServer) Suite() Suite { return s.suite }
 
-// PublicKey is the encoded public key k·B.
-func (s *Server) PublicKey() ([]byte, error) {
-	out := make([]byte, s.suite.ElementLen())
-	var written C.size_t
+// Mode is the server's mode.
+func (s *OPRFServer) Mode() Mode { return s.mode }
+
+// PublicKey is the server's public key k·B, to publish: what VOPRF, POPRF
+// and checked clients verify against (it stays readable after Close).
+func (s *OPRFServer) PublicKey() *PublicKey { return s.publicKey }
+
+// SecretKey is the encoded secret key (Suite.ScalarLen bytes), for storing
+// it: handle it as the secret it is and wipe it after use.
+func (s *OPRFServer) SecretKey() ([]byte, error) {
+	out := newOut(s.suite.ScalarLen())
 	err := s.res.use(func(p *C.struct_oblivex_oprf_server) error {
-		return check(C.oblivex_oprf_server_public_key(p, ptr(out), size(len(out)), &written))
+		return check(C.oblivex_oprf_server_secret_key(p, out.ptr(), out.capacity(), &out.written))
 	})
-	runtime.KeepAlive(s)
 	if err != nil {
 		return nil, err
 	}
-	return out[:written], nil
+	return out.bytes(), nil
 }
 
-// SecretKey is the encoded secret key (wipe it after use).
-func (s *Server) SecretKey() ([]byte, error) {
-	out := make([]byte, s.suite.ScalarLen())
-	var written C.size_t
-	err := s.res.use(func(p *C.struct_oblivex_oprf_server) error {
-		return check(C.oblivex_oprf_server_secret_key(p, ptr(out), size(len(out)), &written))
-	})
-	runtime.KeepAlive(s)
-	if err != nil {
-		return nil, err
-	}
-	return out[:written], nil
-}
-
-// Evaluate raises every element of a request (concatenated encodings) to
-// the key, without a proof: the server side of the OPRF mode and of the
-// checked batch (CheckedClient), whatever the server's mode.
-func (s *Server) Evaluate(request []byte) ([]byte, error) {
-	out := make([]byte, len(request))
-	var written C.size_t
-	err := s.res.use(func(p *C.struct_oblivex_oprf_server) error {
-		return check(C.oblivex_oprf_server_evaluate(p, ptr(request), size(len(request)), ptr(out), size(len(out)), &written))
-	})
-	runtime.KeepAlive(s)
-	if err != nil {
-		return nil, err
-	}
-	return out[:written], nil
-}
-
-// BlindEvaluate evaluates a request in the server's mode: in VOPRF and
-// POPRF mode with one proof for the batch (nil in OPRF mode). info is the
-// POPRF public input.
-func (s *Server) BlindEvaluate(request, info []byte) (evaluated, proof []byte, err error) {
-	evaluated = make([]byte, len(request))
-	proof = make([]byte, s.suite.ProofLen())
-	var ew, pw C.size_t
+// Evaluate is the server's step in its mode: it raises every blinded
+// element (concatenated element encodings, as sent by a client) to the key
+// and returns the evaluated elements (same length, same order) and, in
+// VOPRF and POPRF mode, one proof for the whole batch (nil in OPRF mode).
+// info is the POPRF public input (nil in the other modes). Checked and
+// threshold clients need no proof: serve them in ModeOPRF.
+//
+// Every element is an evaluation the client can use (a checked request's
+// balancer looks like any input): rate limits must count elements, not
+// calls.
+//
+// ErrBadLength for a request that is not a whole, non-zero number of
+// elements (at most 65535), an info too long or given outside POPRF;
+// ErrInvalidElement for any element not canonical, not in the group, or
+// the identity; ErrInvalidInput if the POPRF info gives an unusable key.
+func (s *OPRFServer) Evaluate(blinded, info []byte) (evaluated, proof []byte, err error) {
+	ev := newOut(len(blinded))
+	pr := newOut(s.suite.ProofLen())
 	err = s.res.use(func(p *C.struct_oblivex_oprf_server) error {
-		return check(C.oblivex_oprf_server_blind_evaluate(p, ptr(request), size(len(request)), ptr(info), size(len(info)),
-			ptr(evaluated), size(len(evaluated)), &ew, ptr(proof), size(len(proof)), &pw))
+		return check(C.oblivex_oprf_server_evaluate(p, in(blinded), size(len(blinded)), opt(info), size(len(info)),
+			ev.ptr(), ev.capacity(), &ev.written, pr.ptr(), pr.capacity(), &pr.written))
 	})
-	runtime.KeepAlive(s)
 	if err != nil {
 		return nil, nil, err
 	}
-	if pw == 0 {
-		proof = nil
-	} else {
-		proof = proof[:pw]
+	return ev.bytes(), pr.bytes(), nil
+}
+
+// OPRFClient is an RFC 9497 client: its suite, mode and (VOPRF, POPRF) the
+// server's public key, obtained authentically. Immutable; safe for
+// concurrent use: each Blind makes an independent batch.
+type OPRFClient struct {
+	suite     Suite
+	mode      Mode
+	publicKey *PublicKey
+}
+
+// NewOPRFClient makes a client of suite in mode. publicKey is the
+// server's: required in VOPRF and POPRF mode (ErrMissingPublicKey), of the
+// same suite (ErrSuiteMismatch), nil (or ignored) in OPRF mode.
+func NewOPRFClient(suite Suite, mode Mode, publicKey *PublicKey) (*OPRFClient, error) {
+	if err := suite.known(); err != nil {
+		return nil, err
 	}
-	return evaluated[:ew], proof, nil
+	if err := mode.known(); err != nil {
+		return nil, err
+	}
+	if mode != ModeOPRF && publicKey == nil {
+		return nil, ErrMissingPublicKey
+	}
+	if err := matchKey(suite, publicKey); err != nil {
+		return nil, err
+	}
+	if mode == ModeOPRF {
+		publicKey = nil
+	}
+	return &OPRFClient{suite: suite, mode: mode, publicKey: publicKey}, nil
 }
 
-// Client is an RFC 9497 client configuration: suite, mode, and (VOPRF,
-// POPRF) the server's public key.
-type Client struct {
-	Suite     Suite
-	Mode      Mode
-	PublicKey []byte
-}
+// Suite is the client's suite.
+func (c *OPRFClient) Suite() Suite { return c.suite }
 
-// FinalizeData is one blinded batch's secret state (inputs and blinds),
-// kept between Blind and Finalize. Single use; Close wipes it.
-type FinalizeData struct {
-	suite Suite
-	count int
-	res   resource[C.struct_oblivex_oprf_client_batch]
-}
+// Mode is the client's mode.
+func (c *OPRFClient) Mode() Mode { return c.mode }
 
-// Close wipes and releases the batch. Idempotent.
-func (f *FinalizeData) Close() { f.res.close() }
+// PublicKey is the server's public key the client verifies against (nil
+// in OPRF mode).
+func (c *OPRFClient) PublicKey() *PublicKey { return c.publicKey }
 
-// Blind hashes and blinds a batch of inputs and returns the state to keep
-// and the request to send (concatenated element encodings). info is the
-// POPRF public input (nil otherwise).
-func (c *Client) Blind(inputs [][]byte, info []byte) (*FinalizeData, []byte, error) {
+// Blind hashes and blinds a batch of inputs (each at most MaxInputLen
+// bytes) with fresh random blinds and returns the batch holding them,
+// whose Request is the blinded elements to send to the server. info is
+// the POPRF public input (nil in the other modes: ErrBadLength otherwise).
+// ErrEmptyInput for no input; ErrInvalidInput if an input hashes to the
+// identity or the info gives an unusable key.
+func (c *OPRFClient) Blind(inputs [][]byte, info []byte) (*OPRFBatch, error) {
 	arrays := newCArrays(inputs)
 	defer arrays.free()
-	request := make([]byte, len(inputs)*c.Suite.ElementLen())
-	var written C.size_t
-	var p *C.struct_oblivex_oprf_client_batch
-	err := check(C.oblivex_oprf_client_blind(C.int(c.Suite), C.int(c.Mode), arrays.ptrs, arrays.lens, size(len(inputs)),
-		ptr(info), size(len(info)), ptr(c.PublicKey), size(len(c.PublicKey)), ptr(request), size(len(request)), &written, &p))
-	if err != nil {
-		return nil, nil, err
+	var key []byte
+	if c.publicKey != nil {
+		key = c.publicKey.encoded
 	}
-	f := &FinalizeData{suite: c.Suite, count: len(inputs), res: resource[C.struct_oblivex_oprf_client_batch]{ptr: p, free: func(p *C.struct_oblivex_oprf_client_batch) { C.oblivex_oprf_client_batch_free(p) }}}
-	runtime.SetFinalizer(f, (*FinalizeData).Close)
-	return f, request[:written], nil
-}
-
-// Finalize checks the proof (VOPRF, POPRF: once for the batch) and returns
-// the PRF output of every input, in order. It spends the batch.
-func (c *Client) Finalize(f *FinalizeData, evaluated, proof []byte) ([][]byte, error) {
-	outputs := make([]byte, f.count*f.suite.OutputLen())
-	var written C.size_t
-	err := f.res.spend(func(p *C.struct_oblivex_oprf_client_batch) error {
-		return check(C.oblivex_oprf_client_finalize(p, ptr(evaluated), size(len(evaluated)), ptr(proof), size(len(proof)),
-			ptr(outputs), size(len(outputs)), &written))
-	})
-	runtime.KeepAlive(f)
+	request := newOut(len(inputs) * c.suite.ElementLen())
+	var p *C.struct_oblivex_oprf_batch
+	err := check(C.oblivex_oprf_batch_blind(C.oblivex_suite(c.suite), C.oblivex_oprf_mode(c.mode), arrays.ptrs, arrays.lens, size(len(inputs)),
+		opt(info), size(len(info)), opt(key), size(len(key)), request.ptr(), request.capacity(), &request.written, &p))
 	if err != nil {
 		return nil, err
 	}
-	return split(outputs[:written], f.count), nil
+	b := &OPRFBatch{suite: c.suite, count: len(inputs), request: request.bytes()}
+	b.res.init(p, func(p *C.struct_oblivex_oprf_batch) { C.oblivex_oprf_batch_free(p) })
+	runtime.SetFinalizer(b, (*OPRFBatch).Close)
+	return b, nil
+}
+
+// OPRFBatch is one blinded batch of an OPRFClient: its request and the
+// secret blinds, kept until Finalize. Single use; Close wipes it.
+type OPRFBatch struct {
+	suite   Suite
+	count   int
+	request []byte
+	res     resource[C.struct_oblivex_oprf_batch]
+}
+
+// Request is what to send to the server: the blinded elements,
+// concatenated (the batch's own slice: do not modify it).
+func (b *OPRFBatch) Request() []byte { return b.request }
+
+// Close wipes and releases the batch. Idempotent; always nil.
+func (b *OPRFBatch) Close() error { return b.res.close() }
+
+// Finalize checks the server's answer (evaluated, one element per input)
+// and, in VOPRF and POPRF mode, its proof (once for the whole batch; nil
+// in OPRF mode), then returns the PRF output of every input
+// (Suite.OutputLen bytes each, in order).
+//
+// The batch is spent by the first call that gets as far as checking the
+// answer: success, or ErrVerificationFailed (a malicious server: never
+// retry with the same request); later calls give ErrBatchUsed. A call
+// refused for a malformed argument (ErrBadLength, ErrInvalidElement,
+// ErrInvalidScalar, ErrMissingProof) leaves it usable.
+func (b *OPRFBatch) Finalize(evaluated, proof []byte) ([][]byte, error) {
+	outputs := newOut(b.count * b.suite.OutputLen())
+	err := b.res.finish(func(p *C.struct_oblivex_oprf_batch) error {
+		return check(C.oblivex_oprf_batch_finalize(p, in(evaluated), size(len(evaluated)), opt(proof), size(len(proof)),
+			outputs.ptr(), outputs.capacity(), &outputs.written))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return split(outputs.bytes(), b.count), nil
 }

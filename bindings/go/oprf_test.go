@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -33,6 +34,23 @@ func unhex(t *testing.T, s string) []byte {
 	return b
 }
 
+func inputs(n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = []byte(fmt.Sprintf("input %d", i))
+	}
+	return out
+}
+
+// must returns v, or panics (failing the test) on an error: for the
+// setup steps the tests do not examine.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 // The RFC 9497 vectors (the repository's copy), through Go: the derived
 // key, the server's evaluation of the vector's blinded elements, and the
 // outputs of a full blind/evaluate/finalize round (fresh blinds: outputs
@@ -51,21 +69,25 @@ func TestRFC9497Vectors(t *testing.T) {
 	if len(file.Vectors) < 12 {
 		t.Fatalf("only %d vectors", len(file.Vectors))
 	}
-	suites := map[string]Suite{"ristretto255-SHA512": Ristretto255SHA512, "P256-SHA256": P256SHA256}
+	suites := map[string]Suite{"ristretto255-SHA512": SuiteRistretto255, "P256-SHA256": SuiteP256}
 	modes := map[string]Mode{"OPRF": ModeOPRF, "VOPRF": ModeVOPRF, "POPRF": ModePOPRF}
 	for _, v := range file.Vectors {
-		suite, mode := suites[v.Suite], modes[v.Mode]
-		server, err := DeriveServer(suite, mode, unhex(t, v.Seed), unhex(t, v.KeyInfo))
-		if err != nil {
-			t.Fatal(err)
+		suite, ok := suites[v.Suite]
+		mode, ok2 := modes[v.Mode]
+		if !ok || !ok2 || suite.String() != v.Suite || mode.String() != v.Mode {
+			t.Fatalf("%s: unknown suite or mode %s %s", v.RFCSection, v.Suite, v.Mode)
 		}
-		sk, _ := server.SecretKey()
+		server := must(DeriveOPRFServer(suite, mode, unhex(t, v.Seed), unhex(t, v.KeyInfo)))
+		sk := must(server.SecretKey())
 		if !bytes.Equal(sk, unhex(t, v.SkSm)) {
 			t.Fatalf("%s: derived key differs", v.RFCSection)
 		}
-		pk, _ := server.PublicKey()
-		if v.PkSm != nil && !bytes.Equal(pk, unhex(t, *v.PkSm)) {
+		pk := server.PublicKey()
+		if v.PkSm != nil && !bytes.Equal(pk.Bytes(), unhex(t, *v.PkSm)) {
 			t.Fatalf("%s: public key differs", v.RFCSection)
+		}
+		if again := must(NewOPRFServer(suite, mode, sk)); !again.PublicKey().Equal(pk) {
+			t.Fatalf("%s: the stored key gives another public key", v.RFCSection)
 		}
 		var info []byte
 		if v.Info != nil {
@@ -76,30 +98,31 @@ func TestRFC9497Vectors(t *testing.T) {
 			blinded = append(blinded, unhex(t, v.BlindedElements[i])...)
 			wantEval = append(wantEval, unhex(t, v.EvaluationElements[i])...)
 		}
-		evaluated, _, err := server.BlindEvaluate(blinded, info)
+		evaluated, proof, err := server.Evaluate(blinded, info)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(evaluated, wantEval) {
 			t.Fatalf("%s: evaluation differs", v.RFCSection)
 		}
-		inputs := make([][]byte, len(v.Inputs))
-		for i := range inputs {
-			inputs[i] = unhex(t, v.Inputs[i])
+		if (mode == ModeOPRF) != (proof == nil) || (proof != nil && len(proof) != suite.ProofLen()) {
+			t.Fatalf("%s: proof of %d bytes", v.RFCSection, len(proof))
 		}
-		client := &Client{Suite: suite, Mode: mode}
+		in := make([][]byte, len(v.Inputs))
+		for i := range in {
+			in[i] = unhex(t, v.Inputs[i])
+		}
+		var key *PublicKey
 		if mode != ModeOPRF {
-			client.PublicKey = pk
+			key = must(ParsePublicKey(suite, pk.Bytes()))
 		}
-		state, request, err := client.Blind(inputs, info)
+		client := must(NewOPRFClient(suite, mode, key))
+		batch := must(client.Blind(in, info))
+		evaluated, proof, err = server.Evaluate(batch.Request(), info)
 		if err != nil {
 			t.Fatal(err)
 		}
-		evaluated, proof, err := server.BlindEvaluate(request, info)
-		if err != nil {
-			t.Fatal(err)
-		}
-		outputs, err := client.Finalize(state, evaluated, proof)
+		outputs, err := batch.Finalize(evaluated, proof)
 		if err != nil {
 			t.Fatalf("%s: finalize: %v", v.RFCSection, err)
 		}
@@ -108,63 +131,235 @@ func TestRFC9497Vectors(t *testing.T) {
 				t.Fatalf("%s: output %d differs", v.RFCSection, i)
 			}
 		}
-		if _, err := client.Finalize(state, evaluated, proof); !errors.Is(err, ErrClosed) {
+		if _, err := batch.Finalize(evaluated, proof); !errors.Is(err, ErrBatchUsed) {
 			t.Fatalf("finalize twice: %v", err)
 		}
-		server.Close()
+		if err := batch.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := server.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := server.SecretKey(); !errors.Is(err, ErrClosed) {
+			t.Fatalf("closed server: %v", err)
+		}
 	}
 }
 
-func TestVOPRFRejectsAWrongProof(t *testing.T) {
-	server, err := GenerateServer(P256SHA256, ModeVOPRF)
-	if err != nil {
-		t.Fatal(err)
+// VOPRF: a tampered proof or answer is caught and spends the batch; a
+// missing or malformed proof is refused and leaves it usable.
+func TestVOPRFProof(t *testing.T) {
+	for _, suite := range []Suite{SuiteP256, SuiteRistretto255, SuiteFFDHE2048} {
+		server := must(GenerateOPRFServer(suite, ModeVOPRF))
+		defer server.Close()
+		client := must(NewOPRFClient(suite, ModeVOPRF, server.PublicKey()))
+		batch := must(client.Blind(inputs(2), nil))
+		evaluated, proof, err := server.Evaluate(batch.Request(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := batch.Finalize(evaluated, nil); !errors.Is(err, ErrMissingProof) {
+			t.Fatalf("%v: no proof: %v", suite, err)
+		}
+		if _, err := batch.Finalize(evaluated, proof[1:]); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: short proof: %v", suite, err)
+		}
+		if _, err := batch.Finalize(evaluated[1:], proof); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: short answer: %v", suite, err)
+		}
+		// Another server's answer with its own valid proof.
+		other := must(GenerateOPRFServer(suite, ModeVOPRF))
+		otherEvaluated, otherProof, _ := other.Evaluate(batch.Request(), nil)
+		other.Close()
+		if _, err := batch.Finalize(otherEvaluated, otherProof); !errors.Is(err, ErrVerificationFailed) {
+			t.Fatalf("%v: another key: %v", suite, err)
+		}
+		if _, err := batch.Finalize(evaluated, proof); !errors.Is(err, ErrBatchUsed) {
+			t.Fatalf("%v: after a failed check: %v", suite, err)
+		}
 	}
+}
+
+// POPRF: the info tweaks the key; client and server must agree on it.
+func TestPOPRFInfo(t *testing.T) {
+	server := must(GenerateOPRFServer(SuiteRistretto255, ModePOPRF))
 	defer server.Close()
-	pk, _ := server.PublicKey()
-	client := &Client{Suite: P256SHA256, Mode: ModeVOPRF, PublicKey: pk}
-	state, request, err := client.Blind([][]byte{[]byte("a"), []byte("b")}, nil)
-	if err != nil {
-		t.Fatal(err)
+	client := must(NewOPRFClient(SuiteRistretto255, ModePOPRF, server.PublicKey()))
+	run := func(clientInfo, serverInfo []byte) ([][]byte, error) {
+		batch := must(client.Blind(inputs(3), clientInfo))
+		defer batch.Close()
+		evaluated, proof, err := server.Evaluate(batch.Request(), serverInfo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return batch.Finalize(evaluated, proof)
 	}
-	evaluated, proof, err := server.BlindEvaluate(request, nil)
-	if err != nil {
-		t.Fatal(err)
+	a := must(run([]byte("a"), []byte("a")))
+	b := must(run([]byte("b"), []byte("b")))
+	if bytes.Equal(a[0], b[0]) {
+		t.Fatal("the info does not change the output")
 	}
-	proof[len(proof)-1] ^= 1
-	if _, err := client.Finalize(state, evaluated, proof); !errors.Is(err, ErrVerificationFailed) && !errors.Is(err, ErrInvalidScalar) {
-		t.Fatalf("bad proof: %v", err)
+	if _, err := run([]byte("a"), []byte("b")); !errors.Is(err, ErrVerificationFailed) {
+		t.Fatalf("info mismatch: %v", err)
+	}
+	plain := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	defer plain.Close()
+	oprf := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, nil))
+	batch := must(oprf.Blind(inputs(1), nil))
+	defer batch.Close()
+	if _, _, err := plain.Evaluate(batch.Request(), []byte("info")); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("info in OPRF mode: %v", err)
+	}
+	if _, err := oprf.Blind(inputs(1), []byte("info")); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("client info in OPRF mode: %v", err)
+	}
+}
+
+func TestPublicKey(t *testing.T) {
+	for _, suite := range Suites() {
+		server := must(GenerateOPRFServer(suite, ModeOPRF))
+		pk := server.PublicKey()
+		server.Close()
+		if pk.Suite() != suite || len(pk.Bytes()) != suite.ElementLen() {
+			t.Fatalf("%v: public key of %d bytes", suite, len(pk.Bytes()))
+		}
+		parsed := must(ParsePublicKey(suite, pk.Bytes()))
+		if !parsed.Equal(pk) {
+			t.Fatalf("%v: parsed key differs", suite)
+		}
+		if _, err := ParsePublicKey(suite, pk.Bytes()[1:]); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: short key: %v", suite, err)
+		}
+		if _, err := ParsePublicKey(suite, append(pk.Bytes(), pk.Bytes()...)); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: two keys: %v", suite, err)
+		}
+		garbage := bytes.Repeat([]byte{0xff}, suite.ElementLen())
+		if _, err := ParsePublicKey(suite, garbage); !errors.Is(err, ErrInvalidElement) {
+			t.Fatalf("%v: all-ones key: %v", suite, err)
+		}
+	}
+	if _, err := ParsePublicKey(SuiteRistretto255, make([]byte, 32)); !errors.Is(err, ErrInvalidElement) {
+		t.Fatalf("identity: %v", err)
+	}
+	if _, err := ParsePublicKey(Suite(99), make([]byte, 32)); !errors.Is(err, ErrUnknownSuite) {
+		t.Fatalf("unknown suite: %v", err)
+	}
+	a := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	defer a.Close()
+	if a.PublicKey().Equal(nil) || !(*PublicKey)(nil).Equal(nil) {
+		t.Fatal("Equal with nil")
+	}
+	mutated := a.PublicKey().Bytes()
+	mutated[0] ^= 1
+	if bytes.Equal(a.PublicKey().Bytes(), mutated) {
+		t.Fatal("Bytes is not a copy")
 	}
 }
 
 func TestOPRFErrors(t *testing.T) {
-	if _, err := NewServer(Suite(99), ModeOPRF, make([]byte, 32)); !errors.Is(err, ErrUnknownSuite) {
+	if _, err := NewOPRFServer(Suite(99), ModeOPRF, make([]byte, 32)); !errors.Is(err, ErrUnknownSuite) {
 		t.Fatalf("suite: %v", err)
 	}
-	if _, err := NewServer(Ristretto255SHA512, Mode(7), make([]byte, 32)); !errors.Is(err, ErrUnknownMode) {
+	if _, err := NewOPRFServer(SuiteRistretto255, Mode(7), make([]byte, 32)); !errors.Is(err, ErrUnknownMode) {
 		t.Fatalf("mode: %v", err)
 	}
-	if _, err := NewServer(Ristretto255SHA512, ModeOPRF, make([]byte, 32)); !errors.Is(err, ErrInvalidScalar) {
+	if _, err := NewOPRFServer(SuiteRistretto255, ModeOPRF, make([]byte, 32)); !errors.Is(err, ErrInvalidScalar) {
 		t.Fatalf("zero key: %v", err)
 	}
-	server, _ := GenerateServer(Ristretto255SHA512, ModeOPRF)
+	if _, err := NewOPRFServer(SuiteRistretto255, ModeOPRF, nil); !errors.Is(err, ErrInvalidScalar) {
+		t.Fatalf("no key: %v", err)
+	}
+	if _, err := DeriveOPRFServer(SuiteP256, ModeOPRF, []byte("seed"), make([]byte, MaxInputLen+1)); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("long info: %v", err)
+	}
+	server := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
 	defer server.Close()
-	if _, err := server.Evaluate(make([]byte, 31)); !errors.Is(err, ErrBadLength) {
+	if server.Suite() != SuiteRistretto255 || server.Mode() != ModeOPRF {
+		t.Fatal("suite or mode")
+	}
+	if _, _, err := server.Evaluate(make([]byte, 31), nil); !errors.Is(err, ErrBadLength) {
 		t.Fatalf("short element: %v", err)
 	}
-	if _, err := server.Evaluate(make([]byte, 32)); !errors.Is(err, ErrInvalidElement) {
+	if _, _, err := server.Evaluate(nil, nil); !errors.Is(err, ErrBadLength) && !errors.Is(err, ErrEmptyInput) {
+		t.Fatalf("empty request: %v", err)
+	}
+	if _, _, err := server.Evaluate(make([]byte, 32), nil); !errors.Is(err, ErrInvalidElement) {
 		t.Fatalf("identity: %v", err)
 	}
-	client := &Client{Suite: Ristretto255SHA512, Mode: ModeOPRF}
-	if _, _, err := client.Blind(nil, nil); !errors.Is(err, ErrEmptyInput) && !errors.Is(err, ErrNullPointer) {
+
+	// Client configuration, checked at construction.
+	if _, err := NewOPRFClient(Suite(99), ModeOPRF, nil); !errors.Is(err, ErrUnknownSuite) {
+		t.Fatalf("client suite: %v", err)
+	}
+	if _, err := NewOPRFClient(SuiteRistretto255, Mode(7), nil); !errors.Is(err, ErrUnknownMode) {
+		t.Fatalf("client mode: %v", err)
+	}
+	if _, err := NewOPRFClient(SuiteRistretto255, ModeVOPRF, nil); !errors.Is(err, ErrMissingPublicKey) {
+		t.Fatalf("no key: %v", err)
+	}
+	if _, err := NewOPRFClient(SuiteP256, ModeVOPRF, server.PublicKey()); !errors.Is(err, ErrSuiteMismatch) {
+		t.Fatalf("key of another suite: %v", err)
+	}
+	client := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, server.PublicKey()))
+	if client.PublicKey() != nil || client.Mode() != ModeOPRF || client.Suite() != SuiteRistretto255 {
+		t.Fatal("OPRF client keeps no key")
+	}
+	if _, err := client.Blind(nil, nil); !errors.Is(err, ErrEmptyInput) {
 		t.Fatalf("no input: %v", err)
 	}
-	// Every sentinel is distinct and named.
+	if _, err := client.Blind([][]byte{make([]byte, MaxInputLen+1)}, nil); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("long input: %v", err)
+	}
+	// An empty input is an input.
+	batch := must(client.Blind([][]byte{nil, {}}, nil))
+	evaluated, _, _ := server.Evaluate(batch.Request(), nil)
+	outputs := must(batch.Finalize(evaluated, nil))
+	if len(outputs) != 2 || !bytes.Equal(outputs[0], outputs[1]) || len(outputs[0]) != SuiteRistretto255.OutputLen() {
+		t.Fatal("empty inputs")
+	}
+	// Close before finalizing.
+	batch = must(client.Blind(inputs(1), nil))
+	batch.Close()
+	batch.Close()
+	if _, err := batch.Finalize(evaluated[:32], nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("closed batch: %v", err)
+	}
+}
+
+// Every sentinel is distinct and named after its status; unknown values
+// print their names.
+func TestErrorsAndNames(t *testing.T) {
 	seen := map[string]bool{}
-	for _, e := range allErrors {
-		if seen[e.Error()] {
-			t.Fatalf("duplicate message %q", e.Error())
+	for _, e := range append(statusErrors, ErrClosed) {
+		if seen[e.Error()] || e.Error() == "oblivex: unknown status code" {
+			t.Fatalf("message %q", e.Error())
 		}
 		seen[e.Error()] = true
+	}
+	if check(7).Error() != "oblivex: the output buffer is too small (status 7)" {
+		t.Fatalf("unmapped status: %v", check(7))
+	}
+	if Suite(99).String() != "Suite(99)" || Mode(7).String() != "Mode(7)" || Check(9).String() != "Check(9)" ||
+		ElGamalTarget(5).String() != "ElGamalTarget(5)" || CheckKeyFree.String() != "KeyFree" ||
+		ElGamalKEMSecrets.String() != "KEMSecrets" {
+		t.Fatal("names")
+	}
+	if Suite(99).ElementLen() != 0 || SuiteP256.ElementLen() != 33 || SuiteP256.ScalarLen() != 32 || SuiteP256.OutputLen() != 32 ||
+		SuiteP256.ProofLen() != 64 {
+		t.Fatal("sizes")
+	}
+	if Version() != "0.2.0" {
+		t.Fatalf("version %s", Version())
+	}
+	if name := BackendName(); name != "portable" && name != "ifma" && name != "unsupported" {
+		t.Fatalf("backend %q", name)
+	}
+	SetThreads(2)
+	if Threads() != 2 {
+		t.Fatal("threads")
+	}
+	SetThreads(-1)
+	if Threads() < 1 {
+		t.Fatal("default threads")
 	}
 }

@@ -2,30 +2,26 @@ package oblivex
 
 import (
 	"bytes"
+	"errors"
 	"math/big"
 	"sync"
 	"testing"
 )
 
-// One server handle, one key share and one modulus context used from many
-// goroutines at once (run with -race); results must not change.
+// One server handle, one key share, one client and one modulus context used
+// from many goroutines at once (run with -race); results must not change.
 func TestConcurrentUseOfOneHandle(t *testing.T) {
-	server, err := GenerateServer(Ristretto255SHA512, ModeOPRF)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shares, _, err := Deal(Ristretto255SHA512, nil, 2, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := NewModulusContextBig(big.NewInt(1000003))
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := &Client{Suite: Ristretto255SHA512, Mode: ModeOPRF}
-	_, request, _ := client.Blind(inputs(8), nil)
-	want, _ := server.Evaluate(request)
-	wantShare, _ := shares[0].Evaluate(request, nil)
+	server := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	shares, commitments := deal(t, SuiteRistretto255, nil, 2, 3)
+	defer commitments.Close()
+	ctx := must(NewModulusContextBig(big.NewInt(1000003)))
+	client := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, nil))
+	checked := must(NewCheckedClient(SuiteRistretto255, CheckCommittedKey, server.PublicKey(), 0))
+	threshold := must(NewThresholdOPRFClient(commitments, nil, 0))
+	batch := must(client.Blind(inputs(8), nil))
+	request := batch.Request()
+	want, _, _ := server.Evaluate(request, nil)
+	wantShare := must(shares[0].Evaluate(nil, request))
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
 	for g := 0; g < 16; g++ {
@@ -33,12 +29,12 @@ func TestConcurrentUseOfOneHandle(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				got, err := server.Evaluate(request)
+				got, _, err := server.Evaluate(request, nil)
 				if err != nil || !bytes.Equal(got, want) {
 					errs <- "server result changed"
 					return
 				}
-				got, err = shares[0].Evaluate(request, nil)
+				got, err = shares[0].Evaluate(nil, request)
 				if err != nil || !bytes.Equal(got, wantShare) {
 					errs <- "share result changed"
 					return
@@ -47,6 +43,24 @@ func TestConcurrentUseOfOneHandle(t *testing.T) {
 				if err != nil || r[0].Cmp(new(big.Int).Exp(big.NewInt(int64(g+2)), big.NewInt(int64(i)), big.NewInt(1000003))) != 0 {
 					errs <- "modexp result changed"
 					return
+				}
+				if i%5 == 0 {
+					b, err := checked.Blind(inputs(2))
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					response, _, _ := server.Evaluate(b.Request(), nil)
+					if _, err := b.Finalize(response); err != nil {
+						errs <- "checked batch: " + err.Error()
+						return
+					}
+					tb, err := threshold.Blind(inputs(1))
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					tb.Close()
 				}
 			}
 		}(g)
@@ -63,11 +77,54 @@ func TestConcurrentUseOfOneHandle(t *testing.T) {
 		go func() {
 			defer wg2.Done()
 			for i := 0; i < 50; i++ {
-				_, _ = server.Evaluate(request)
+				if _, _, err := server.Evaluate(request, nil); err != nil && !errors.Is(err, ErrClosed) {
+					panic(err)
+				}
+				if _, err := ctx.ExpBatch([][]byte{{2}}, [][]byte{{3}}); err != nil && !errors.Is(err, ErrClosed) {
+					panic(err)
+				}
+				if _, err := ExpBatchMulti([]*ModulusContext{ctx, ctx}, [][]byte{{2}, {3}}, [][]byte{{3}, {2}}); err != nil && !errors.Is(err, ErrClosed) {
+					panic(err)
+				}
 			}
 		}()
 	}
 	server.Close()
-	wg2.Wait()
 	ctx.Close()
+	wg2.Wait()
+	batch.Close()
+}
+
+// A single-use batch finalized from several goroutines at once: exactly
+// one gets the outputs, the others ErrBatchUsed.
+func TestConcurrentFinalizeOfOneBatch(t *testing.T) {
+	shares, commitments := deal(t, SuiteP256, nil, 2, 2)
+	defer commitments.Close()
+	client := must(NewThresholdOPRFClient(commitments, nil, 0))
+	batch := must(client.Blind(inputs(3)))
+	responses := respond(t, shares, batch.Request(), nil, []uint16{1, 2}, nil)
+	var wg sync.WaitGroup
+	results := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := batch.Finalize(responses)
+			results <- err
+		}()
+	}
+	wg.Wait()
+	close(results)
+	ok := 0
+	for err := range results {
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, ErrBatchUsed):
+			t.Fatal(err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d successful finalizations", ok)
+	}
 }

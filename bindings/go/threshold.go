@@ -5,310 +5,411 @@ package oblivex
 import "C"
 
 import (
+	"errors"
 	"runtime"
 	"unsafe"
 )
 
-// KeyShare is one server's share of a t-of-m key: the whole server side of
-// every threshold protocol is KeyShare.Evaluate. Immutable; safe for
-// concurrent use. Close wipes it.
+// KeyShare is one server's share of a t-of-m key (its party id and secret
+// scalar). The whole server side of every threshold protocol (threshold
+// OPRF, blind BLS signing, ElGamal decryption) is KeyShare.Evaluate.
+// Immutable; safe for concurrent use. Close wipes it.
 type KeyShare struct {
 	suite Suite
+	id    uint16
 	res   resource[C.struct_oblivex_key_share]
 }
 
 func newKeyShare(suite Suite, p *C.struct_oblivex_key_share) *KeyShare {
-	k := &KeyShare{suite: suite, res: resource[C.struct_oblivex_key_share]{ptr: p, free: func(p *C.struct_oblivex_key_share) { C.oblivex_key_share_free(p) }}}
+	k := &KeyShare{suite: suite, id: uint16(C.oblivex_key_share_id(p))}
+	k.res.init(p, func(p *C.struct_oblivex_key_share) { C.oblivex_key_share_free(p) })
 	runtime.SetFinalizer(k, (*KeyShare).Close)
 	return k
 }
 
-// ParseKeyShare decodes a key share (2-byte big-endian party id, then the
-// scalar).
+// ParseKeyShare decodes a key share of suite (the 2-byte big-endian party
+// id, then the scalar): ErrUnknownSuite, ErrBadLength, ErrInvalidPartyID
+// (0 or above MaxParties), ErrInvalidScalar. Check it against the
+// sharing's commitments (Commitments.VerifyShare) when it is received.
 func ParseKeyShare(suite Suite, b []byte) (*KeyShare, error) {
 	var p *C.struct_oblivex_key_share
-	if err := check(C.oblivex_key_share_from_bytes(C.int(suite), ptr(b), size(len(b)), &p)); err != nil {
+	if err := check(C.oblivex_key_share_from_bytes(C.oblivex_suite(suite), in(b), size(len(b)), &p)); err != nil {
 		return nil, err
 	}
 	return newKeyShare(suite, p), nil
 }
 
-// Close wipes and releases the share. Idempotent.
-func (k *KeyShare) Close() { k.res.close() }
+// Close wipes and releases the share. Idempotent; always nil.
+func (k *KeyShare) Close() error { return k.res.close() }
 
 // Suite is the share's suite.
 func (k *KeyShare) Suite() Suite { return k.suite }
 
-// ID is the share's party id (0 once closed).
-func (k *KeyShare) ID() uint16 {
-	var id uint16
-	_ = k.res.use(func(p *C.struct_oblivex_key_share) error {
-		id = uint16(C.oblivex_key_share_id(p))
-		return nil
-	})
-	runtime.KeepAlive(k)
-	return id
-}
+// ID is the share's party id (1..MaxParties).
+func (k *KeyShare) ID() uint16 { return k.id }
 
-// Bytes is the share's encoding (secret: wipe it after use).
+// Bytes is the share's encoding, for storing it: secret, wipe it after
+// use.
 func (k *KeyShare) Bytes() ([]byte, error) {
-	out := make([]byte, C.oblivex_key_share_encoded_len(C.int(k.suite)))
-	var written C.size_t
+	out := newOut(int(C.oblivex_key_share_encoded_len(C.oblivex_suite(k.suite))))
 	err := k.res.use(func(p *C.struct_oblivex_key_share) error {
-		return check(C.oblivex_key_share_to_bytes(p, ptr(out), size(len(out)), &written))
+		return check(C.oblivex_key_share_to_bytes(p, out.ptr(), out.capacity(), &out.written))
 	})
-	runtime.KeepAlive(k)
 	if err != nil {
 		return nil, err
 	}
-	return out[:written], nil
+	return out.bytes(), nil
 }
 
-// Evaluate is a server's answer to a threshold request (OPRF evaluation,
-// blind signing, decryption): every element raised to the share, times the
-// server's Lagrange coefficient when the client names a quorum (nil for
-// none; it must include this server).
-func (k *KeyShare) Evaluate(request []byte, quorum []uint16) ([]byte, error) {
-	out := make([]byte, len(request))
-	var written C.size_t
+// Evaluate is the server's answer to a threshold request (OPRF evaluation,
+// blind signing, decryption): every element of request raised to the
+// share, times the server's Lagrange coefficient when the client names a
+// quorum (the client's quorum, which must include this server; nil for
+// none). The response is as long as the request.
+//
+// A server cannot tell the balancer from a real input, so every element is
+// an evaluation, a signature or a decryption the client can use: issuance
+// and rate limits must count the elements of the request.
+//
+// ErrBadLength for a request that is not a whole, non-zero number of
+// elements, ErrInvalidElement for an element that does not decode,
+// ErrInvalidPartyID for a quorum without this server, or with a zero or
+// repeated id.
+func (k *KeyShare) Evaluate(quorum []uint16, request []byte) ([]byte, error) {
+	out := newOut(len(request))
 	err := k.res.use(func(p *C.struct_oblivex_key_share) error {
-		return check(C.oblivex_threshold_server_evaluate(p, quorumPtr(quorum), size(len(quorum)), ptr(request), size(len(request)),
-			ptr(out), size(len(out)), &written))
+		return check(C.oblivex_threshold_server_evaluate(p, ids(quorum), size(len(quorum)), in(request), size(len(request)),
+			out.ptr(), out.capacity(), &out.written))
 	})
-	runtime.KeepAlive(k)
-	runtime.KeepAlive(quorum)
 	if err != nil {
 		return nil, err
 	}
-	return out[:written], nil
+	return out.bytes(), nil
 }
 
-func quorumPtr(q []uint16) *C.uint16_t {
-	if len(q) == 0 {
-		return nil
-	}
-	return (*C.uint16_t)(unsafe.Pointer(&q[0]))
-}
-
-// Commitments are the public Feldman commitments of a t-of-m sharing (the
-// first is the shared public key). Immutable; safe for concurrent use.
+// Commitments are the public Feldman commitments of a t-of-m sharing (t
+// elements; the first is the shared key's public key). Threshold clients
+// are made with them and check every server's answer against them.
+// Immutable; safe for concurrent use. Close releases them.
 type Commitments struct {
-	suite Suite
-	res   resource[C.struct_oblivex_commitments]
+	suite     Suite
+	threshold int
+	publicKey *PublicKey
+	res       resource[C.struct_oblivex_commitments]
 }
 
-func newCommitments(suite Suite, p *C.struct_oblivex_commitments) *Commitments {
-	c := &Commitments{suite: suite, res: resource[C.struct_oblivex_commitments]{ptr: p, free: func(p *C.struct_oblivex_commitments) { C.oblivex_commitments_free(p) }}}
+// newCommitments wraps a new handle (freeing it if its public key cannot
+// be read).
+func newCommitments(suite Suite, p *C.struct_oblivex_commitments) (*Commitments, error) {
+	out := newOut(suite.ElementLen())
+	if err := check(C.oblivex_commitments_public_key(p, out.ptr(), out.capacity(), &out.written)); err != nil {
+		C.oblivex_commitments_free(p)
+		return nil, err
+	}
+	c := &Commitments{
+		suite:     suite,
+		threshold: int(C.oblivex_commitments_threshold(p)),
+		publicKey: &PublicKey{suite: suite, encoded: out.bytes()},
+	}
+	c.res.init(p, func(p *C.struct_oblivex_commitments) { C.oblivex_commitments_free(p) })
 	runtime.SetFinalizer(c, (*Commitments).Close)
-	return c
+	return c, nil
 }
 
-// ParseCommitments decodes t concatenated element encodings, validated.
+// ParseCommitments decodes a commitment set of suite (t element
+// encodings, concatenated) with full validation: ErrUnknownSuite,
+// ErrBadLength, ErrInvalidThreshold (more than MaxParties),
+// ErrInvalidElement.
 func ParseCommitments(suite Suite, b []byte) (*Commitments, error) {
 	var p *C.struct_oblivex_commitments
-	if err := check(C.oblivex_commitments_from_bytes(C.int(suite), ptr(b), size(len(b)), &p)); err != nil {
+	if err := check(C.oblivex_commitments_from_bytes(C.oblivex_suite(suite), in(b), size(len(b)), &p)); err != nil {
 		return nil, err
 	}
-	return newCommitments(suite, p), nil
+	return newCommitments(suite, p)
 }
 
-// Close releases the commitments. Idempotent.
-func (c *Commitments) Close() { c.res.close() }
+// Close releases the commitments. Idempotent; always nil.
+func (c *Commitments) Close() error { return c.res.close() }
 
 // Suite is the commitments' suite.
 func (c *Commitments) Suite() Suite { return c.suite }
 
-// Threshold is t (0 once closed).
-func (c *Commitments) Threshold() int {
-	t := 0
-	_ = c.res.use(func(p *C.struct_oblivex_commitments) error {
-		t = int(C.oblivex_commitments_threshold(p))
-		return nil
-	})
-	runtime.KeepAlive(c)
-	return t
-}
+// Threshold is t: how many servers must answer.
+func (c *Commitments) Threshold() int { return c.threshold }
 
-func (c *Commitments) bytes(f func(*C.struct_oblivex_commitments, *C.uint8_t, C.size_t, *C.size_t) C.enum_oblivex_status, capacity int) ([]byte, error) {
-	out := make([]byte, capacity)
-	var written C.size_t
+// PublicKey is the shared key's public key: the key ElGamal encrypts to,
+// and the public key of the single-key OPRF with the shared key.
+func (c *Commitments) PublicKey() *PublicKey { return c.publicKey }
+
+// Bytes is the commitments' encoding (t element encodings), to publish.
+func (c *Commitments) Bytes() ([]byte, error) {
+	out := newOut(c.threshold * c.suite.ElementLen())
 	err := c.res.use(func(p *C.struct_oblivex_commitments) error {
-		return check(f(p, ptr(out), size(len(out)), &written))
+		return check(C.oblivex_commitments_to_bytes(p, out.ptr(), out.capacity(), &out.written))
 	})
-	runtime.KeepAlive(c)
 	if err != nil {
 		return nil, err
 	}
-	return out[:written], nil
+	return out.bytes(), nil
 }
 
-// Bytes is the encoding (t element encodings).
-func (c *Commitments) Bytes() ([]byte, error) {
-	return c.bytes(func(p *C.struct_oblivex_commitments, o *C.uint8_t, n C.size_t, w *C.size_t) C.enum_oblivex_status {
-		return C.oblivex_commitments_to_bytes(p, o, n, w)
-	}, c.Threshold()*c.suite.ElementLen())
-}
-
-// PublicKey is the shared key's public key (an element encoding): the
-// ElGamal encryption key, the single-key OPRF's public key.
-func (c *Commitments) PublicKey() ([]byte, error) {
-	return c.bytes(func(p *C.struct_oblivex_commitments, o *C.uint8_t, n C.size_t, w *C.size_t) C.enum_oblivex_status {
-		return C.oblivex_commitments_public_key(p, o, n, w)
-	}, c.suite.ElementLen())
-}
-
-// VerifyShare checks a share against the commitments: nil if consistent,
-// ErrVerificationFailed if not.
-func (c *Commitments) VerifyShare(k *KeyShare) error {
-	err := c.res.use(func(cp *C.struct_oblivex_commitments) error {
-		return k.res.use(func(kp *C.struct_oblivex_key_share) error {
+// VerifyShare checks a share against the commitments (k_id·B = C_id): nil
+// if it is consistent, ErrVerificationFailed if not, ErrSuiteMismatch for
+// a share of another suite. Run it when a share is received.
+func (c *Commitments) VerifyShare(share *KeyShare) error {
+	if share == nil {
+		return ErrNullPointer
+	}
+	return c.res.use(func(cp *C.struct_oblivex_commitments) error {
+		return share.res.use(func(kp *C.struct_oblivex_key_share) error {
 			return check(C.oblivex_commitments_verify_share(cp, kp))
 		})
 	})
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(k)
-	return err
 }
 
-// Deal shares a key of suite t-of-m (1 <= t <= m <= 1024): secret is the
-// encoded key to share, or nil for a fresh random one. It returns the
-// shares of parties 1..m, in order, and the commitments to publish.
-func Deal(suite Suite, secret []byte, t, m int) ([]*KeyShare, *Commitments, error) {
-	if m <= 0 || m > 1024 || t <= 0 || t > m {
-		return nil, nil, ErrInvalidThreshold
+// dealing holds the C array a dealer writes the shares to.
+type dealing struct {
+	shares []*C.struct_oblivex_key_share
+	secret *C.uint8_t
+}
+
+// newDealing checks a dealer's arguments shared by Deal and DealBLS: a
+// usable threshold (ErrInvalidThreshold) and a secret that is nil (fresh)
+// or not empty (ErrInvalidScalar: the C API would take an empty one for
+// "fresh"). free releases the array.
+func newDealing(secret []byte, threshold, parties int) (*dealing, error) {
+	if parties <= 0 || parties > MaxParties || threshold <= 0 || threshold > parties {
+		return nil, ErrInvalidThreshold
 	}
-	shares := unsafe.Slice((**C.struct_oblivex_key_share)(C.calloc(C.size_t(m), C.size_t(unsafe.Sizeof(uintptr(0))))), m)
-	defer C.free(unsafe.Pointer(&shares[0]))
-	var commitments *C.struct_oblivex_commitments
-	var secretPtr *C.uint8_t
-	if secret != nil {
-		secretPtr = ptr(secret)
-		if secretPtr == nil {
-			return nil, nil, ErrInvalidScalar
-		}
+	if secret != nil && len(secret) == 0 {
+		return nil, ErrInvalidScalar
 	}
-	if err := check(C.oblivex_threshold_deal(C.int(suite), secretPtr, size(len(secret)), size(t), size(m), &shares[0], &commitments)); err != nil {
+	p := (**C.struct_oblivex_key_share)(C.calloc(C.size_t(parties), C.size_t(unsafe.Sizeof(uintptr(0)))))
+	return &dealing{shares: unsafe.Slice(p, parties), secret: opt(secret)}, nil
+}
+
+func (d *dealing) free() { C.free(unsafe.Pointer(&d.shares[0])) }
+
+// keyShares wraps the dealt handles.
+func (d *dealing) keyShares(suite Suite) []*KeyShare {
+	out := make([]*KeyShare, len(d.shares))
+	for i, p := range d.shares {
+		out[i] = newKeyShare(suite, p)
+	}
+	return out
+}
+
+// Deal is a dealer's t-of-m sharing (1 <= t <= m <= MaxParties) of a key
+// of suite: secret is the key to share (a scalar encoding) or nil for a
+// fresh random one. It returns the shares of parties 1..m, in order (give
+// each server its share over a private channel), and the commitments to
+// publish. ErrUnknownSuite, ErrInvalidThreshold, ErrInvalidScalar (the
+// secret).
+func Deal(suite Suite, secret []byte, threshold, parties int) ([]*KeyShare, *Commitments, error) {
+	if err := suite.known(); err != nil {
 		return nil, nil, err
 	}
-	out := make([]*KeyShare, m)
-	for i := range out {
-		out[i] = newKeyShare(suite, shares[i])
+	d, err := newDealing(secret, threshold, parties)
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, newCommitments(suite, commitments), nil
+	defer d.free()
+	var p *C.struct_oblivex_commitments
+	if err := check(C.oblivex_threshold_deal(C.oblivex_suite(suite), d.secret, size(len(secret)), size(threshold), size(parties),
+		&d.shares[0], &p)); err != nil {
+		return nil, nil, err
+	}
+	shares := d.keyShares(suite)
+	commitments, err := newCommitments(suite, p)
+	if err != nil {
+		for _, s := range shares {
+			s.Close()
+		}
+		return nil, nil, err
+	}
+	return shares, commitments, nil
 }
 
-// Response is one server's answer to a threshold request.
+// Response is one server's answer to a threshold request: its party id
+// and the bytes KeyShare.Evaluate returned.
 type Response struct {
-	Party    uint16
+	// Party is the answering server's party id.
+	Party uint16
+	// Elements is its response (as long as the request).
 	Elements []byte
 }
 
-// responses is a batch of responses in C memory.
-type responses struct {
-	ids    *C.uint16_t
-	arrays *cArrays
-	n      int
-}
-
-func newResponses(rs []Response) *responses {
-	r := &responses{n: len(rs)}
-	items := make([][]byte, len(rs))
-	for i, x := range rs {
-		items[i] = x.Elements
+// checkResponses refuses, before the batch is touched, the party ids the
+// library rejects only once it combines the answers (which spends the
+// batch): zero, above MaxParties, repeated, or outside the named quorum.
+func checkResponses(rs []Response, quorum []uint16) error {
+	seen := make(map[uint16]bool, len(rs))
+	for _, r := range rs {
+		if r.Party == 0 || int(r.Party) > MaxParties || seen[r.Party] {
+			return ErrInvalidPartyID
+		}
+		seen[r.Party] = true
 	}
-	r.arrays = newCArrays(items)
-	if len(rs) > 0 {
-		r.ids = (*C.uint16_t)(C.calloc(C.size_t(len(rs)), 2))
-		ids := unsafe.Slice(r.ids, len(rs))
-		for i, x := range rs {
-			ids[i] = C.uint16_t(x.Party)
+	if len(quorum) > 0 {
+		named := make(map[uint16]bool, len(quorum))
+		for _, id := range quorum {
+			named[id] = true
+		}
+		for _, r := range rs {
+			if !named[r.Party] {
+				return ErrInvalidPartyID
+			}
 		}
 	}
-	return r
+	return nil
 }
 
-func (r *responses) free() {
-	r.arrays.free()
-	if r.ids != nil {
-		C.free(unsafe.Pointer(r.ids))
+// thresholdFinalize is a threshold client's C last step, its batch bound.
+type thresholdFinalize func(partyIDs *C.uint16_t, responses **C.uint8_t, lens *C.size_t, count C.size_t,
+	outputs *C.uint8_t, outputsCapacity C.size_t, outputsWritten *C.size_t,
+	cheaters *C.uint16_t, cheatersCapacity C.size_t, cheatersWritten *C.size_t) C.oblivex_status
+
+// finalizeThreshold runs a threshold client's last step: on success the
+// outputs (count of outputLen bytes) and the servers caught cheating; on a
+// failure that carries the cheater list a *CheatingServersError; other
+// errors as they are.
+func finalizeThreshold(rs []Response, outputLen, count int, f thresholdFinalize) ([][]byte, []uint16, error) {
+	parties := make([]uint16, len(rs))
+	items := make([][]byte, len(rs))
+	for i, r := range rs {
+		parties[i], items[i] = r.Party, r.Elements
 	}
-}
-
-// finishThreshold runs a threshold client's last step: f writes the outputs
-// and the cheaters. On success it returns the outputs and the cheaters; on
-// a failure that names cheaters a *CheatingServersError.
-func finishThreshold(rs []Response, outputLen, count int,
-	f func(ids *C.uint16_t, ptrs **C.uint8_t, lens *C.size_t, n C.size_t, out *C.uint8_t, outCap C.size_t, outW *C.size_t, ch *C.uint16_t, chCap C.size_t, chW *C.size_t) C.enum_oblivex_status,
-) ([][]byte, []uint16, error) {
-	r := newResponses(rs)
-	defer r.free()
-	outputs := make([]byte, outputLen*count)
+	arrays := newCArrays(items)
+	defer arrays.free()
+	outputs := newOut(outputLen * count)
 	cheaters := make([]uint16, len(rs)+1)
-	var outW, chW C.size_t
-	err := check(f(r.ids, r.arrays.ptrs, r.arrays.lens, size(len(rs)), ptr(outputs), size(len(outputs)), &outW,
-		(*C.uint16_t)(unsafe.Pointer(&cheaters[0])), size(len(cheaters)), &chW))
-	named := append([]uint16(nil), cheaters[:chW]...)
-	if err == ErrVerificationFailed || err == ErrNotEnoughResponses {
+	var cheatersWritten C.size_t
+	err := check(f(ids(parties), arrays.ptrs, arrays.lens, size(len(rs)), outputs.ptr(), outputs.capacity(), &outputs.written,
+		(*C.uint16_t)(unsafe.Pointer(&cheaters[0])), size(len(cheaters)), &cheatersWritten))
+	named := append([]uint16{}, cheaters[:cheatersWritten]...)
+	if errors.Is(err, ErrVerificationFailed) || errors.Is(err, ErrNotEnoughResponses) || errors.Is(err, ErrInvalidInput) {
 		return nil, nil, &CheatingServersError{Servers: named, Err: err}
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return split(outputs[:outW], count), named, nil
+	return split(outputs.bytes(), count), named, nil
 }
 
-// ThresholdOPRFBatch is a threshold OPRF client's batch: single use; Close
-// wipes it.
-type ThresholdOPRFBatch struct {
-	suite Suite
-	count int
-	res   resource[C.struct_oblivex_threshold_oprf_client]
+// ThresholdOPRFClient is the client of an OPRF whose key is shared by m
+// servers, t of which must answer: the commitments of the sharing, an
+// optional quorum and κ. Every answer is checked against its server's
+// commitment and cheaters are named. The outputs equal the single-key
+// OPRF's under the shared key. Immutable; safe for concurrent use.
+type ThresholdOPRFClient struct {
+	commitments *Commitments
+	quorum      []uint16
+	kappa       uint32
 }
 
-// Close wipes and releases the batch. Idempotent.
-func (b *ThresholdOPRFBatch) Close() { b.res.close() }
+// NewThresholdOPRFClient makes a threshold OPRF client for the servers
+// sharing the key of commitments (which the client uses but does not own:
+// keep them open while it blinds). quorum names exactly t servers that
+// will answer (nil for none: any t correct answers combine), so that they
+// pre-multiply by their Lagrange coefficients (give them the same quorum);
+// ErrInvalidPartyID otherwise. kappa as in NewCheckedClient.
+func NewThresholdOPRFClient(commitments *Commitments, quorum []uint16, kappa uint32) (*ThresholdOPRFClient, error) {
+	if commitments == nil {
+		return nil, ErrNullPointer
+	}
+	if err := checkQuorum(quorum, commitments.threshold); err != nil {
+		return nil, err
+	}
+	if err := checkKappa(kappa); err != nil {
+		return nil, err
+	}
+	return &ThresholdOPRFClient{commitments: commitments, quorum: append([]uint16(nil), quorum...), kappa: kappa}, nil
+}
 
-// ThresholdOPRFBlind hashes and blinds inputs for the servers sharing the
-// key of commitments, and returns the batch and the one request to send to
-// each of them. quorum (t ids, or nil) names the servers that will answer
-// so that they pre-multiply by their Lagrange coefficients; kappa as in
-// CheckedClient (0: 64).
-func ThresholdOPRFBlind(commitments *Commitments, inputs [][]byte, quorum []uint16, kappa uint32) (*ThresholdOPRFBatch, []byte, error) {
+// Commitments are the sharing's commitments the client checks against.
+func (c *ThresholdOPRFClient) Commitments() *Commitments { return c.commitments }
+
+// Quorum is the client's quorum (nil for none; a copy).
+func (c *ThresholdOPRFClient) Quorum() []uint16 { return append([]uint16(nil), c.quorum...) }
+
+// Kappa is the client's κ (0: the default, 64).
+func (c *ThresholdOPRFClient) Kappa() uint32 { return c.kappa }
+
+// Blind hashes and blinds the inputs (each at most MaxInputLen bytes),
+// hides the balancer among them, and returns the batch, whose Request
+// every server evaluates (count+1 element encodings). ErrEmptyInput for
+// no input, ErrInvalidInput if an input hashes to the identity, ErrClosed
+// if the commitments were closed.
+func (c *ThresholdOPRFClient) Blind(inputs [][]byte) (*ThresholdOPRFBatch, error) {
+	if c.commitments == nil {
+		return nil, ErrNullPointer // a zero ThresholdOPRFClient
+	}
+	suite := c.commitments.suite
 	arrays := newCArrays(inputs)
 	defer arrays.free()
-	request := make([]byte, (len(inputs)+1)*commitments.suite.ElementLen())
-	var written C.size_t
-	var p *C.struct_oblivex_threshold_oprf_client
-	err := commitments.res.use(func(cp *C.struct_oblivex_commitments) error {
-		return check(C.oblivex_threshold_oprf_client_blind(cp, arrays.ptrs, arrays.lens, size(len(inputs)), quorumPtr(quorum), size(len(quorum)),
-			C.uint32_t(kappa), ptr(request), size(len(request)), &written, &p))
+	request := newOut((len(inputs) + 1) * suite.ElementLen())
+	var p *C.struct_oblivex_threshold_oprf_batch
+	err := c.commitments.res.use(func(cp *C.struct_oblivex_commitments) error {
+		return check(C.oblivex_threshold_oprf_batch_blind(cp, arrays.ptrs, arrays.lens, size(len(inputs)), ids(c.quorum), size(len(c.quorum)),
+			C.uint32_t(c.kappa), request.ptr(), request.capacity(), &request.written, &p))
 	})
-	runtime.KeepAlive(commitments)
-	runtime.KeepAlive(quorum)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b := &ThresholdOPRFBatch{suite: commitments.suite, count: len(inputs), res: resource[C.struct_oblivex_threshold_oprf_client]{ptr: p, free: func(p *C.struct_oblivex_threshold_oprf_client) { C.oblivex_threshold_oprf_client_free(p) }}}
+	b := &ThresholdOPRFBatch{suite: suite, count: len(inputs), quorum: c.quorum, request: request.bytes()}
+	b.res.init(p, func(p *C.struct_oblivex_threshold_oprf_batch) { C.oblivex_threshold_oprf_batch_free(p) })
 	runtime.SetFinalizer(b, (*ThresholdOPRFBatch).Close)
-	return b, request[:written], nil
+	return b, nil
 }
 
-// Finalize checks every response against its server's commitment, combines
-// t correct ones and returns the PRF outputs (equal to the single-key
-// OPRF's) and the servers caught cheating; with fewer than t correct
-// answers a *CheatingServersError (errors.Is ErrNotEnoughResponses). It
-// spends the batch.
-func (b *ThresholdOPRFBatch) Finalize(rs []Response) ([][]byte, []uint16, error) {
+// ThresholdOPRFBatch is one blinded batch of a ThresholdOPRFClient: its
+// request, and the inputs, blinds and check secrets, kept until Finalize.
+// Single use; Close wipes it.
+type ThresholdOPRFBatch struct {
+	suite   Suite
+	count   int
+	quorum  []uint16
+	request []byte
+	res     resource[C.struct_oblivex_threshold_oprf_batch]
+}
+
+// Request is what to send to every server (the batch's own slice: do not
+// modify it).
+func (b *ThresholdOPRFBatch) Request() []byte { return b.request }
+
+// Close wipes and releases the batch. Idempotent; always nil.
+func (b *ThresholdOPRFBatch) Close() error { return b.res.close() }
+
+// Finalize checks every server's response against its commitment,
+// combines t correct ones and returns the PRF output of every input
+// (Suite.OutputLen bytes each, in order) and the servers caught cheating
+// (an answer that fails its check or does not decode).
+//
+// Blame: every server whose answer is checked on its own and fails is
+// named; when the combined check of t answers passes, their outputs are
+// right, and servers whose wrong answers cancel out in the combination
+// (colluders) change nothing and may go unnamed.
+//
+// Failures after the answers were checked come as a *CheatingServersError
+// naming the cheaters: ErrNotEnoughResponses (fewer than t correct
+// answers) or ErrVerificationFailed (a cheater in a named quorum: ask
+// another quorum with a fresh batch). Those spend the batch, as success
+// does (later calls give ErrBatchUsed); ErrInvalidPartyID (an id zero or
+// repeated, or a server outside the named quorum) leaves it usable.
+func (b *ThresholdOPRFBatch) Finalize(responses []Response) ([][]byte, []uint16, error) {
+	if err := checkResponses(responses, b.quorum); err != nil {
+		return nil, nil, err
+	}
 	var outputs [][]byte
 	var cheaters []uint16
-	err := b.res.spend(func(p *C.struct_oblivex_threshold_oprf_client) error {
+	err := b.res.finish(func(p *C.struct_oblivex_threshold_oprf_batch) error {
 		var err error
-		outputs, cheaters, err = finishThreshold(rs, b.suite.OutputLen(), b.count,
-			func(ids *C.uint16_t, ptrs **C.uint8_t, lens *C.size_t, n C.size_t, out *C.uint8_t, outCap C.size_t, outW *C.size_t, ch *C.uint16_t, chCap C.size_t, chW *C.size_t) C.enum_oblivex_status {
-				return C.oblivex_threshold_oprf_client_finalize(p, ids, ptrs, lens, n, out, outCap, outW, ch, chCap, chW)
+		outputs, cheaters, err = finalizeThreshold(responses, b.suite.OutputLen(), b.count,
+			func(partyIDs *C.uint16_t, rs **C.uint8_t, lens *C.size_t, n C.size_t, out *C.uint8_t, outCap C.size_t, outW *C.size_t,
+				ch *C.uint16_t, chCap C.size_t, chW *C.size_t) C.oblivex_status {
+				return C.oblivex_threshold_oprf_batch_finalize(p, partyIDs, rs, lens, n, out, outCap, outW, ch, chCap, chW)
 			})
 		return err
 	})
-	runtime.KeepAlive(b)
 	return outputs, cheaters, err
 }

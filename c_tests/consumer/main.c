@@ -8,7 +8,7 @@ int main(void) {
     size_t written = 0;
     oblivex_mont_ctx *ctx = NULL;
     oblivex_status st = oblivex_mont_ctx_new(m, sizeof m, &ctx);
-    if (st == OBLIVEX_OK) st = oblivex_mod_exp_batch(ctx, bases, 1, exps, 1, 2, out, sizeof out, &written);
+    if (st == OBLIVEX_OK) st = oblivex_mod_exp_batch(ctx, bases, sizeof bases, exps, sizeof exps, 2, out, sizeof out, &written);
     oblivex_mont_ctx_free(ctx);
     if (st != OBLIVEX_OK) return fprintf(stderr, "oblivex: %s\n", oblivex_status_str(st)), 1;
     printf("2^10 = %d, 3^4 = %d (mod 65537)\n", out[1] << 8 | out[2], out[4] << 8 | out[5]);

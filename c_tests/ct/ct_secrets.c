@@ -57,7 +57,8 @@ static void test_modexp(void) {
         SECRET(b, count * len);
         SECRET(e, count * len);
         size_t written = 0;
-        expect_ok(oblivex_mod_exp_batch(ctx, b, len, e, len, count, out, sizeof out, &written), "modexp batch");
+        expect_ok(oblivex_mod_exp_batch(ctx, b, count * len, e, count * len, count, out, sizeof out, &written),
+            "modexp batch");
         PUBLIC(out, sizeof out);
         PUBLIC(&written, sizeof written);
         /* One modulus per value (CRT-style: two moduli alternating). */
@@ -71,7 +72,7 @@ static void test_modexp(void) {
         }
         SECRET(b, count * len);
         SECRET(e, count * len);
-        expect_ok(oblivex_mod_exp_batch_multi(ctxs, b, len, e, len, count, len, out, sizeof out, &written),
+        expect_ok(oblivex_mod_exp_batch_multi(ctxs, b, count * len, e, count * len, count, out, sizeof out, &written),
                   "modexp per-value moduli");
         PUBLIC(out, sizeof out);
         oblivex_mont_ctx_free(ctx);
@@ -101,22 +102,62 @@ static void test_oprf(int suite) {
     PUBLIC(pk, sizeof pk); /* published by design */
     PUBLIC(&written, sizeof written);
     for (int check = OBLIVEX_CHECK_COMMITTED_KEY; check <= OBLIVEX_CHECK_KEY_FREE; check++) {
-        oblivex_checked_oprf_client *client = NULL;
+        oblivex_checked_oprf_batch *client = NULL;
         size_t request_len = 0, response_len = 0;
-        expect_ok(oblivex_checked_oprf_client_blind(suite, check, 0, inputs, input_lens, 3, request, sizeof request,
-                                                    &request_len, &client),
+        int committed = check == OBLIVEX_CHECK_COMMITTED_KEY; /* the key-free check takes no key */
+        expect_ok(oblivex_checked_oprf_batch_blind(suite, check, 0, committed ? pk : NULL, committed ? el : 0,
+                                                   inputs, input_lens, 3, request,
+                                                   sizeof request, &request_len, &client),
                   "checked blind");
         PUBLIC(&request_len, sizeof request_len);
-        expect_ok(oblivex_oprf_server_evaluate(server, request, request_len, response, sizeof response, &response_len),
+        expect_ok(oblivex_oprf_server_evaluate(server, request, request_len, NULL, 0, response, sizeof response,
+                                               &response_len, NULL, 0, NULL),
                   "server evaluate");
         PUBLIC(&response_len, sizeof response_len);
-        expect_ok(oblivex_checked_oprf_client_verify_finalize(client, response, response_len, pk, el, outputs,
-                                                              sizeof outputs, &written),
-                  "checked verify-finalize");
+        expect_ok(oblivex_checked_oprf_batch_finalize(client, response, response_len, outputs, sizeof outputs,
+                                                      &written),
+                  "checked finalize");
         PUBLIC(outputs, sizeof outputs);
-        oblivex_checked_oprf_client_free(client);
+        oblivex_checked_oprf_batch_free(client);
     }
     oblivex_oprf_server_free(server);
+}
+
+/* The proving modes: the server's DLEQ proof uses its key and a fresh
+ * nonce (both secret), POPRF also the key tweaked by info; the client
+ * checks the proof and finalizes. The secret key goes in as bytes. */
+static void test_proving_modes(int suite) {
+    size_t el = oblivex_suite_element_len(suite), sl = oblivex_suite_scalar_len(suite), written = 0;
+    static uint8_t key[MAXE], pk[MAXE], blinded[MAXREQ], evaluated[MAXREQ], proof[2 * MAXE], outputs[8 * 64];
+    static const uint8_t info[] = "ct info";
+    for (int mode = OBLIVEX_OPRF_MODE_VOPRF; mode <= OBLIVEX_OPRF_MODE_POPRF; mode++) {
+        size_t info_len = mode == OBLIVEX_OPRF_MODE_POPRF ? sizeof info - 1 : 0;
+        fill(key, sl, 5 + (unsigned)mode);
+        key[0] = 0;
+        key[sl - 1] = 0; /* below the group order whatever the byte order */
+        SECRET(key, sl);
+        oblivex_oprf_server *server = NULL;
+        expect_ok(oblivex_oprf_server_new(suite, mode, key, sl, &server), "proving server from secret key");
+        expect_ok(oblivex_oprf_server_public_key(server, pk, sizeof pk, &written), "public key");
+        PUBLIC(pk, sizeof pk); /* published by design */
+        oblivex_oprf_batch *batch = NULL;
+        size_t blinded_len = 0, evaluated_len = 0, proof_len = 0;
+        expect_ok(oblivex_oprf_batch_blind(suite, mode, inputs, input_lens, 3, info, info_len, pk, el, blinded,
+                                           sizeof blinded, &blinded_len, &batch),
+                  "blind");
+        PUBLIC(&blinded_len, sizeof blinded_len);
+        expect_ok(oblivex_oprf_server_evaluate(server, blinded, blinded_len, info, info_len, evaluated,
+                                               sizeof evaluated, &evaluated_len, proof, sizeof proof, &proof_len),
+                  "evaluate with proof");
+        PUBLIC(&evaluated_len, sizeof evaluated_len);
+        PUBLIC(&proof_len, sizeof proof_len);
+        expect_ok(oblivex_oprf_batch_finalize(batch, evaluated, evaluated_len, proof, proof_len, outputs,
+                                              sizeof outputs, &written),
+                  "verify and finalize");
+        PUBLIC(outputs, sizeof outputs);
+        oblivex_oprf_batch_free(batch);
+        oblivex_oprf_server_free(server);
+    }
 }
 
 #define M 5
@@ -152,17 +193,17 @@ static void test_threshold(int suite) {
         expect_ok(oblivex_commitments_verify_share(commitments, shares[i]), "verify share");
     }
     /* Threshold OPRF. */
-    oblivex_threshold_oprf_client *client = NULL;
-    expect_ok(oblivex_threshold_oprf_client_blind(commitments, inputs, input_lens, 3, NULL, 0, 0, request,
+    oblivex_threshold_oprf_batch *client = NULL;
+    expect_ok(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, 3, NULL, 0, 0, request,
                                                   sizeof request, &written, &client),
               "threshold blind");
     PUBLIC(&written, sizeof written);
     respond(shares, request, written, ids, bytes, ptrs, lens);
-    expect_ok(oblivex_threshold_oprf_client_finalize(client, ids, ptrs, lens, M, outputs, sizeof outputs, &written,
+    expect_ok(oblivex_threshold_oprf_batch_finalize(client, ids, ptrs, lens, M, outputs, sizeof outputs, &written,
                                                      cheaters, M, &n),
               "threshold finalize");
     PUBLIC(outputs, sizeof outputs);
-    oblivex_threshold_oprf_client_free(client);
+    oblivex_threshold_oprf_batch_free(client);
     /* ElGamal: KEM encapsulations and their decryption (blinded). */
     expect_ok(oblivex_commitments_public_key(commitments, pk, sizeof pk, &written), "public key");
     for (int i = 0; i < 3; i++) {
@@ -171,17 +212,17 @@ static void test_threshold(int suite) {
                   "encapsulate");
         PUBLIC(items + i * el, el); /* an encapsulation is public */
     }
-    oblivex_elgamal_client *decryptor = NULL;
-    expect_ok(oblivex_elgamal_client_new(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, items, 3 * el, 3, 1, NULL, 0, 0,
+    oblivex_elgamal_batch *decryptor = NULL;
+    expect_ok(oblivex_elgamal_batch_blind(commitments, OBLIVEX_ELGAMAL_KEM_SECRETS, items, 3 * el, 3, true, NULL, 0, 0,
                                          request, sizeof request, &written, &decryptor),
               "decryption request");
     PUBLIC(&written, sizeof written);
     respond(shares, request, written, ids, bytes, ptrs, lens);
-    expect_ok(oblivex_elgamal_client_finish(decryptor, ids, ptrs, lens, M, outputs, sizeof outputs, &written,
+    expect_ok(oblivex_elgamal_batch_finalize(decryptor, ids, ptrs, lens, M, outputs, sizeof outputs, &written,
                                             cheaters, M, &n),
               "decapsulate");
     PUBLIC(outputs, sizeof outputs);
-    oblivex_elgamal_client_free(decryptor);
+    oblivex_elgamal_batch_free(decryptor);
     for (int i = 0; i < M; i++) {
         oblivex_key_share_free(shares[i]);
     }
@@ -195,18 +236,18 @@ static void test_bls(void) {
     uint16_t ids[M], cheaters[M];
     oblivex_key_share *shares[M];
     oblivex_bls_key_set *key_set = NULL;
-    expect_ok(oblivex_bls_deal(T, M, shares, &key_set), "bls deal");
-    oblivex_bls_client *client = NULL;
-    expect_ok(oblivex_bls_client_blind(key_set, inputs, input_lens, 3, NULL, 0, 0, request, sizeof request, &written,
+    expect_ok(oblivex_bls_deal(NULL, 0, T, M, shares, &key_set), "bls deal");
+    oblivex_bls_batch *client = NULL;
+    expect_ok(oblivex_bls_batch_blind(key_set, inputs, input_lens, 3, NULL, 0, 0, request, sizeof request, &written,
                                        &client),
               "bls blind");
     PUBLIC(&written, sizeof written);
     respond(shares, request, written, ids, bytes, ptrs, lens);
-    expect_ok(oblivex_bls_client_finish(client, ids, ptrs, lens, M, signatures, sizeof signatures, &written, cheaters,
+    expect_ok(oblivex_bls_batch_finalize(client, ids, ptrs, lens, M, signatures, sizeof signatures, &written, cheaters,
                                         M, &n),
-              "bls finish");
+              "bls finalize");
     PUBLIC(signatures, sizeof signatures);
-    oblivex_bls_client_free(client);
+    oblivex_bls_batch_free(client);
     for (int i = 0; i < M; i++) {
         oblivex_key_share_free(shares[i]);
     }
@@ -231,6 +272,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         if (!strcmp(only, "all") || !strcmp(only, "oprf")) {
             test_oprf(suites[i]);
+            test_proving_modes(suites[i]);
         }
         if (!strcmp(only, "all") || !strcmp(only, "threshold")) {
             test_threshold(suites[i]);

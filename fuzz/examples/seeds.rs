@@ -84,7 +84,8 @@ fn decode_seeds<G: PrimeOrderGroup>(g: u8) {
 
 fn bls_decode_seeds() {
     let mut rng = FuzzRng::new(b"bls");
-    let (_, key_set) = bls::deal(2, 3, &mut rng).expect("deal");
+    let secret = Bls12381G1::random_scalar(&mut rng);
+    let (_, key_set) = bls::deal(&secret, 2, 3, &mut rng).expect("deal");
     write(
         "decode",
         "bls-public-key",

@@ -38,12 +38,8 @@ impl Out {
     }
 
     fn check(&self, status: oblivex_status) {
-        assert_ne!(
-            status,
-            oblivex_status::OBLIVEX_ERR_PANIC,
-            "a panic reached the C ABI"
-        );
-        if status == oblivex_status::OBLIVEX_OK {
+        assert_ne!(status, OBLIVEX_ERR_PANIC, "a panic reached the C ABI");
+        if status == OBLIVEX_OK {
             assert!(self.written <= self.buf.len());
             assert!(
                 self.buf[self.written..].iter().all(|&b| b == SENTINEL),
@@ -73,22 +69,22 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// A suite number, mostly valid ones.
-fn suite(input: &mut Cursor<'_>) -> i32 {
-    match input.byte() {
+/// A suite value, mostly valid ones.
+fn suite(input: &mut Cursor<'_>) -> oblivex_suite {
+    oblivex_suite(match input.byte() {
         b @ 0..=239 => i32::from(b % 4) + 1,
         b => i32::from(b) - 245,
-    }
+    })
 }
 
 /// As [`suite`], the FFDHE suites rarer: for the whole client flows, where
 /// one FFDHE run costs about 100 ms under coverage instrumentation (their
 /// wrappers are the same code for every suite).
-fn client_suite(input: &mut Cursor<'_>) -> i32 {
-    match input.byte() {
+fn client_suite(input: &mut Cursor<'_>) -> oblivex_suite {
+    oblivex_suite(match input.byte() {
         b @ 0..=239 => i32::from(b % 3) + 1,
         b => i32::from(b) - 245,
-    }
+    })
 }
 
 /// A buffer of exactly `len` bytes from the input (zero-filled past its end).
@@ -103,8 +99,8 @@ fn modexp(input: &mut Cursor<'_>) {
     let mut ctx = ptr::null_mut();
     // SAFETY: the modulus buffer holds `len` bytes; `ctx` is writable.
     let status = unsafe { oblivex_mont_ctx_new(modulus.as_ptr(), modulus.len(), &mut ctx) };
-    assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
-    assert_eq!(status == oblivex_status::OBLIVEX_OK, !ctx.is_null());
+    assert_ne!(status, OBLIVEX_ERR_PANIC);
+    assert_eq!(status == OBLIVEX_OK, !ctx.is_null());
     let count = usize::from(input.byte() % 12);
     let base_len = match input.byte() {
         255 => 2049,
@@ -123,9 +119,9 @@ fn modexp(input: &mut Cursor<'_>) {
         oblivex_mod_exp_batch(
             ctx,
             bases.as_ptr(),
-            base_len,
+            bases.len(),
             exponents.as_ptr(),
-            exponent_len,
+            exponents.len(),
             count,
             out.ptr(),
             out.buf.len(),
@@ -140,11 +136,11 @@ fn modexp(input: &mut Cursor<'_>) {
 /// A server of `suite_id` with a derived key (NULL if the suite or mode is
 /// not one), made once per process and kept: fixed setup, not the input's
 /// work.
-fn server(suite_id: i32, mode: i32) -> *mut oblivex_oprf_server {
+fn server(suite_id: oblivex_suite, mode: oblivex_oprf_mode) -> *mut oblivex_oprf_server {
     let key = (
         TypeId::of::<oblivex_oprf_server>(),
-        mode as u8,
-        suite_id as u32 as usize,
+        mode.0 as u8,
+        suite_id.0 as u32 as usize,
     );
     *cached(key, || {
         let mut server = ptr::null_mut();
@@ -160,28 +156,37 @@ fn server(suite_id: i32, mode: i32) -> *mut oblivex_oprf_server {
                 &mut server,
             )
         };
-        assert!(status == oblivex_status::OBLIVEX_OK || server.is_null());
+        assert!(status == OBLIVEX_OK || server.is_null());
         server
     })
 }
 
 fn server_evaluate(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
-    let server = server(suite_id, 0);
+    let mode = oblivex_oprf_mode(i32::from(input.byte() % 4));
+    let server = server(suite_id, mode);
     let blinded = input.field(8);
+    let info = input.field(1);
     let mut out = Out::new(usize::from(input.u16()));
+    let mut proof = Out::new(usize::from(input.byte()));
     // SAFETY: buffers as their lengths claim; NULL server is an error.
     let status = unsafe {
         oblivex_oprf_server_evaluate(
             server,
             blinded.as_ptr(),
             blinded.len(),
+            info.as_ptr(),
+            info.len(),
             out.ptr(),
             out.buf.len(),
             &mut out.written,
+            proof.ptr(),
+            proof.buf.len(),
+            &mut proof.written,
         )
     };
     out.check(status);
+    proof.check(status);
 }
 
 /// `count` inputs of fuzzer-chosen lengths, as C pointer and length arrays.
@@ -214,7 +219,7 @@ impl Buffers {
 
 fn oprf_client(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
-    let mode = i32::from(input.byte() % 4);
+    let mode = oblivex_oprf_mode(i32::from(input.byte() % 4));
     let messages = inputs(input);
     let info = input.field(1);
     let public_key = input.field(4);
@@ -222,7 +227,7 @@ fn oprf_client(input: &mut Cursor<'_>) {
     let mut batch = ptr::null_mut();
     // SAFETY: arrays of `count` entries, buffers as their lengths claim.
     let status = unsafe {
-        oblivex_oprf_client_blind(
+        oblivex_oprf_batch_blind(
             suite_id,
             mode,
             messages.ptrs.as_ptr(),
@@ -244,7 +249,7 @@ fn oprf_client(input: &mut Cursor<'_>) {
     let mut outputs = Out::new(usize::from(input.u16() % 1024));
     // SAFETY: as above; a NULL batch is a documented error.
     let status = unsafe {
-        oblivex_oprf_client_finalize(
+        oblivex_oprf_batch_finalize(
             batch,
             evaluated.as_ptr(),
             evaluated.len(),
@@ -257,62 +262,80 @@ fn oprf_client(input: &mut Cursor<'_>) {
     };
     outputs.check(status);
     // SAFETY: NULL or live, freed once.
-    unsafe { oblivex_oprf_client_batch_free(batch) };
+    unsafe { oblivex_oprf_batch_free(batch) };
 }
 
 fn checked_client(input: &mut Cursor<'_>) {
     let suite_id = client_suite(input);
-    let check = i32::from(input.byte() % 4);
+    let check = oblivex_check(i32::from(input.byte() % 4));
     let kappa = u32::from(input.byte());
     let messages = inputs(input);
+    let server = server(suite_id, OBLIVEX_OPRF_MODE_OPRF);
+    // The honest server's public key, or the input's.
+    let public_key = if input.byte() & 1 == 0 && !server.is_null() {
+        let mut key = Out::new(1024);
+        // SAFETY: a live server; the buffer is as long as it says.
+        let s = unsafe {
+            oblivex_oprf_server_public_key(server, key.ptr(), key.buf.len(), &mut key.written)
+        };
+        assert_eq!(s, OBLIVEX_OK);
+        key.buf.truncate(key.written);
+        key.buf
+    } else {
+        input.field(4).to_vec()
+    };
     let mut request = Out::new(usize::from(input.u16() % 8192));
-    let mut client = ptr::null_mut();
+    let mut batch = ptr::null_mut();
     // SAFETY: arrays of `count` entries, buffers as their lengths claim.
     let status = unsafe {
-        oblivex_checked_oprf_client_blind(
+        oblivex_checked_oprf_batch_blind(
             suite_id,
             check,
             kappa,
+            public_key.as_ptr(),
+            public_key.len(),
             messages.ptrs.as_ptr(),
             messages.lens.as_ptr(),
             messages.ptrs.len(),
             request.ptr(),
             request.buf.len(),
             &mut request.written,
-            &mut client,
+            &mut batch,
         )
     };
     request.check(status);
     // Either an honest answer from a server of this suite, or the input's.
-    let response = if input.byte() & 1 == 0 && status == oblivex_status::OBLIVEX_OK {
-        let server = server(suite_id, 0);
+    let response = if input.byte() & 1 == 0 && status == OBLIVEX_OK {
         let mut answer = Out::new(request.written);
-        // SAFETY: the request just written; the answer buffer is as long.
+        // SAFETY: the request just written; the answer buffer is as long;
+        // OPRF mode needs no proof buffer.
         let s = unsafe {
             oblivex_oprf_server_evaluate(
                 server,
                 request.buf.as_ptr(),
                 request.written,
+                ptr::null(),
+                0,
                 answer.ptr(),
                 answer.buf.len(),
                 &mut answer.written,
+                ptr::null_mut(),
+                0,
+                ptr::null_mut(),
             )
         };
-        assert_eq!(s, oblivex_status::OBLIVEX_OK);
+        assert_eq!(s, OBLIVEX_OK);
         answer.buf
     } else {
         input.field(16).to_vec()
     };
-    let public_key = input.field(4);
     let mut outputs = Out::new(usize::from(input.u16() % 1024));
-    // SAFETY: as above; a NULL client is a documented error.
+    // SAFETY: as above; a NULL batch is a documented error.
     let status = unsafe {
-        oblivex_checked_oprf_client_verify_finalize(
-            client,
+        oblivex_checked_oprf_batch_finalize(
+            batch,
             response.as_ptr(),
             response.len(),
-            public_key.as_ptr(),
-            public_key.len(),
             outputs.ptr(),
             outputs.buf.len(),
             &mut outputs.written,
@@ -320,7 +343,7 @@ fn checked_client(input: &mut Cursor<'_>) {
     };
     outputs.check(status);
     // SAFETY: NULL or live, freed once.
-    unsafe { oblivex_checked_oprf_client_free(client) };
+    unsafe { oblivex_checked_oprf_batch_free(batch) };
 }
 
 fn decoders(input: &mut Cursor<'_>) {
@@ -372,12 +395,12 @@ unsafe fn round_trip<T>(
 ) {
     let mut handle = ptr::null_mut();
     let decoded = from_bytes(&mut handle);
-    assert_ne!(decoded, oblivex_status::OBLIVEX_ERR_PANIC);
+    assert_ne!(decoded, OBLIVEX_ERR_PANIC);
     // SAFETY: `handle` is NULL or the live handle just made; `out` holds
     // its capacity.
     let status = unsafe { to_bytes(handle, out.ptr(), out.buf.len(), &mut out.written) };
     out.check(status);
-    if decoded == oblivex_status::OBLIVEX_OK && out.written != UNWRITTEN {
+    if decoded == OBLIVEX_OK && out.written != UNWRITTEN {
         assert_eq!(&out.buf[..out.written], encoded);
     }
     // SAFETY: NULL or live, freed once.
@@ -386,11 +409,11 @@ unsafe fn round_trip<T>(
 
 /// A 2-of-3 dealing on `suite_id` (NULLs if the suite is not one), made
 /// once per process and kept.
-fn dealt(suite_id: i32) -> ([*mut oblivex_key_share; 3], *mut oblivex_commitments) {
+fn dealt(suite_id: oblivex_suite) -> ([*mut oblivex_key_share; 3], *mut oblivex_commitments) {
     let key = (
         TypeId::of::<oblivex_commitments>(),
         0,
-        suite_id as u32 as usize,
+        suite_id.0 as u32 as usize,
     );
     *cached(key, || {
         let mut shares = [ptr::null_mut(); 3];
@@ -401,7 +424,7 @@ fn dealt(suite_id: i32) -> ([*mut oblivex_key_share; 3], *mut oblivex_commitment
         }
         // Scalars are big-endian except ristretto255's (little-endian, RFC
         // 9496): the value 9 either way.
-        if suite_id == 1 {
+        if suite_id == OBLIVEX_SUITE_RISTRETTO255_SHA512 {
             secret.reverse();
         }
         // SAFETY: the secret holds its length; `shares` has room for 3.
@@ -416,7 +439,7 @@ fn dealt(suite_id: i32) -> ([*mut oblivex_key_share; 3], *mut oblivex_commitment
                 &mut commitments,
             )
         };
-        assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
+        assert_ne!(status, OBLIVEX_ERR_PANIC);
         (shares, commitments)
     })
 }
@@ -452,7 +475,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
     let mut client = ptr::null_mut();
     // SAFETY: arrays of `count` entries, buffers as their lengths claim.
     let status = unsafe {
-        oblivex_threshold_oprf_client_blind(
+        oblivex_threshold_oprf_batch_blind(
             commitments,
             messages.ptrs.as_ptr(),
             messages.lens.as_ptr(),
@@ -473,7 +496,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
     for _ in 0..input.byte() % 5 {
         ids.push(input.u16() % 5);
         let honest_from = usize::from(input.byte());
-        if honest_from < 3 && status == oblivex_status::OBLIVEX_OK {
+        if honest_from < 3 && status == OBLIVEX_OK {
             let mut answer = Out::new(request.written);
             // SAFETY: the request just written; the answer buffer is as long.
             let s = unsafe {
@@ -488,7 +511,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
                     &mut answer.written,
                 )
             };
-            assert_eq!(s, oblivex_status::OBLIVEX_OK);
+            assert_eq!(s, OBLIVEX_OK);
             answers.push(answer.buf);
         } else {
             answers.push(input.field(8).to_vec());
@@ -498,10 +521,10 @@ fn threshold_client(input: &mut Cursor<'_>) {
     let mut outputs = Out::new(usize::from(input.u16() % 1024));
     let mut cheaters = vec![0xFFFFu16; usize::from(input.byte() % 6)];
     let mut cheaters_written = UNWRITTEN;
-    // SAFETY: arrays of `response_count` entries; buffers as their lengths
+    // SAFETY: arrays of `count` entries; buffers as their lengths
     // claim; a NULL client is a documented error.
     let status = unsafe {
-        oblivex_threshold_oprf_client_finalize(
+        oblivex_threshold_oprf_batch_finalize(
             client,
             ids.as_ptr(),
             answers.ptrs.as_ptr(),
@@ -519,9 +542,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
     // The cheater list is also written on these two failures (documented).
     let names_cheaters = matches!(
         status,
-        oblivex_status::OBLIVEX_OK
-            | oblivex_status::OBLIVEX_ERR_VERIFICATION_FAILED
-            | oblivex_status::OBLIVEX_ERR_NOT_ENOUGH_RESPONSES
+        OBLIVEX_OK | OBLIVEX_ERR_VERIFICATION_FAILED | OBLIVEX_ERR_NOT_ENOUGH_RESPONSES
     );
     if names_cheaters {
         assert!(cheaters_written <= cheaters.len());
@@ -536,7 +557,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
         assert!(cheaters.iter().all(|&c| c == 0xFFFF));
     }
     // SAFETY: NULL or live, freed once.
-    unsafe { oblivex_threshold_oprf_client_free(client) };
+    unsafe { oblivex_threshold_oprf_batch_free(client) };
 }
 
 fn elgamal_and_bls(input: &mut Cursor<'_>) {
@@ -570,10 +591,6 @@ fn elgamal_and_bls(input: &mut Cursor<'_>) {
             signature.len(),
         )
     };
-    assert_ne!(status, oblivex_status::OBLIVEX_ERR_PANIC);
-    assert_ne!(
-        status,
-        oblivex_status::OBLIVEX_OK,
-        "a signature from nowhere verified"
-    );
+    assert_ne!(status, OBLIVEX_ERR_PANIC);
+    assert_ne!(status, OBLIVEX_OK, "a signature from nowhere verified");
 }

@@ -17,8 +17,9 @@ use std::any::TypeId;
 
 use libfuzzer_sys::fuzz_target;
 use oblivex::group::{Bls12381G1, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::{Check, Kappa};
-use oblivex::oprf::{CheckedClientBatch, KeyPair, ThresholdClientBatch};
+use oblivex::oprf::{CheckedOprfClient, KeyPair, ThresholdOprfClient};
 use oblivex::threshold::{deal, evaluate_share, Commitments, Response};
 use oblivex::Error;
 use oblivex_fuzz::{cached, Cursor, FuzzRng};
@@ -55,16 +56,27 @@ fn checked<G: PrimeOrderGroup>(inputs: &[&[u8]], check: Check, edits: &mut Curso
     let key = cached((TypeId::of::<G>(), 3, 0), || {
         KeyPair::<G>::from_secret(G::scalar_from_u64(0x5eed))
     });
+    let client = match check {
+        Check::CommittedKey => {
+            CheckedOprfClient::committed_key(key.public_key().clone(), Kappa::DEFAULT)
+                .expect("a valid key")
+        }
+        Check::KeyFree => CheckedOprfClient::key_free(Kappa::DEFAULT),
+    };
     let batch = || {
-        CheckedClientBatch::<G>::blind(inputs, check, Kappa::DEFAULT, &mut FuzzRng::new(b"client"))
+        client
+            .blind(inputs, &mut FuzzRng::new(b"client"))
             .expect("valid inputs")
+    };
+    // The client decodes the answer as it comes off the wire.
+    let finalize = |answer: &[u8]| {
+        let answer = EvaluatedElements::from_bytes(answer)?;
+        batch().finalize(&answer)
     };
     let tag = u8::from(check == Check::KeyFree);
     let honest_run = cached((TypeId::of::<G>(), tag, inputs.len()), || {
-        let answer = evaluate::<G>(key.secret(), batch().blinded_elements());
-        let outputs = batch()
-            .verify_finalize(&answer, Some(key.public_key()))
-            .expect("an honest answer passes");
+        let answer = evaluate::<G>(key.secret(), batch().request());
+        let outputs = finalize(&answer).expect("an honest answer passes");
         (answer, outputs)
     });
     let (honest_answer, honest) = &*honest_run;
@@ -74,7 +86,7 @@ fn checked<G: PrimeOrderGroup>(inputs: &[&[u8]], check: Check, edits: &mut Curso
     while let Some(edit) = Edit::read(edits) {
         edit.apply::<G>(&mut answer, &mut rng);
     }
-    match batch().verify_finalize(&answer, Some(key.public_key())) {
+    match finalize(&answer) {
         Ok(outputs) => {
             assert_eq!(&answer, honest_answer, "a changed answer was accepted");
             assert_eq!(&outputs, honest);
@@ -103,26 +115,21 @@ struct HonestThreshold<G: PrimeOrderGroup> {
 
 fn threshold<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
     let batch = |commitments: &Commitments<G>| {
-        ThresholdClientBatch::<G>::blind(
-            inputs,
-            commitments,
-            None,
-            Kappa::DEFAULT,
-            &mut FuzzRng::new(b"client"),
-        )
-        .expect("valid inputs")
+        ThresholdOprfClient::new(commitments.clone(), Kappa::DEFAULT)
+            .blind(inputs, &mut FuzzRng::new(b"client"))
+            .expect("valid inputs")
     };
     let honest_run = cached((TypeId::of::<G>(), 2, inputs.len()), || {
         let secret = G::scalar_from_u64(0x5eed);
         let (shares, commitments) =
             deal::<G, _>(&secret, THRESHOLD, SERVERS, &mut FuzzRng::new(b"dealer")).expect("deal");
-        let request = batch(&commitments).blinded_elements().to_vec();
+        let request = batch(&commitments).request().clone();
         let answers: Vec<Vec<u8>> = shares
             .iter()
             .map(|share| {
-                let mut out = vec![0u8; request.len()];
-                evaluate_share(share, None, &request, &mut out).expect("honest evaluation");
-                out
+                evaluate_share(share, None, &request)
+                    .expect("honest evaluation")
+                    .to_bytes()
             })
             .collect();
         let ids: Vec<u16> = shares.iter().map(|share| share.id()).collect();
@@ -193,10 +200,9 @@ fn threshold<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
     }
 }
 
-fn evaluate<G: PrimeOrderGroup>(key: &G::Scalar, request: &[u8]) -> Vec<u8> {
-    let elements = G::decode_batch(request).expect("the client's request decodes");
-    let mut out = vec![0u8; request.len()];
-    G::encode_batch(&G::mul_batch(key, &elements), &mut out);
+fn evaluate<G: PrimeOrderGroup>(key: &G::Scalar, request: &BlindedElements<G>) -> Vec<u8> {
+    let mut out = vec![0u8; request.as_bytes().len()];
+    G::encode_batch(&G::mul_batch(key, request.elements()), &mut out);
     out
 }
 

@@ -1,6 +1,6 @@
 //! Every decoder of outside data, on every group: elements (one and
 //! batches), scalars, key shares, commitment sets, ElGamal ciphertexts,
-//! OPRF requests (the server's decoding of blinded elements), BLS public
+//! proofs, OPRF requests and answers (the messages), BLS public
 //! keys and key sets. A decoder must never panic, and whatever it accepts
 //! must re-encode to exactly the input (one encoding per value) and be
 //! valid (no identity element, no zero scalar).
@@ -16,7 +16,8 @@ use oblivex::group::{
     encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
     PrimeOrderGroup, Ristretto255, P256,
 };
-use oblivex::oprf::{KeyPair, Mode, Server};
+use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::oprf::{KeyPair, OprfServer, Proof};
 use oblivex::threshold::{Commitments, KeyShare};
 use oblivex_fuzz::cached;
 
@@ -56,6 +57,9 @@ fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
                 assert!(!G::scalar_is_zero(&scalar));
                 assert_eq!(encode_scalar_to_vec::<G>(&scalar), bytes);
             }
+            if let Ok(proof) = Proof::<G>::from_bytes(bytes) {
+                assert_eq!(proof.to_bytes(), bytes);
+            }
         }
         3 => {
             if let Ok(share) = KeyShare::<G>::from_bytes(bytes) {
@@ -73,23 +77,23 @@ fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
             }
         }
         _ => {
-            // The server's decoding of a request: all or nothing. On the
-            // FFDHE groups the answer buffer is one byte short, so a request
-            // that decodes stops at the buffer check instead of costing a
-            // full batch exponentiation (about 0.1 s under instrumentation).
+            // The server's decoding of a request (and the client's of an
+            // answer): all or nothing, re-encoding to the input; then the
+            // evaluation of what decodes (not on the FFDHE groups, where a
+            // batch exponentiation costs about 0.1 s under instrumentation).
             let server = cached((TypeId::of::<G>(), 0, 0), || {
-                Server::new(Mode::Oprf, KeyPair::<G>::from_secret(G::scalar_from_u64(7)))
+                OprfServer::new(KeyPair::<G>::from_secret(G::scalar_from_u64(7)))
             });
-            let short = usize::from(G::ELEMENT_LEN >= 256);
-            let mut out = vec![0xA5u8; bytes.len().saturating_sub(short)];
-            match server.evaluate(bytes, &mut out) {
-                Ok(()) => assert!(short == 0 && G::decode_batch(bytes).is_ok()),
-                Err(error) => {
-                    assert!(out.iter().all(|&b| b == 0xA5), "output written on error");
-                    if short == 1 && G::decode_batch(bytes).is_ok() {
-                        assert_eq!(error, oblivex::Error::BufferTooSmall);
+            let answer = EvaluatedElements::<G>::from_bytes(bytes);
+            match BlindedElements::<G>::from_bytes(bytes) {
+                Ok(request) => {
+                    assert_eq!(request.as_bytes(), bytes);
+                    assert_eq!(answer.map(|a| a.to_bytes()).ok().as_deref(), Some(bytes));
+                    if G::ELEMENT_LEN < 256 {
+                        assert_eq!(server.evaluate(&request).len(), request.len());
                     }
                 }
+                Err(_) => assert!(answer.is_err()),
             }
         }
     }

@@ -3,7 +3,7 @@
 //! leading zeros, up to 2040 bits, or 4080 with flag bit 1), batch size (1..=17, so lane groups are
 //! full, partial and more than one), base and exponent lengths and values,
 //! one modulus for the batch or one per value. Errors must be exactly the
-//! documented ones, and leave the output untouched.
+//! documented ones.
 
 #![no_main]
 
@@ -12,8 +12,6 @@ use num_bigint::BigUint;
 use oblivex::mp::{mod_exp_batch_multi_on, Backend, MontContext};
 use oblivex::Error;
 use oblivex_fuzz::Cursor;
-
-const SENTINEL: u8 = 0xA5;
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Cursor::new(data);
@@ -55,43 +53,20 @@ fuzz_target!(|data: &[u8]| {
 
     let mut results = Vec::new();
     for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
-        let mut out = vec![SENTINEL; count * result_len + usize::from(flags >> 4)];
         let status = if per_value_moduli {
-            mod_exp_batch_multi_on(
-                backend,
-                &refs,
-                &bases,
-                base_len,
-                &exponents,
-                exponent_len,
-                result_len,
-                &mut out,
-            )
+            mod_exp_batch_multi_on(backend, &refs, &bases, base_len, &exponents, exponent_len)
         } else {
-            refs[0].mod_exp_batch_on(
-                backend,
-                &bases,
-                base_len,
-                &exponents,
-                exponent_len,
-                &mut out,
-            )
+            refs[0].mod_exp_batch_on(backend, &bases, base_len, &exponents, exponent_len)
         };
         match status {
-            Ok(written) => {
-                assert_eq!(written, count * result_len);
-                assert!(out[written..].iter().all(|&b| b == SENTINEL));
-                out.truncate(written);
-                results.push(out);
+            Ok(out) => {
+                assert_eq!(out.len(), count * result_len);
+                results.push(out.to_vec());
             }
             Err(error) => {
                 // Only the operand lengths can be wrong here.
                 assert!(base_len == 0 || exponent_len == 0, "{error:?}");
                 assert_eq!(error, Error::EmptyInput);
-                assert!(
-                    out.iter().all(|&b| b == SENTINEL),
-                    "output written on error"
-                );
                 return;
             }
         }

@@ -1,4 +1,4 @@
-//! Threshold BLS key setup (PROTOCOLS.md §5): the shared key's G2 public
+//! Threshold BLS key setup: the shared key's G2 public
 //! key, one G2 key per signer, and the G1 Feldman commitments the client's
 //! batch check uses, tied together by pairings once.
 
@@ -75,8 +75,8 @@ impl KeySet {
             .ok_or(Error::InvalidPartyId)
     }
 
-    /// The number of signers m.
-    pub fn signers(&self) -> usize {
+    /// The number of parties (signers) m.
+    pub fn parties(&self) -> usize {
         self.signer_keys.len()
     }
 
@@ -90,9 +90,9 @@ impl KeySet {
     /// each).
     pub fn to_bytes(&self) -> Vec<u8> {
         let t = self.commitments.threshold();
-        let mut out = Vec::with_capacity(Self::encoded_len(t, self.signers()));
+        let mut out = Vec::with_capacity(Self::encoded_len(t, self.parties()));
         out.extend_from_slice(&(t as u16).to_be_bytes());
-        out.extend_from_slice(&(self.signers() as u16).to_be_bytes());
+        out.extend_from_slice(&(self.parties() as u16).to_be_bytes());
         out.extend_from_slice(&self.public_key.to_bytes());
         for key in &self.signer_keys {
             out.extend_from_slice(&key.to_bytes());
@@ -129,19 +129,19 @@ impl KeySet {
     }
 }
 
-/// A dealer's t-of-m threshold BLS key: a fresh secret key shared among
-/// signers `1..=m`, and the key set to publish. [`Error::InvalidThreshold`]
-/// unless `1 <= t <= m <= MAX_PARTIES`.
+/// A dealer's t-of-m threshold BLS key: `secret` (non-zero; pass a fresh
+/// [`PrimeOrderGroup::random_scalar`] for a new key) shared among signers
+/// `1..=m`, and the key set to publish. [`Error::InvalidThreshold`] unless
+/// `1 <= t <= m <= MAX_PARTIES`, [`Error::InvalidScalar`] for a zero
+/// secret.
 pub fn deal<R: CryptoRng + ?Sized>(
+    secret: &<Bls12381G1 as PrimeOrderGroup>::Scalar,
     threshold: usize,
-    signers: usize,
+    parties: usize,
     rng: &mut R,
 ) -> Result<(Vec<KeyShare<Bls12381G1>>, KeySet), Error> {
-    let mut secret = Bls12381G1::random_scalar(rng);
-    let dealt = deal_shares::<Bls12381G1, R>(&secret, threshold, signers, rng);
-    let public_key = PublicKey::from_secret(&secret);
-    zeroize::Zeroize::zeroize(&mut secret);
-    let (shares, commitments) = dealt?;
+    let (shares, commitments) = deal_shares::<Bls12381G1, R>(secret, threshold, parties, rng)?;
+    let public_key = PublicKey::from_secret(secret);
     let signer_keys = shares
         .iter()
         .map(|share| PublicKey::from_secret(share.secret()))

@@ -1,14 +1,15 @@
-//! Blind threshold signing of a batch (PROTOCOLS.md §5): the client hashes
+//! Blind threshold signing of a batch: the client hashes
 //! and blinds its messages, any t signers (or a named quorum) raise the
 //! batch to their shares, the client checks every signer with the G1
 //! balancer check (no pairing per share), combines and unblinds.
 
 use blst::min_sig;
 use rand_core::CryptoRng;
-use zeroize::Zeroizing;
 
 use super::{KeySet, PublicKey, SIGNATURE_DST};
-use crate::group::{Bls12381G1, PrimeOrderGroup};
+use crate::blinding::Blinding;
+use crate::group::Bls12381G1;
+use crate::message::BlindedElements;
 use crate::oblivious::Kappa;
 use crate::threshold::{Failure, PartyId, Recovered, Response, ThresholdRequest};
 use crate::Error;
@@ -16,93 +17,107 @@ use crate::Error;
 /// Bytes of a signature (a compressed G1 point, blst `min_sig`).
 pub const SIGNATURE_LEN: usize = 48;
 
+/// The configuration of blind signing batches: the key set, κ, and
+/// optionally a named quorum of signers.
+#[derive(Clone, Debug)]
+pub struct SigningClient {
+    key_set: KeySet,
+    quorum: Option<Vec<PartyId>>,
+    kappa: Kappa,
+}
+
+impl SigningClient {
+    /// Batches for the signers of `key_set`; any t of them may answer.
+    pub fn new(key_set: KeySet, kappa: Kappa) -> Self {
+        SigningClient {
+            key_set,
+            quorum: None,
+            kappa,
+        }
+    }
+
+    /// Batches for exactly the named `quorum` (t distinct party ids), whose
+    /// signers then pre-multiply by their Lagrange coefficients.
+    /// [`Error::InvalidPartyId`] for a quorum of the wrong size or with a
+    /// zero or repeated id.
+    pub fn with_quorum(mut self, quorum: &[PartyId]) -> Result<Self, Error> {
+        self.key_set.commitments().check_quorum(quorum)?;
+        self.quorum = Some(quorum.to_vec());
+        Ok(self)
+    }
+
+    /// `X_i = r_i·H(m_i)` for every message (H: RFC 9380 hash to G1 with
+    /// the ciphersuite's DST) and the one checked request for the signers.
+    /// [`Error::EmptyInput`] for no message, [`Error::BadLength`] for a
+    /// message above 65535 bytes or a request above
+    /// [`crate::message::MAX_BATCH`] elements, [`Error::InvalidInput`] if a
+    /// message hashes to the identity.
+    pub fn blind<R: CryptoRng + ?Sized>(
+        &self,
+        messages: &[&[u8]],
+        rng: &mut R,
+    ) -> Result<SigningBatch, Error> {
+        let blinding = Blinding::random(SIGNATURE_DST, messages, rng)?;
+        let request = ThresholdRequest::new(
+            &blinding.request,
+            self.key_set.commitments(),
+            self.quorum.as_deref(),
+            self.kappa,
+            rng,
+        )?;
+        Ok(SigningBatch { blinding, request })
+    }
+}
+
 /// A client's batch of messages being signed blindly. Not clonable;
-/// [`BlindSignBatch::finish`] consumes it; blinds and check coins are
-/// wiped on drop.
-#[derive(Debug)]
-pub struct BlindSignBatch {
-    blinds: Zeroizing<Vec<<Bls12381G1 as PrimeOrderGroup>::Scalar>>,
+/// [`SigningBatch::finalize`] consumes it; blinds and check coins are wiped
+/// on drop.
+pub struct SigningBatch {
+    blinding: Blinding<Bls12381G1>,
     request: ThresholdRequest<Bls12381G1>,
 }
 
-impl BlindSignBatch {
-    /// `X_i = r_i·H(m_i)` for every message (H: RFC 9380 hash to G1 with
-    /// the ciphersuite's DST) and the checked request for the signers of
-    /// `key_set` (any t of them, or exactly the named `quorum`, whose
-    /// signers then pre-multiply by their Lagrange coefficients).
-    /// [`Error::EmptyInput`] for no message, [`Error::BadLength`] for more
-    /// than 65535, [`Error::InvalidPartyId`] for a malformed quorum.
-    pub fn blind<R: CryptoRng + ?Sized>(
-        messages: &[&[u8]],
-        key_set: &KeySet,
-        quorum: Option<&[PartyId]>,
-        kappa: Kappa,
-        rng: &mut R,
-    ) -> Result<Self, Error> {
-        if messages.is_empty() {
-            return Err(Error::EmptyInput);
-        }
-        if messages.len() > usize::from(u16::MAX) {
-            return Err(Error::BadLength);
-        }
-        // The messages are private: their hashes are wiped, and tested in
-        // constant time (only whether one hashed to the identity is public).
-        let hashed: Zeroizing<Vec<_>> = Zeroizing::new(
-            messages
-                .iter()
-                .map(|m| Bls12381G1::hash_to_group(&[m], SIGNATURE_DST))
-                .collect(),
-        );
-        let any_identity = hashed
-            .iter()
-            .fold(false, |any, h| any | Bls12381G1::is_identity(h));
-        if crate::ct::public_bool(any_identity) {
-            return Err(Error::InvalidInput);
-        }
-        let blinds = Zeroizing::new(
-            (0..messages.len())
-                .map(|_| Bls12381G1::random_scalar(rng))
-                .collect::<Vec<_>>(),
-        );
-        let mut encoded = vec![0u8; messages.len() * Bls12381G1::ELEMENT_LEN];
-        let blinded = Bls12381G1::mul_each_encode(&blinds, &hashed, &mut encoded);
-        // The blinded messages are sent: public from here.
-        Bls12381G1::declassify_elements(&blinded);
-        crate::ct::declassify(encoded.as_slice());
-        let request = ThresholdRequest::new(
-            &blinded,
-            &encoded,
-            key_set.commitments(),
-            quorum,
-            kappa,
-            rng,
-        )?;
-        Ok(BlindSignBatch { blinds, request })
+impl core::fmt::Debug for SigningBatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SigningBatch")
+            .field("messages", &self.len())
+            .field("request", &self.request)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SigningBatch {
+    /// The elements every signer signs: the blinded messages and the
+    /// balancer (a signer must count each one: see the module docs).
+    pub fn request(&self) -> &BlindedElements<Bls12381G1> {
+        self.request.message()
     }
 
-    /// The elements every signer signs (`request_len()` G1 encodings).
-    pub fn blinded_elements(&self) -> &[u8] {
-        self.request.elements()
+    /// The quorum named in the request, if any.
+    pub fn quorum(&self) -> Option<&[PartyId]> {
+        self.request.quorum()
     }
 
-    /// How many elements each signer signs: the messages and the balancer.
-    pub fn request_len(&self) -> usize {
-        self.request.len()
+    /// The number of messages (and of signatures).
+    pub fn len(&self) -> usize {
+        self.blinding.inputs.len()
+    }
+
+    /// Never true: a batch has at least one message.
+    pub fn is_empty(&self) -> bool {
+        self.blinding.inputs.is_empty()
     }
 
     /// Checks every signer's answer against its G1 commitment, combines t
     /// correct ones and unblinds: `σ_i = r_i^{-1}·Σ λ_j·Y_ij`, the
     /// signature of message i under the key set's public key (standard
-    /// `min_sig` signatures, 48 bytes each), with the signers caught
-    /// cheating; or a [`Failure`] (see
+    /// `min_sig` signatures, [`SIGNATURE_LEN`] bytes each), with the signers
+    /// caught cheating; or a [`Failure`] (see
     /// [`crate::threshold::ThresholdRequest::combine`]).
-    pub fn finish(self, responses: &[Response<'_>]) -> Result<Recovered<Vec<u8>>, Failure> {
-        let BlindSignBatch { blinds, request } = self;
+    pub fn finalize(self, responses: &[Response<'_>]) -> Result<Recovered<Vec<u8>>, Failure> {
+        let SigningBatch { blinding, request } = self;
         let combined = request.combine(responses)?;
-        let mut inverses = Zeroizing::new(blinds.to_vec());
-        Bls12381G1::batch_invert(&mut inverses);
-        let mut signatures = vec![0u8; combined.outputs.len() * SIGNATURE_LEN];
-        Bls12381G1::mul_each_encode(&inverses, &combined.outputs, &mut signatures);
+        let signatures = blinding.unblind(&combined.outputs);
         Ok(Recovered {
             outputs: signatures
                 .chunks_exact(SIGNATURE_LEN)

@@ -1,4 +1,4 @@
-//! Threshold decryption of a batch (PROTOCOLS.md §6): the client sends the
+//! Threshold decryption of a batch: the client sends the
 //! ciphertexts' `c1` (optionally blinded) with a balancer to t or more
 //! servers, checks each against its commitment, combines, unblinds and
 //! recovers the plaintexts or KEM secrets.
@@ -8,6 +8,7 @@ use zeroize::Zeroizing;
 
 use super::encrypt::{kem_secret, Ciphertext};
 use crate::group::PrimeOrderGroup;
+use crate::message::{BlindedElements, MAX_BATCH};
 use crate::oblivious::Kappa;
 use crate::threshold::{Commitments, Failure, PartyId, Recovered, Response, ThresholdRequest};
 use crate::Error;
@@ -20,8 +21,110 @@ enum Target<G: PrimeOrderGroup> {
     KemSecrets,
 }
 
+/// The configuration of decryption batches: the servers' commitments, κ,
+/// whether the request is blinded, and optionally a named quorum.
+#[derive(Clone, Debug)]
+pub struct DecryptionClient<G: PrimeOrderGroup> {
+    commitments: Commitments<G>,
+    quorum: Option<Vec<PartyId>>,
+    blinded: bool,
+    kappa: Kappa,
+}
+
+impl<G: PrimeOrderGroup> DecryptionClient<G> {
+    /// Batches for the servers sharing the key of `commitments` (any t of
+    /// them may answer). With `blinded`, the servers see `r_i·c1_i` for
+    /// fresh secret `r_i`, so they cannot link a request to the
+    /// ciphertexts.
+    pub fn new(commitments: Commitments<G>, blinded: bool, kappa: Kappa) -> Self {
+        DecryptionClient {
+            commitments,
+            quorum: None,
+            blinded,
+            kappa,
+        }
+    }
+
+    /// Batches for exactly the named `quorum` (t distinct party ids), whose
+    /// servers then pre-multiply by their Lagrange coefficients.
+    /// [`Error::InvalidPartyId`] for a quorum of the wrong size or with a
+    /// zero or repeated id.
+    pub fn with_quorum(mut self, quorum: &[PartyId]) -> Result<Self, Error> {
+        self.commitments.check_quorum(quorum)?;
+        self.quorum = Some(quorum.to_vec());
+        Ok(self)
+    }
+
+    /// A batch that recovers the plaintexts of `ciphertexts`.
+    /// [`Error::EmptyInput`] for none, [`Error::BadLength`] for a request
+    /// above [`crate::message::MAX_BATCH`] elements.
+    pub fn blind_ciphertexts<R: CryptoRng + ?Sized>(
+        &self,
+        ciphertexts: &[Ciphertext<G>],
+        rng: &mut R,
+    ) -> Result<DecryptionBatch<G>, Error> {
+        let c1: Vec<G::Element> = ciphertexts.iter().map(|c| c.c1.clone()).collect();
+        let c2 = ciphertexts.iter().map(|c| c.c2.clone()).collect();
+        self.batch(&c1, Target::Plaintexts(c2), rng)
+    }
+
+    /// A batch that recovers the shared secrets of KEM encapsulations
+    /// (their `c1`); errors as [`DecryptionClient::blind_ciphertexts`], and
+    /// [`Error::InvalidElement`] for an identity encapsulation.
+    pub fn blind_encapsulations<R: CryptoRng + ?Sized>(
+        &self,
+        encapsulations: &[G::Element],
+        rng: &mut R,
+    ) -> Result<DecryptionBatch<G>, Error> {
+        self.batch(encapsulations, Target::KemSecrets, rng)
+    }
+
+    fn batch<R: CryptoRng + ?Sized>(
+        &self,
+        c1: &[G::Element],
+        target: Target<G>,
+        rng: &mut R,
+    ) -> Result<DecryptionBatch<G>, Error> {
+        if c1.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        if c1.len() > MAX_BATCH {
+            return Err(Error::BadLength);
+        }
+        if c1.iter().any(G::is_identity) {
+            return Err(Error::InvalidElement);
+        }
+        let mut encoded = vec![0u8; c1.len() * G::ELEMENT_LEN];
+        let (sent, blinds) = if self.blinded {
+            let blinds: Zeroizing<Vec<G::Scalar>> =
+                Zeroizing::new((0..c1.len()).map(|_| G::random_scalar(rng)).collect());
+            let sent = G::mul_each_encode(&blinds, c1, &mut encoded);
+            // The blinded request is sent: public from here.
+            G::declassify_elements(&sent);
+            crate::ct::declassify(encoded.as_slice());
+            (sent, Some(blinds))
+        } else {
+            G::encode_batch(c1, &mut encoded);
+            (c1.to_vec(), None)
+        };
+        let sent = BlindedElements::from_parts(sent, encoded);
+        let request = ThresholdRequest::new(
+            &sent,
+            &self.commitments,
+            self.quorum.as_deref(),
+            self.kappa,
+            rng,
+        )?;
+        Ok(DecryptionBatch {
+            blinds,
+            target,
+            request,
+        })
+    }
+}
+
 /// A client's batch of ciphertexts (or KEM encapsulations) being decrypted
-/// by a t-of-m shared key. Not clonable; [`DecryptionBatch::finish`]
+/// by a t-of-m shared key. Not clonable; [`DecryptionBatch::finalize`]
 /// consumes it; blinds and check coins are wiped on drop.
 pub struct DecryptionBatch<G: PrimeOrderGroup> {
     blinds: Option<Zeroizing<Vec<G::Scalar>>>,
@@ -39,105 +142,18 @@ impl<G: PrimeOrderGroup> core::fmt::Debug for DecryptionBatch<G> {
 }
 
 impl<G: PrimeOrderGroup> DecryptionBatch<G> {
-    /// A batch that recovers the plaintexts of `ciphertexts`. With
-    /// `blinded`, the servers see `r_i·c1_i` for fresh secret `r_i`, so they
-    /// cannot link the request to the ciphertexts. `quorum` as in
-    /// [`ThresholdRequest::new`]. [`Error::EmptyInput`] for none,
-    /// [`Error::BadLength`] for more than 65535.
-    pub fn for_ciphertexts<R: CryptoRng + ?Sized>(
-        ciphertexts: &[Ciphertext<G>],
-        commitments: &Commitments<G>,
-        quorum: Option<&[PartyId]>,
-        blinded: bool,
-        kappa: Kappa,
-        rng: &mut R,
-    ) -> Result<Self, Error> {
-        let c1: Vec<G::Element> = ciphertexts.iter().map(|c| c.c1.clone()).collect();
-        let c2 = ciphertexts.iter().map(|c| c.c2.clone()).collect();
-        Self::new(
-            &c1,
-            Target::Plaintexts(c2),
-            commitments,
-            quorum,
-            blinded,
-            kappa,
-            rng,
-        )
+    /// The elements every server raises to its share: the batch's `c1`
+    /// (blinded or not) and the balancer.
+    pub fn request(&self) -> &BlindedElements<G> {
+        self.request.message()
     }
 
-    /// A batch that recovers the shared secrets of KEM encapsulations
-    /// (their `c1`); otherwise as [`DecryptionBatch::for_ciphertexts`].
-    pub fn for_encapsulations<R: CryptoRng + ?Sized>(
-        encapsulations: &[G::Element],
-        commitments: &Commitments<G>,
-        quorum: Option<&[PartyId]>,
-        blinded: bool,
-        kappa: Kappa,
-        rng: &mut R,
-    ) -> Result<Self, Error> {
-        let target = Target::KemSecrets;
-        Self::new(
-            encapsulations,
-            target,
-            commitments,
-            quorum,
-            blinded,
-            kappa,
-            rng,
-        )
+    /// The quorum named in the request, if any.
+    pub fn quorum(&self) -> Option<&[PartyId]> {
+        self.request.quorum()
     }
 
-    fn new<R: CryptoRng + ?Sized>(
-        c1: &[G::Element],
-        target: Target<G>,
-        commitments: &Commitments<G>,
-        quorum: Option<&[PartyId]>,
-        blinded: bool,
-        kappa: Kappa,
-        rng: &mut R,
-    ) -> Result<Self, Error> {
-        if c1.is_empty() {
-            return Err(Error::EmptyInput);
-        }
-        if c1.len() > usize::from(u16::MAX) {
-            return Err(Error::BadLength);
-        }
-        if c1.iter().any(G::is_identity) {
-            return Err(Error::InvalidElement);
-        }
-        let mut encoded = vec![0u8; c1.len() * G::ELEMENT_LEN];
-        let (sent, blinds) = if blinded {
-            let blinds: Zeroizing<Vec<G::Scalar>> =
-                Zeroizing::new((0..c1.len()).map(|_| G::random_scalar(rng)).collect());
-            let sent = G::mul_each_encode(&blinds, c1, &mut encoded);
-            // The blinded request is sent: public from here.
-            G::declassify_elements(&sent);
-            crate::ct::declassify(encoded.as_slice());
-            (sent, Some(blinds))
-        } else {
-            G::encode_batch(c1, &mut encoded);
-            (c1.to_vec(), None)
-        };
-        let request = ThresholdRequest::new(&sent, &encoded, commitments, quorum, kappa, rng)?;
-        Ok(DecryptionBatch {
-            blinds,
-            target,
-            request,
-        })
-    }
-
-    /// The elements every server raises to its share (`request_len()`
-    /// encodings).
-    pub fn elements(&self) -> &[u8] {
-        self.request.elements()
-    }
-
-    /// How many elements each server evaluates: the batch and the balancer.
-    pub fn request_len(&self) -> usize {
-        self.request.len()
-    }
-
-    /// The width of each output of [`DecryptionBatch::finish`]: an element
+    /// The width of each output of [`DecryptionBatch::finalize`]: an element
     /// encoding for plaintexts, the suite's hash length for KEM secrets.
     pub fn output_len(&self) -> usize {
         match self.target {
@@ -154,7 +170,7 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
     /// be the identity (not a valid encryption) fails the whole batch with
     /// [`Error::InvalidInput`]; the failure still names every server
     /// already caught cheating.
-    pub fn finish(
+    pub fn finalize(
         self,
         responses: &[Response<'_>],
     ) -> Result<Recovered<Zeroizing<Vec<u8>>>, Failure> {

@@ -21,5 +21,5 @@
 mod decrypt;
 mod encrypt;
 
-pub use decrypt::DecryptionBatch;
+pub use decrypt::{DecryptionBatch, DecryptionClient};
 pub use encrypt::{encapsulate, encrypt, Ciphertext};

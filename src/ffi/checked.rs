@@ -1,263 +1,230 @@
 //! C ABI of the batch OPRF secure against a malicious server (the balancer
-//! check of `oblivious/`): the client blinds a batch into a request one
-//! element longer, any server evaluates it with `oblivex_oprf_server_evaluate`,
-//! and the client verifies and finalizes. No proof crosses the wire.
+//! check): the client blinds a batch into a request one element longer (or
+//! more, for the key-free check on small batches), an OPRF-mode server
+//! evaluates it with `oblivex_oprf_server_evaluate`, and the client checks
+//! the answer and finalizes. No proof crosses the wire.
 
-use core::any::Any;
 use core::ffi::c_int;
 
-use zeroize::Zeroizing;
-
-use super::guard::{array_len, catch, catch_or, handle, input, out_value, OutBuffer};
-use super::oprf::{oblivex_oprf_server, read_inputs, server_of};
-use super::status::oblivex_status;
-use super::suite::{with_group, Suite};
+use super::args::{kappa_from_c, read_inputs, BatchSlot};
+use super::guard::{
+    array_len, catch, catch_or, emit, handle_mut, input, optional_input, out_pointer, release,
+    OutBuffer,
+};
+use super::status::{
+    oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_MISSING_PUBLIC_KEY,
+    OBLIVEX_ERR_UNKNOWN_CHECK,
+};
+use super::suite::{oblivex_suite, with_group, Suite};
 use crate::group::PrimeOrderGroup;
+use crate::message::EvaluatedElements;
 use crate::oblivious::{request_len, Check, Kappa};
-use crate::oprf::CheckedClientBatch;
+use crate::oprf::{CheckedOprfBatch, CheckedOprfClient, Output};
 use crate::rng::os_rng;
-use crate::Error;
 
-/// Which relation the client hides in its request (pass it as `int`).
-#[repr(C)]
+/// Which relation the client hides in its request (`OBLIVEX_CHECK_*`).
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum oblivex_check {
-    /// Every answer must use the key of the server's public key (the
-    /// default; `verify_finalize` needs that key).
-    OBLIVEX_CHECK_COMMITTED_KEY = 1,
-    /// One key, whichever, for the whole batch; needs no public key but
-    /// proves less (a server may use another key throughout), and pads
-    /// batches of fewer than 256/kappa inputs.
-    OBLIVEX_CHECK_KEY_FREE = 2,
-}
+pub struct oblivex_check(pub c_int);
 
-fn check_from_c(check: c_int) -> Result<Check, Error> {
-    use oblivex_check::*;
+/// Every answer must use the key of the server's public key (the default;
+/// the batch is made with that key).
+pub const OBLIVEX_CHECK_COMMITTED_KEY: oblivex_check = oblivex_check(1);
+/// One key, whichever, for the whole batch: needs no public key but proves
+/// less (a server may use another key throughout), and pads batches of
+/// fewer than 256/kappa inputs.
+pub const OBLIVEX_CHECK_KEY_FREE: oblivex_check = oblivex_check(2);
+
+fn check_from_c(check: oblivex_check) -> CResult<Check> {
     match check {
-        c if c == OBLIVEX_CHECK_COMMITTED_KEY as c_int => Ok(Check::CommittedKey),
-        c if c == OBLIVEX_CHECK_KEY_FREE as c_int => Ok(Check::KeyFree),
-        _ => Err(Error::UnknownCheck),
+        OBLIVEX_CHECK_COMMITTED_KEY => Ok(Check::CommittedKey),
+        OBLIVEX_CHECK_KEY_FREE => Ok(Check::KeyFree),
+        _ => Err(OBLIVEX_ERR_UNKNOWN_CHECK),
     }
 }
 
-/// κ from C: 0 means the default (64).
-pub(super) fn kappa_from_c(kappa: u32) -> Result<Kappa, Error> {
-    if kappa == 0 {
-        Ok(Kappa::DEFAULT)
-    } else {
-        Kappa::new(kappa)
-    }
-}
-
-/// One checked client batch: the inputs, their blinds and the check's
-/// secret coins, kept between blinding and verifying. Verify it once; the
-/// secrets are wiped when it is verified or freed. Not for concurrent use.
-pub struct oblivex_checked_oprf_client {
+/// One checked batch: its inputs, blinds and the check's secret coins, kept
+/// between `oblivex_checked_oprf_batch_blind` and
+/// `oblivex_checked_oprf_batch_finalize`. Finalize it once; the secrets are
+/// wiped when it is finalized or freed. Not for concurrent use.
+pub struct oblivex_checked_oprf_batch {
     suite: Suite,
-    /// A `CheckedClientBatch<G>`, taken out by verify-finalize.
-    batch: Option<Box<dyn Any + Send>>,
+    count: usize,
+    request_len: usize,
+    /// A `CheckedOprfBatch<G>`.
+    batch: BatchSlot,
 }
 
 /// The number of elements a checked request for `count` inputs holds (the
 /// inputs, the balancer, and for the key-free check random padding until
 /// the secret factors reach 256 bits: `(elements - 1) * kappa >= 256`):
-/// size the request buffer as this times `oblivex_suite_element_len`. 0 for
-/// an unknown check, an invalid `kappa` or `count` 0.
+/// size the request buffer as this times `oblivex_suite_element_len`.
+/// `kappa` 0 means the default, 64. Returns 0 for an unknown check, an
+/// invalid `kappa`, `count` 0, or a request above 65535 elements.
 #[no_mangle]
 pub extern "C" fn oblivex_checked_oprf_request_len(
-    check: c_int,
+    check: oblivex_check,
     kappa: u32,
     count: usize,
 ) -> usize {
     catch_or(0, || match (check_from_c(check), kappa_from_c(kappa)) {
-        (Ok(check), Ok(kappa)) if count > 0 => request_len(check, kappa, count),
+        (Ok(check), Ok(kappa)) if count > 0 => {
+            let len = request_len(check, kappa, count);
+            if len <= crate::message::MAX_BATCH {
+                len
+            } else {
+                0
+            }
+        }
         _ => 0,
     })
 }
 
-/// The client's first step: hashes and blinds `count` inputs
-/// (`inputs[i]` of `input_lens[i]` bytes, at most 65535 each; an empty
-/// input may be NULL), hides the balancer among them (and padding, for the
-/// key-free check) and writes the request (`oblivex_checked_oprf_request_len`
-/// element encodings) to `request`; stores the client handle in
-/// `*client_out`. `check` is an `oblivex_check`; `kappa` the bit length of
-/// the verification factors, 32..128 (0: the default, 64; a cheating server
-/// passes with probability at most 2^-kappa).
+fn blind<G: PrimeOrderGroup>(
+    check: Check,
+    kappa: Kappa,
+    public_key: &[u8],
+    inputs: &[&[u8]],
+    request: OutBuffer,
+) -> CResult<(CheckedOprfBatch<G>, usize)> {
+    let client = match check {
+        Check::CommittedKey if public_key.is_empty() => return Err(OBLIVEX_ERR_MISSING_PUBLIC_KEY),
+        Check::CommittedKey => CheckedOprfClient::committed_key(G::decode(public_key)?, kappa)?,
+        Check::KeyFree if !public_key.is_empty() => return Err(OBLIVEX_ERR_BAD_LENGTH),
+        Check::KeyFree => CheckedOprfClient::key_free(kappa),
+    };
+    let len = request_len(check, kappa, inputs.len());
+    request.check_fits(array_len(len, G::ELEMENT_LEN)?)?;
+    let batch = client.blind(inputs, &mut os_rng()?)?;
+    request.put(batch.request().as_bytes())?;
+    Ok((batch, len))
+}
+
+/// The client's first step: hashes and blinds `count` inputs (`inputs[i]`
+/// of `inputs_lens[i]` bytes, at most `OBLIVEX_MAX_INPUT_LEN` each; an
+/// empty input may be NULL), hides the balancer among them (and padding,
+/// for the key-free check) and writes the request
+/// (`oblivex_checked_oprf_request_len` element encodings) to `request`;
+/// stores the batch handle in `*batch_out` (release it with
+/// `oblivex_checked_oprf_batch_free`). The committed-key check takes the
+/// server's `public_key` (`oblivex_oprf_server_public_key`); the key-free
+/// check takes none (NULL/0). `kappa` 0 means 64.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
 /// `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_UNKNOWN_CHECK`,
 /// `OBLIVEX_ERR_INVALID_KAPPA`, `OBLIVEX_ERR_EMPTY_INPUT`,
-/// `OBLIVEX_ERR_BAD_LENGTH` (count or an input too long),
-/// `OBLIVEX_ERR_INVALID_INPUT` (an input hashing to the identity),
-/// `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_RNG_FAILURE`.
+/// `OBLIVEX_ERR_BAD_LENGTH` (an input too long, a request above 65535
+/// elements, a public key with the key-free check),
+/// `OBLIVEX_ERR_MISSING_PUBLIC_KEY`, `OBLIVEX_ERR_INVALID_ELEMENT` (the
+/// public key), `OBLIVEX_ERR_INVALID_INPUT`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
+/// `OBLIVEX_ERR_RNG_FAILURE`.
 ///
 /// # Safety
-/// The pointer arguments are readable or writable as their lengths say;
-/// `request_written` and `client_out` point to writable values.
+/// `inputs` and `inputs_lens` point to `count` entries, each input readable
+/// for its length; `public_key` is NULL with 0 or readable for its length;
+/// `request` points to `request_capacity` writable bytes; `request_written`
+/// to a writable `size_t`; `batch_out` to a writable pointer.
 #[no_mangle]
-pub unsafe extern "C" fn oblivex_checked_oprf_client_blind(
-    suite: c_int,
-    check: c_int,
+pub unsafe extern "C" fn oblivex_checked_oprf_batch_blind(
+    suite: oblivex_suite,
+    check: oblivex_check,
     kappa: u32,
+    public_key: *const u8,
+    public_key_len: usize,
     inputs: *const *const u8,
-    input_lens: *const usize,
+    inputs_lens: *const usize,
     count: usize,
     request: *mut u8,
     request_capacity: usize,
     request_written: *mut usize,
-    client_out: *mut *mut oblivex_checked_oprf_client,
+    batch_out: *mut *mut oblivex_checked_oprf_batch,
 ) -> oblivex_status {
     catch(|| {
         let suite = Suite::from_c(suite)?;
         let (check, kappa) = (check_from_c(check)?, kappa_from_c(kappa)?);
-        // SAFETY: forwarded from this function's contract.
-        let inputs = unsafe { read_inputs(inputs, input_lens, count) }?;
+        // SAFETY: the input pointers hold their lengths by the contract.
+        let (public_key, inputs) = unsafe {
+            (
+                optional_input(public_key, public_key_len)?,
+                read_inputs(inputs, inputs_lens, count)?,
+            )
+        };
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let request = unsafe { OutBuffer::new(request, request_capacity, request_written) }?;
-        let client_out = out_value(client_out)?;
-        let mut rng = os_rng()?;
-        let client = with_group!(suite, G => {
-            let elements = request_len(check, kappa, inputs.len());
-            request.check_fits(array_len(elements, G::ELEMENT_LEN)?)?;
-            let batch = CheckedClientBatch::<G>::blind(&inputs, check, kappa, &mut rng)?;
-            request.write(batch.blinded_elements());
-            oblivex_checked_oprf_client { suite, batch: Some(Box::new(batch)) }
+        let batch_out = out_pointer(batch_out)?;
+        let handle = with_group!(suite, G => {
+            let (batch, request_len) = blind::<G>(check, kappa, public_key, &inputs, request)?;
+            oblivex_checked_oprf_batch { suite, count, request_len, batch: BatchSlot::new(batch) }
         });
-        // SAFETY: `client_out` is non-NULL and writable by the contract.
-        unsafe { client_out.write(Box::into_raw(Box::new(client))) };
+        // SAFETY: `batch_out` is non-NULL and writable by the contract.
+        unsafe { emit(batch_out, handle) };
         Ok(())
     })
 }
 
-/// The client's last step: checks the server's answer to the request
-/// (`response`, one element encoding per request element) and writes the
-/// PRF outputs of the inputs, `oblivex_suite_output_len` bytes each in
-/// input order, to `outputs` — all of them or none. The committed-key check
-/// needs the server's public key (`public_key`, an element encoding); the
-/// key-free check ignores it (NULL/0 allowed). A client verifies once: the
-/// first call that gets as far as checking the answer spends it, whatever
-/// the outcome (never retry a failed batch with the same secrets: blind
-/// again, and stop using a server that failed); a call refused for a
-/// missing key or a short output buffer leaves it usable. Further calls
-/// return `OBLIVEX_ERR_BATCH_USED`.
+fn finalize<G: PrimeOrderGroup>(
+    slot: &mut BatchSlot,
+    request_len: usize,
+    response: &[u8],
+) -> CResult<Vec<Output>> {
+    let response = EvaluatedElements::<G>::from_bytes(response)?;
+    if response.len() != request_len {
+        return Err(OBLIVEX_ERR_BAD_LENGTH);
+    }
+    slot.get::<CheckedOprfBatch<G>>()?;
+    Ok(slot.take::<CheckedOprfBatch<G>>()?.finalize(&response)?)
+}
+
+/// The client's last step: checks the server's answer (`response`, one
+/// element per element of the request) and writes one PRF output per input
+/// (`oblivex_suite_output_len` bytes each, in order) to `outputs` — all of
+/// them, or none.
 ///
-/// Errors (nothing written): `OBLIVEX_ERR_VERIFICATION_FAILED` (the server
-/// did not apply its key to every element: a malicious or broken server),
-/// `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_MISSING_PUBLIC_KEY`,
-/// `OBLIVEX_ERR_BAD_LENGTH` (not one answer per request element),
-/// `OBLIVEX_ERR_INVALID_ELEMENT` (an answer or the public key),
-/// `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_BATCH_USED`.
+/// The batch is spent by the first call that gets as far as checking the
+/// answer; a call refused for a malformed argument leaves it usable.
+///
+/// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+/// `OBLIVEX_ERR_BATCH_USED`, `OBLIVEX_ERR_BAD_LENGTH` (not one element per
+/// element sent), `OBLIVEX_ERR_INVALID_ELEMENT`,
+/// `OBLIVEX_ERR_BUFFER_TOO_SMALL`, `OBLIVEX_ERR_VERIFICATION_FAILED` (the
+/// server did not apply its key to every element: a malicious server).
 ///
 /// # Safety
-/// `client` is a live handle; the pointer arguments are readable or
-/// writable as their lengths say; `outputs_written` points to a writable
-/// `size_t`.
+/// `batch` is a live handle used by no other thread; `response` points to
+/// `response_len` readable bytes; `outputs` to `outputs_capacity` writable
+/// bytes; `outputs_written` to a writable `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn oblivex_checked_oprf_client_verify_finalize(
-    client: *mut oblivex_checked_oprf_client,
+pub unsafe extern "C" fn oblivex_checked_oprf_batch_finalize(
+    batch: *mut oblivex_checked_oprf_batch,
     response: *const u8,
     response_len: usize,
-    public_key: *const u8,
-    public_key_len: usize,
     outputs: *mut u8,
     outputs_capacity: usize,
     outputs_written: *mut usize,
 ) -> oblivex_status {
     catch(|| {
-        // SAFETY: `client` is NULL or live by the contract; the handle is
-        // not shared across threads (documented).
-        let client = unsafe { client.as_mut() }.ok_or(Error::NullPointer)?;
+        // SAFETY: `batch` is NULL or live and unshared by the contract.
+        let batch = unsafe { handle_mut(batch) }?;
         // SAFETY: `response` holds `response_len` bytes by the contract.
         let response = unsafe { input(response, response_len) }?;
-        // SAFETY: `public_key` holds `public_key_len` bytes (or is NULL with 0).
-        let public_key = unsafe { super::guard::optional_input(public_key, public_key_len) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
-        with_group!(client.suite, G => {
-            // Checks that need no secret come first, so that a missing key
-            // or a short buffer does not spend the batch.
-            let peek = client.batch.as_ref().ok_or(Error::BatchUsed)?;
-            let batch = peek
-                .downcast_ref::<CheckedClientBatch<G>>()
-                .expect("a handle holds a batch of its own suite");
-            let key = match batch.check() {
-                Check::CommittedKey if public_key.is_empty() => {
-                    return Err(Error::MissingPublicKey)
-                }
-                Check::CommittedKey => Some(G::decode(public_key)?),
-                Check::KeyFree => None,
-            };
-            outputs.check_fits(array_len(batch.len(), G::HASH_LEN)?)?;
-            let inner = client.batch.take().ok_or(Error::BatchUsed)?;
-            let batch = inner
-                .downcast::<CheckedClientBatch<G>>()
-                .expect("checked above");
-            outputs.write_items(&batch.verify_finalize(response, key.as_ref())?);
+        with_group!(batch.suite, G => {
+            outputs.check_fits(array_len(batch.count, G::HASH_LEN)?)?;
+            let results = finalize::<G>(&mut batch.batch, batch.request_len, response)?;
+            outputs.write_items(&results);
             Ok(())
         })
     })
 }
 
-/// Releases a checked client (wiping its blinds and check secrets). NULL
+/// Releases a checked batch (its blinds and check secrets are wiped). NULL
 /// is ignored.
 ///
 /// # Safety
-/// `client` is NULL or a live handle, not used afterwards.
+/// `batch` is NULL or a live handle, not used afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn oblivex_checked_oprf_client_free(
-    client: *mut oblivex_checked_oprf_client,
-) {
-    catch_or((), || {
-        if !client.is_null() {
-            // SAFETY: a live handle from `Box::into_raw`; the batch inside
-            // wipes its secrets on drop.
-            drop(unsafe { Box::from_raw(client) });
-        }
-    })
-}
-
-/// The server's evaluation of a checked request (or of any OPRF-mode
-/// batch): `k·X_i` for each element of `blinded` with the handle's key,
-/// whatever the handle's mode, and no proof. Writes `blinded_len` bytes to
-/// `evaluated`.
-///
-/// Limits: a server cannot tell a checked request's
-/// balancer (or key-free padding) from a real input, so a client gets an
-/// evaluation for every element it sends: issuance and rate limits must
-/// count the elements evaluated, not the inputs a client claims.
-///
-/// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
-/// `OBLIVEX_ERR_BAD_LENGTH` (not a whole, non-zero number of elements),
-/// `OBLIVEX_ERR_INVALID_ELEMENT` (any element not canonical, not in the
-/// group, or the identity), `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
-///
-/// # Safety
-/// `server` is a live handle; each (pointer, length) pair is readable or
-/// writable as its role says; `evaluated_written` points to a writable
-/// `size_t`.
-#[no_mangle]
-pub unsafe extern "C" fn oblivex_oprf_server_evaluate(
-    server: *const oblivex_oprf_server,
-    blinded: *const u8,
-    blinded_len: usize,
-    evaluated: *mut u8,
-    evaluated_capacity: usize,
-    evaluated_written: *mut usize,
-) -> oblivex_status {
-    catch(|| {
-        // SAFETY: `server` is NULL or live by the contract.
-        let server = unsafe { handle(server) }?;
-        // SAFETY: `blinded` holds `blinded_len` bytes by the contract.
-        let blinded = unsafe { input(blinded, blinded_len) }?;
-        // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
-        let evaluated =
-            unsafe { OutBuffer::new(evaluated, evaluated_capacity, evaluated_written) }?;
-        evaluated.check_fits(blinded.len())?;
-        with_group!(server.suite, G => {
-            let mut elements = Zeroizing::new(vec![0u8; blinded.len()]);
-            server_of::<G>(server).evaluate(blinded, &mut elements)?;
-            evaluated.write(&elements);
-            Ok(())
-        })
-    })
+pub unsafe extern "C" fn oblivex_checked_oprf_batch_free(batch: *mut oblivex_checked_oprf_batch) {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { release(batch) }
 }

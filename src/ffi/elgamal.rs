@@ -1,35 +1,27 @@
 //! C ABI of threshold ElGamal: encryption and KEM encapsulation under a
 //! shared key, and the client that has t of m servers decrypt a batch.
-//! Servers use `oblivex_threshold_server_evaluate` with their key share.
-//! Not CCA-secure (see `oblivex::elgamal`).
+//! Servers answer with `oblivex_threshold_server_evaluate` on their key
+//! share. Not CCA-secure (see `oblivex::elgamal`).
 
-use core::any::Any;
 use core::ffi::c_int;
 
-use super::guard::{array_len, catch, catch_or, handle, input, out_value, OutBuffer};
-use super::status::oblivex_status;
-use super::suite::{with_group, Suite};
-use super::threshold::{commitments_of, oblivex_commitments, read_quorum, Finish};
-use crate::elgamal::{encapsulate, encrypt, Ciphertext, DecryptionBatch};
+use super::args::{item_width, kappa_from_c, read_quorum, BatchSlot, Finalize};
+use super::guard::{
+    array_len, catch, catch_or, emit, handle, handle_mut, input, out_pointer, release, OutBuffer,
+};
+use super::sharing::oblivex_commitments;
+use super::status::{oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_UNKNOWN_TARGET};
+use super::suite::{oblivex_suite, with_group, Suite};
+use crate::elgamal::{encapsulate, encrypt, Ciphertext, DecryptionBatch, DecryptionClient};
 use crate::group::{encode_to_vec, PrimeOrderGroup};
+use crate::oblivious::Kappa;
 use crate::rng::os_rng;
-use crate::Error;
-
-/// A client's batch of ciphertexts (or KEM encapsulations) being
-/// decrypted by t of m servers. Finish it once; secrets are wiped when it
-/// is finished or freed. Not for concurrent use.
-pub struct oblivex_elgamal_client {
-    suite: Suite,
-    /// A `DecryptionBatch<G>`, taken out by finish.
-    batch: Option<Box<dyn Any + Send>>,
-    count: usize,
-    output_len: usize,
-}
+use crate::threshold::PartyId;
 
 /// Encrypts `message` (an element encoding of `suite`, not the identity)
 /// under `public_key` (an element encoding, e.g. from
 /// `oblivex_commitments_public_key`) and writes the ciphertext `c1 || c2`
-/// (two element encodings).
+/// (two element encodings) to `ciphertext`.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
 /// `OBLIVEX_ERR_UNKNOWN_SUITE`, `OBLIVEX_ERR_INVALID_ELEMENT`,
@@ -40,7 +32,7 @@ pub struct oblivex_elgamal_client {
 /// `ciphertext_written` points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_elgamal_encrypt(
-    suite: c_int,
+    suite: oblivex_suite,
     public_key: *const u8,
     public_key_len: usize,
     message: *const u8,
@@ -63,8 +55,7 @@ pub unsafe extern "C" fn oblivex_elgamal_encrypt(
         with_group!(suite, G => {
             out.check_fits(Ciphertext::<G>::ENCODED_LEN)?;
             let (key, message) = (G::decode(public_key)?, G::decode(message)?);
-            out.write(&encrypt::<G, _>(&key, &message, &mut os_rng()?)?.to_bytes());
-            Ok(())
+            out.put(&encrypt::<G, _>(&key, &message, &mut os_rng()?)?.to_bytes())
         })
     })
 }
@@ -82,7 +73,7 @@ pub unsafe extern "C" fn oblivex_elgamal_encrypt(
 /// the `*_written` arguments point to writable `size_t`s.
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_elgamal_encapsulate(
-    suite: c_int,
+    suite: oblivex_suite,
     public_key: *const u8,
     public_key_len: usize,
     encapsulation: *mut u8,
@@ -107,129 +98,178 @@ pub unsafe extern "C" fn oblivex_elgamal_encapsulate(
             c1_out.check_fits(G::ELEMENT_LEN)?;
             secret_out.check_fits(G::HASH_LEN)?;
             let (c1, shared) = encapsulate::<G, _>(&G::decode(public_key)?, &mut os_rng()?)?;
-            c1_out.write(&encode_to_vec::<G>(&c1));
-            secret_out.write(&shared);
-            Ok(())
+            c1_out.put(&encode_to_vec::<G>(&c1))?;
+            secret_out.put(&shared)
         })
     })
 }
 
-/// What an ElGamal client recovers (pass it as `int`).
-#[repr(C)]
+/// What a decryption batch recovers (`OBLIVEX_ELGAMAL_*`).
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum oblivex_elgamal_target {
-    /// Plaintexts of ciphertexts `c1 || c2` (element encodings out).
-    OBLIVEX_ELGAMAL_PLAINTEXTS = 1,
-    /// Shared secrets of KEM encapsulations (`oblivex_suite_output_len`
-    /// bytes each out).
-    OBLIVEX_ELGAMAL_KEM_SECRETS = 2,
+pub struct oblivex_elgamal_target(pub c_int);
+
+/// Plaintexts of ciphertexts `c1 || c2` (element encodings out).
+pub const OBLIVEX_ELGAMAL_PLAINTEXTS: oblivex_elgamal_target = oblivex_elgamal_target(1);
+/// Shared secrets of KEM encapsulations (`oblivex_suite_output_len` bytes
+/// each out).
+pub const OBLIVEX_ELGAMAL_KEM_SECRETS: oblivex_elgamal_target = oblivex_elgamal_target(2);
+
+/// A client's batch of ciphertexts (or KEM encapsulations) being decrypted
+/// by t of m servers, kept between `oblivex_elgamal_batch_blind` and
+/// `oblivex_elgamal_batch_finalize`. Finalize it once; secrets are wiped
+/// when it is finalized or freed. Not for concurrent use.
+pub struct oblivex_elgamal_batch {
+    suite: Suite,
+    count: usize,
+    output_len: usize,
+    /// A `DecryptionBatch<G>`.
+    batch: BatchSlot,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn blind<G: PrimeOrderGroup>(
+    commitments: &oblivex_commitments,
+    kem: bool,
+    items: &[u8],
+    count: usize,
+    blinded: bool,
+    quorum: Option<&[PartyId]>,
+    kappa: Kappa,
+    request: OutBuffer,
+) -> CResult<DecryptionBatch<G>> {
+    let width = item_width(items.len(), count)?;
+    let expected = if kem {
+        G::ELEMENT_LEN
+    } else {
+        Ciphertext::<G>::ENCODED_LEN
+    };
+    if width != expected {
+        return Err(OBLIVEX_ERR_BAD_LENGTH);
+    }
+    let mut client = DecryptionClient::new(commitments.of::<G>().clone(), blinded, kappa);
+    if let Some(quorum) = quorum {
+        client = client.with_quorum(quorum)?;
+    }
+    request.check_fits(array_len(count + 1, G::ELEMENT_LEN)?)?;
+    let rng = &mut os_rng()?;
+    let batch = if kem {
+        client.blind_encapsulations(&G::decode_batch(items)?, rng)?
+    } else {
+        let ciphertexts = items
+            .chunks_exact(width)
+            .map(Ciphertext::<G>::from_bytes)
+            .collect::<Result<Vec<_>, _>>()?;
+        client.blind_ciphertexts(&ciphertexts, rng)?
+    };
+    request.put(batch.request().as_bytes())?;
+    Ok(batch)
 }
 
 /// The decryption client's first step for `count` items of `items`
 /// (`items_len` bytes): ciphertexts (`c1 || c2`, two element encodings
 /// each) for `OBLIVEX_ELGAMAL_PLAINTEXTS`, encapsulations (one element
-/// encoding each) for `OBLIVEX_ELGAMAL_KEM_SECRETS`. Writes the one
-/// request for every server (`count + 1` element encodings). With `blinded`
-/// non-zero the servers see `r_i·c1_i` for fresh secret `r_i` and cannot
-/// link the request to the ciphertexts. `quorum` and `kappa` as in
-/// `oblivex_threshold_oprf_client_blind`.
+/// encoding each) for `OBLIVEX_ELGAMAL_KEM_SECRETS`, decrypted by the
+/// servers sharing the key of `commitments`. Writes the one request for
+/// every server (`count + 1` element encodings) to `request` and stores the
+/// batch handle in `*batch_out` (release it with
+/// `oblivex_elgamal_batch_free`). With `blinded` the servers see `r_i·c1_i`
+/// for fresh secret `r_i` and cannot link the request to the ciphertexts.
+/// `quorum` and `kappa` as in `oblivex_threshold_oprf_batch_blind`.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
-/// `OBLIVEX_ERR_UNKNOWN_MODE` (an unknown target),
-/// `OBLIVEX_ERR_INVALID_KAPPA`, `OBLIVEX_ERR_EMPTY_INPUT`,
-/// `OBLIVEX_ERR_BAD_LENGTH`, `OBLIVEX_ERR_INVALID_ELEMENT`,
+/// `OBLIVEX_ERR_UNKNOWN_TARGET`, `OBLIVEX_ERR_INVALID_KAPPA`,
+/// `OBLIVEX_ERR_EMPTY_INPUT`, `OBLIVEX_ERR_BAD_LENGTH` (items not `count`
+/// of the target's width), `OBLIVEX_ERR_INVALID_ELEMENT`,
 /// `OBLIVEX_ERR_INVALID_PARTY_ID`, `OBLIVEX_ERR_BUFFER_TOO_SMALL`,
 /// `OBLIVEX_ERR_RNG_FAILURE`.
 ///
 /// # Safety
-/// `commitments` is a live handle; the pointer arguments are readable or
-/// writable as their lengths say; `request_written` and `client_out` point
-/// to writable values.
+/// `commitments` is a live handle; `items` points to `items_len` readable
+/// bytes; `quorum` is NULL with 0 or holds `quorum_len` ids; `request`
+/// points to `request_capacity` writable bytes; `request_written` to a
+/// writable `size_t`; `batch_out` to a writable pointer.
 #[no_mangle]
-pub unsafe extern "C" fn oblivex_elgamal_client_new(
+pub unsafe extern "C" fn oblivex_elgamal_batch_blind(
     commitments: *const oblivex_commitments,
-    target: c_int,
+    target: oblivex_elgamal_target,
     items: *const u8,
     items_len: usize,
     count: usize,
-    blinded: c_int,
+    blinded: bool,
     quorum: *const u16,
     quorum_len: usize,
     kappa: u32,
     request: *mut u8,
     request_capacity: usize,
     request_written: *mut usize,
-    client_out: *mut *mut oblivex_elgamal_client,
+    batch_out: *mut *mut oblivex_elgamal_batch,
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `commitments` is NULL or live by the contract.
         let commitments = unsafe { handle(commitments) }?;
         let kem = match target {
-            t if t == oblivex_elgamal_target::OBLIVEX_ELGAMAL_PLAINTEXTS as c_int => false,
-            t if t == oblivex_elgamal_target::OBLIVEX_ELGAMAL_KEM_SECRETS as c_int => true,
-            _ => return Err(Error::UnknownMode),
+            OBLIVEX_ELGAMAL_PLAINTEXTS => false,
+            OBLIVEX_ELGAMAL_KEM_SECRETS => true,
+            _ => return Err(OBLIVEX_ERR_UNKNOWN_TARGET),
         };
-        // SAFETY: `items` holds `items_len` bytes by the contract.
-        let items = unsafe { input(items, items_len) }?;
-        // SAFETY: `quorum` holds `quorum_len` ids (or is NULL with 0).
-        let quorum = unsafe { read_quorum(quorum, quorum_len) }?;
-        let kappa = super::checked::kappa_from_c(kappa)?;
+        let kappa = kappa_from_c(kappa)?;
+        // SAFETY: the input pointers hold their lengths by the contract.
+        let (items, quorum) =
+            unsafe { (input(items, items_len)?, read_quorum(quorum, quorum_len)?) };
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let request = unsafe { OutBuffer::new(request, request_capacity, request_written) }?;
-        let client_out = out_value(client_out)?;
-        if count == 0 {
-            return Err(Error::EmptyInput);
-        }
+        let batch_out = out_pointer(batch_out)?;
         let suite = commitments.suite;
-        let client = with_group!(suite, G => {
-            let width = if kem { G::ELEMENT_LEN } else { Ciphertext::<G>::ENCODED_LEN };
-            if items.len() != array_len(count, width)? {
-                return Err(Error::BadLength);
-            }
-            request.check_fits(array_len(count + 1, G::ELEMENT_LEN)?)?;
-            let commitments = commitments_of::<G>(commitments);
-            let mut rng = os_rng()?;
-            let blinded = blinded != 0;
-            let batch = if kem {
-                let c1 = G::decode_batch(items)?;
-                DecryptionBatch::for_encapsulations(&c1, commitments, quorum, blinded, kappa, &mut rng)?
-            } else {
-                let ciphertexts = items
-                    .chunks_exact(width)
-                    .map(Ciphertext::<G>::from_bytes)
-                    .collect::<Result<Vec<_>, _>>()?;
-                DecryptionBatch::for_ciphertexts(&ciphertexts, commitments, quorum, blinded, kappa, &mut rng)?
-            };
-            request.write(batch.elements());
+        let handle = with_group!(suite, G => {
+            let batch = blind::<G>(commitments, kem, items, count, blinded, quorum, kappa, request)?;
             let output_len = batch.output_len();
-            oblivex_elgamal_client { suite, batch: Some(Box::new(batch)), count, output_len }
+            oblivex_elgamal_batch { suite, count, output_len, batch: BatchSlot::new(batch) }
         });
-        // SAFETY: `client_out` is non-NULL and writable by the contract.
-        unsafe { client_out.write(Box::into_raw(Box::new(client))) };
+        // SAFETY: `batch_out` is non-NULL and writable by the contract.
+        unsafe { emit(batch_out, handle) };
         Ok(())
     })
 }
 
-/// The decryption client's last step: checks each server's response,
-/// combines t correct ones, unblinds, and writes the plaintexts (element
-/// encodings) or KEM secrets, in order, to `outputs` and the servers
-/// caught cheating to `cheaters` — exactly as
-/// `oblivex_threshold_oprf_client_finalize` (same errors, same rules),
-/// plus `OBLIVEX_ERR_INVALID_INPUT` for a ciphertext whose plaintext is the
-/// identity (not a valid encryption): no output for the whole batch, but the
-/// servers already caught cheating are written to `cheaters`. The statuses
-/// that carry the cheater list: `OBLIVEX_OK`, `OBLIVEX_ERR_VERIFICATION_FAILED`,
-/// `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`, `OBLIVEX_ERR_INVALID_INPUT`.
+/// The width of each output of `oblivex_elgamal_batch_finalize`: an element
+/// encoding for plaintexts, `oblivex_suite_output_len` for KEM secrets (0
+/// for NULL).
 ///
 /// # Safety
-/// As `oblivex_threshold_oprf_client_finalize`.
+/// `batch` is NULL or a live handle.
 #[no_mangle]
-pub unsafe extern "C" fn oblivex_elgamal_client_finish(
-    client: *mut oblivex_elgamal_client,
+pub unsafe extern "C" fn oblivex_elgamal_batch_output_len(
+    batch: *const oblivex_elgamal_batch,
+) -> usize {
+    // SAFETY: `batch` is NULL or live by the contract.
+    catch_or(0, || unsafe { handle(batch) }.map_or(0, |b| b.output_len))
+}
+
+/// The decryption client's last step: checks each server's response,
+/// combines t correct ones, unblinds, and writes the plaintexts (element
+/// encodings) or KEM secrets, in order, to `outputs`
+/// (`oblivex_elgamal_batch_output_len` bytes each) and the servers caught
+/// cheating to `cheaters`, as `oblivex_threshold_oprf_batch_finalize` does
+/// (same arguments, same blame).
+///
+/// Errors: as `oblivex_threshold_oprf_batch_finalize`, plus
+/// `OBLIVEX_ERR_INVALID_INPUT` for a ciphertext whose plaintext is the
+/// identity (not a valid encryption): no output for the whole batch, the
+/// batch spent, but the servers already caught cheating are written to
+/// `cheaters` (it carries the cheater list, as
+/// `OBLIVEX_ERR_VERIFICATION_FAILED` and
+/// `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES` do).
+///
+/// # Safety
+/// As `oblivex_threshold_oprf_batch_finalize`.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_elgamal_batch_finalize(
+    batch: *mut oblivex_elgamal_batch,
     party_ids: *const u16,
     responses: *const *const u8,
-    response_lens: *const usize,
-    response_count: usize,
+    responses_lens: *const usize,
+    count: usize,
     outputs: *mut u8,
     outputs_capacity: usize,
     outputs_written: *mut usize,
@@ -238,16 +278,15 @@ pub unsafe extern "C" fn oblivex_elgamal_client_finish(
     cheaters_written: *mut usize,
 ) -> oblivex_status {
     catch(|| {
-        // SAFETY: `client` is NULL or live by the contract; not shared
-        // across threads (documented).
-        let client = unsafe { client.as_mut() }.ok_or(Error::NullPointer)?;
+        // SAFETY: `batch` is NULL or live and unshared by the contract.
+        let batch = unsafe { handle_mut(batch) }?;
         // SAFETY: forwarded from this function's contract.
-        let finish = unsafe {
-            Finish::new(
+        let finalize = unsafe {
+            Finalize::new(
                 party_ids,
                 responses,
-                response_lens,
-                response_count,
+                responses_lens,
+                count,
                 outputs,
                 outputs_capacity,
                 outputs_written,
@@ -256,41 +295,19 @@ pub unsafe extern "C" fn oblivex_elgamal_client_finish(
                 cheaters_written,
             )
         }?;
-        let (count, width) = (client.count, client.output_len);
-        with_group!(client.suite, G => {
-            finish.complete(count, width, |responses| {
-                let batch = client.batch.take().ok_or(Error::BatchUsed)?;
-                let batch = batch
-                    .downcast::<DecryptionBatch<G>>()
-                    .expect("a handle holds a batch of its own suite");
-                Ok(batch.finish(responses))
-            })
+        let (items, width) = (batch.count, batch.output_len);
+        with_group!(batch.suite, G => {
+            finalize.run::<DecryptionBatch<G>>(&mut batch.batch, items, width)
         })
     })
 }
 
-/// The width of each output of `oblivex_elgamal_client_finish` (0 for NULL).
+/// Releases a decryption batch (its secrets are wiped). NULL is ignored.
 ///
 /// # Safety
-/// `client` is NULL or a live handle.
+/// `batch` is NULL or a live handle, not used afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn oblivex_elgamal_client_output_len(
-    client: *const oblivex_elgamal_client,
-) -> usize {
-    // SAFETY: `client` is NULL or live by the contract.
-    catch_or(0, || unsafe { client.as_ref() }.map_or(0, |c| c.output_len))
-}
-
-/// Releases a decryption client (wiping its secrets). NULL is ignored.
-///
-/// # Safety
-/// `client` is NULL or a live handle, not used afterwards.
-#[no_mangle]
-pub unsafe extern "C" fn oblivex_elgamal_client_free(client: *mut oblivex_elgamal_client) {
-    catch_or((), || {
-        if !client.is_null() {
-            // SAFETY: a live handle from `Box::into_raw`.
-            drop(unsafe { Box::from_raw(client) });
-        }
-    })
+pub unsafe extern "C" fn oblivex_elgamal_batch_free(batch: *mut oblivex_elgamal_batch) {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { release(batch) }
 }

@@ -1,18 +1,22 @@
-//! The panic boundary and the pointer checks every exported function uses.
+//! The panic boundary and the pointer checks every exported function uses:
+//! inputs are borrowed only after their pointers and lengths are checked,
+//! outputs are written only once the whole operation has succeeded.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::status::oblivex_status;
-use crate::Error;
+use super::status::{
+    oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_BUFFER_TOO_SMALL,
+    OBLIVEX_ERR_NULL_POINTER, OBLIVEX_ERR_PANIC, OBLIVEX_OK,
+};
 
 /// Runs the body of an exported function: `Ok` becomes `OBLIVEX_OK`, an
-/// error its status code, and a panic `OBLIVEX_ERR_PANIC` (it never unwinds
-/// into C).
-pub(crate) fn catch(body: impl FnOnce() -> Result<(), Error>) -> oblivex_status {
+/// error its status, and a panic `OBLIVEX_ERR_PANIC` (it never unwinds into
+/// C).
+pub(crate) fn catch(body: impl FnOnce() -> CResult) -> oblivex_status {
     match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => oblivex_status::OBLIVEX_OK,
-        Ok(Err(error)) => error.into(),
-        Err(_) => oblivex_status::OBLIVEX_ERR_PANIC,
+        Ok(Ok(())) => OBLIVEX_OK,
+        Ok(Err(status)) => status,
+        Err(_) => OBLIVEX_ERR_PANIC,
     }
 }
 
@@ -27,12 +31,12 @@ pub(crate) fn catch_or<T>(fallback: T, body: impl FnOnce() -> T) -> T {
 /// # Safety
 /// If `ptr` is not NULL it must point to `len` readable, initialised bytes
 /// that stay unchanged for `'a`.
-pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], Error> {
+pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> CResult<&'a [u8]> {
     if ptr.is_null() {
-        return Err(Error::NullPointer);
+        return Err(OBLIVEX_ERR_NULL_POINTER);
     }
     if len > isize::MAX as usize {
-        return Err(Error::BadLength);
+        return Err(OBLIVEX_ERR_BAD_LENGTH);
     }
     // SAFETY: non-NULL, and the caller guarantees `len` readable bytes that
     // outlive 'a; the length fits `isize` as `from_raw_parts` requires.
@@ -43,7 +47,7 @@ pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], E
 ///
 /// # Safety
 /// As [`input`].
-pub(crate) unsafe fn optional_input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], Error> {
+pub(crate) unsafe fn optional_input<'a>(ptr: *const u8, len: usize) -> CResult<&'a [u8]> {
     if ptr.is_null() && len == 0 {
         return Ok(&[]);
     }
@@ -51,24 +55,85 @@ pub(crate) unsafe fn optional_input<'a>(ptr: *const u8, len: usize) -> Result<&'
     unsafe { input(ptr, len) }
 }
 
-/// `count · width` as a byte length, or `BadLength` on overflow.
-pub(crate) fn array_len(count: usize, width: usize) -> Result<usize, Error> {
-    count.checked_mul(width).ok_or(Error::BadLength)
+/// `count` entries of `T` at `ptr` (NULL refused), the size checked.
+///
+/// # Safety
+/// If `ptr` is not NULL it points to `count` readable, initialised entries
+/// that stay unchanged for `'a`.
+pub(crate) unsafe fn array<'a, T>(ptr: *const T, count: usize) -> CResult<&'a [T]> {
+    if ptr.is_null() {
+        return Err(OBLIVEX_ERR_NULL_POINTER);
+    }
+    if count > isize::MAX as usize / core::mem::size_of::<T>().max(1) {
+        return Err(OBLIVEX_ERR_BAD_LENGTH);
+    }
+    // SAFETY: non-NULL, `count` readable entries by the contract, and the
+    // byte size fits `isize` (checked above).
+    Ok(unsafe { core::slice::from_raw_parts(ptr, count) })
+}
+
+/// `count · width` as a byte length, or `OBLIVEX_ERR_BAD_LENGTH` on
+/// overflow.
+pub(crate) fn array_len(count: usize, width: usize) -> CResult<usize> {
+    count.checked_mul(width).ok_or(OBLIVEX_ERR_BAD_LENGTH)
 }
 
 /// Borrows the object behind a handle after checking it is not NULL.
 ///
 /// # Safety
-/// If `ptr` is not NULL it must come from the matching `oblivex_*_new` and not
-/// have been freed.
-pub(crate) unsafe fn handle<'a, T>(ptr: *const T) -> Result<&'a T, Error> {
+/// If `ptr` is not NULL it must be a live handle of this type.
+pub(crate) unsafe fn handle<'a, T>(ptr: *const T) -> CResult<&'a T> {
     // SAFETY: the caller guarantees a live handle when non-NULL.
-    unsafe { ptr.as_ref() }.ok_or(Error::NullPointer)
+    unsafe { ptr.as_ref() }.ok_or(OBLIVEX_ERR_NULL_POINTER)
+}
+
+/// Borrows the object behind a handle mutably (a client batch, which is
+/// not for concurrent use) after checking it is not NULL.
+///
+/// # Safety
+/// If `ptr` is not NULL it must be a live handle of this type that no other
+/// thread uses during the call.
+pub(crate) unsafe fn handle_mut<'a, T>(ptr: *mut T) -> CResult<&'a mut T> {
+    // SAFETY: the caller guarantees a live, unshared handle when non-NULL.
+    unsafe { ptr.as_mut() }.ok_or(OBLIVEX_ERR_NULL_POINTER)
+}
+
+/// Checks a pointer through which a new handle (or a single value) will be
+/// returned.
+pub(crate) fn out_pointer<T>(ptr: *mut T) -> CResult<*mut T> {
+    if ptr.is_null() {
+        Err(OBLIVEX_ERR_NULL_POINTER)
+    } else {
+        Ok(ptr)
+    }
+}
+
+/// Hands a new object to C as a handle in `*out`.
+///
+/// # Safety
+/// `out` was checked by [`out_pointer`] and points to a writable pointer.
+pub(crate) unsafe fn emit<T>(out: *mut *mut T, object: T) {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { out.write(Box::into_raw(Box::new(object))) };
+}
+
+/// Releases a handle made by [`emit`]: its Drop wipes the secrets it holds.
+/// NULL is ignored.
+///
+/// # Safety
+/// `ptr` is NULL or a live handle of this type, not used afterwards.
+pub(crate) unsafe fn release<T>(ptr: *mut T) {
+    catch_or((), || {
+        if !ptr.is_null() {
+            // SAFETY: a live handle from `Box::into_raw` by the contract.
+            drop(unsafe { Box::from_raw(ptr) });
+        }
+    })
 }
 
 /// A caller's output buffer (`capacity` bytes) and the `size_t` that
-/// receives the length written: checked, and written only by
-/// [`OutBuffer::fill`] once the whole operation has succeeded.
+/// receives the length written: checked, and written only once the whole
+/// operation has succeeded.
 pub(crate) struct OutBuffer {
     ptr: *mut u8,
     capacity: usize,
@@ -76,21 +141,17 @@ pub(crate) struct OutBuffer {
 }
 
 impl OutBuffer {
-    /// Checks the pointers (NULL → `NullPointer`) and the capacity.
+    /// Checks the pointers (NULL refused) and the capacity.
     ///
     /// # Safety
     /// If not NULL, `ptr` points to `capacity` writable bytes and `written`
-    /// to a writable `size_t`, both valid until [`OutBuffer::fill`] returns.
-    pub(crate) unsafe fn new(
-        ptr: *mut u8,
-        capacity: usize,
-        written: *mut usize,
-    ) -> Result<Self, Error> {
+    /// to a writable `size_t`, both valid until the buffer is written.
+    pub(crate) unsafe fn new(ptr: *mut u8, capacity: usize, written: *mut usize) -> CResult<Self> {
         if ptr.is_null() || written.is_null() {
-            return Err(Error::NullPointer);
+            return Err(OBLIVEX_ERR_NULL_POINTER);
         }
         if capacity > isize::MAX as usize {
-            return Err(Error::BadLength);
+            return Err(OBLIVEX_ERR_BAD_LENGTH);
         }
         Ok(OutBuffer {
             ptr,
@@ -99,40 +160,28 @@ impl OutBuffer {
         })
     }
 
-    /// Checks that `bytes` fits ([`Error::BufferTooSmall`] otherwise); does
-    /// not write.
-    pub(crate) fn check_fits(&self, len: usize) -> Result<(), Error> {
+    /// `OBLIVEX_ERR_BUFFER_TOO_SMALL` unless `len` bytes fit; writes
+    /// nothing.
+    pub(crate) fn check_fits(&self, len: usize) -> CResult {
         if len > self.capacity {
-            return Err(Error::BufferTooSmall);
+            return Err(OBLIVEX_ERR_BUFFER_TOO_SMALL);
         }
         Ok(())
     }
 
-    /// Writes a finished result (which must fit: see
-    /// [`OutBuffer::check_fits`]) and its length.
-    pub(crate) fn write(self, bytes: &[u8]) {
-        assert!(bytes.len() <= self.capacity, "checked by check_fits");
-        // SAFETY: `bytes.len() <= capacity` bytes are writable at `ptr`, and
-        // `written` points to a writable size_t (`new`'s contract); `bytes`
-        // is the library's own buffer, so nothing overlaps.
-        unsafe {
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr, bytes.len());
-            self.written.write(bytes.len());
-        }
-    }
-
-    /// Writes finished results one after the other (they must fit together:
-    /// see [`OutBuffer::check_fits`]) and their total length, with no
-    /// intermediate copy (the items may be secrets that wipe themselves).
+    /// Writes finished results one after the other (they must fit
+    /// together: see [`OutBuffer::check_fits`]) and their total length,
+    /// with no intermediate copy (the items may be secrets that wipe
+    /// themselves).
     pub(crate) fn write_items<T: AsRef<[u8]>>(self, items: &[T]) {
         let total: usize = items.iter().map(|item| item.as_ref().len()).sum();
         assert!(total <= self.capacity, "checked by check_fits");
         let mut offset = 0;
         for item in items {
             let bytes = item.as_ref();
-            // SAFETY: the items fit in the `capacity` writable bytes at
-            // `ptr` (asserted above), each lands after the previous one, and
-            // they are the library's own buffers, so nothing overlaps.
+            // SAFETY: the items fit in the `capacity` writable bytes at `ptr`
+            // (asserted above), each lands after the previous one, and they
+            // are the library's own buffers, so nothing overlaps.
             unsafe {
                 core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(offset), bytes.len())
             };
@@ -142,35 +191,11 @@ impl OutBuffer {
         unsafe { self.written.write(total) };
     }
 
-    /// Writes a finished result whole, or nothing with
-    /// [`Error::BufferTooSmall`] if it does not fit.
-    pub(crate) fn put(self, bytes: &[u8]) -> Result<(), Error> {
+    /// Writes one finished result whole, or nothing with
+    /// `OBLIVEX_ERR_BUFFER_TOO_SMALL` if it does not fit.
+    pub(crate) fn put(self, bytes: &[u8]) -> CResult {
         self.check_fits(bytes.len())?;
-        self.write(bytes);
+        self.write_items(&[bytes]);
         Ok(())
-    }
-
-    /// Runs `produce` on a private, wiped-on-drop buffer of
-    /// `min(needed, capacity)` bytes (so `produce` reports a short buffer
-    /// itself); on success copies the bytes it reports written out, and
-    /// their count into `*written`. On error nothing is written.
-    pub(crate) fn fill(
-        self,
-        needed: usize,
-        produce: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
-    ) -> Result<(), Error> {
-        let mut private = zeroize::Zeroizing::new(vec![0u8; needed.min(self.capacity)]);
-        let written = produce(&mut private)?;
-        self.write(&private[..written]);
-        Ok(())
-    }
-}
-
-/// Checks a pointer through which a single value will be returned.
-pub(crate) fn out_value<T>(ptr: *mut T) -> Result<*mut T, Error> {
-    if ptr.is_null() {
-        Err(Error::NullPointer)
-    } else {
-        Ok(ptr)
     }
 }

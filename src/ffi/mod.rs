@@ -1,40 +1,70 @@
-//! The C ABI, rendered into `include/oblivex.h` by cbindgen.
+//! The C ABI, rendered into `include/oblivex.h` by cbindgen, in the order a
+//! C programmer meets it: version and status, modexp, the OPRF (suites,
+//! server, client), the checked batch, threshold sharing and clients, BLS,
+//! ElGamal, configuration.
 //!
 //! A thin translation layer, no cryptography: pointers become slices after
-//! NULL and length checks, the Rust API does the work, results are copied into
-//! the caller's buffers only on success, and every exported function runs
-//! inside one panic-catching wrapper (`guard`) so no panic unwinds into C.
+//! NULL and length checks, the Rust API does the work, results are copied
+//! into the caller's buffers only on success, and every exported function
+//! runs inside one panic-catching wrapper (`guard`) so no panic unwinds
+//! into C.
 //!
-//! Conventions: every fallible function returns [`oblivex_status`]; objects
-//! are opaque handles made by `oblivex_*_new` and released by
-//! `oblivex_*_free` (which accepts NULL and wipes the memory); integers are
-//! big-endian byte strings; batch calls take flat arrays of fixed-width
-//! elements plus a count.
+//! Conventions, the same in every function (tests/header_conventions.rs
+//! checks them): every function is `oblivex_<object>_<verb>` or
+//! `oblivex_<topic>_<what>`; each protocol step has one verb — create
+//! (`_new`, `_derive`, `_generate`, `_deal`, `_from_bytes`), `_blind`,
+//! `_evaluate`, `_finalize`, `_free`; an input buffer is `<noun>,
+//! <noun>_len`, an array of byte strings `<noun>, <noun>_lens` with a
+//! `count`, an output buffer `<noun>, <noun>_capacity, <noun>_written`, a
+//! new handle `<handle>_out`; flags are `bool`; every fallible function
+//! returns an `oblivex_status` with one code per cause.
 
 #![allow(non_camel_case_types)]
 
-mod bls;
-mod checked;
-mod config;
-mod elgamal;
+mod args;
 mod guard;
-mod modexp;
-mod oprf;
-mod status;
-pub(crate) mod suite;
-mod threshold;
+
+// The order of the header: one module per group, kept apart so that
+// rustfmt leaves the order alone.
 mod version;
+
+mod status;
+
+mod modexp;
+
+pub(crate) mod suite;
+
+mod oprf_server;
+
+mod oprf_client;
+
+mod checked;
+
+mod sharing;
+
+mod threshold_oprf;
+
+mod bls;
+
+mod elgamal;
+
+mod config;
 
 pub use bls::*;
 pub use checked::*;
 pub use config::*;
 pub use elgamal::*;
 pub use modexp::*;
-pub use oprf::*;
+pub use oprf_client::*;
+pub use oprf_server::*;
+pub use sharing::*;
 pub use status::*;
 pub use suite::{
     oblivex_oprf_mode, oblivex_suite, oblivex_suite_element_len, oblivex_suite_output_len,
-    oblivex_suite_proof_len, oblivex_suite_scalar_len,
+    oblivex_suite_proof_len, oblivex_suite_scalar_len, OBLIVEX_OPRF_MODE_OPRF,
+    OBLIVEX_OPRF_MODE_POPRF, OBLIVEX_OPRF_MODE_VOPRF, OBLIVEX_SUITE_BLS12381G1_SHA256,
+    OBLIVEX_SUITE_FFDHE2048_SHA512, OBLIVEX_SUITE_FFDHE3072_SHA512, OBLIVEX_SUITE_FFDHE4096_SHA512,
+    OBLIVEX_SUITE_P256_SHA256, OBLIVEX_SUITE_RISTRETTO255_SHA512,
 };
-pub use threshold::*;
+pub use threshold_oprf::*;
 pub use version::*;

@@ -1,101 +1,104 @@
-//! Status codes of the C ABI.
+//! Status codes of the C ABI: one per cause, the Rust [`Error`]s and the
+//! causes only C can produce.
 
-use core::ffi::{c_char, c_int};
+use core::ffi::{c_char, c_int, CStr};
 
 use super::guard::catch_or;
 use crate::Error;
 
-/// Result of every fallible oblivex function. `OBLIVEX_OK` is 0; each error
-/// has its own code (codes are stable: new ones are only ever appended).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum oblivex_status {
-    /// Success.
-    OBLIVEX_OK = 0,
-    /// A required pointer argument was NULL.
-    OBLIVEX_ERR_NULL_POINTER = 1,
-    /// A length does not fit the operation (not a multiple of the element
-    /// width, element counts that disagree, or an operand longer than
-    /// supported).
-    OBLIVEX_ERR_BAD_LENGTH = 2,
-    /// A batch of zero elements, or an operand of zero bytes.
-    OBLIVEX_ERR_EMPTY_INPUT = 3,
-    /// The modulus is zero.
-    OBLIVEX_ERR_ZERO_MODULUS = 4,
-    /// The modulus is even (use OpenSSL's `BN_mod_exp`, or the
-    /// `oblivex_openssl.h` shim, which delegates even moduli to it).
-    OBLIVEX_ERR_EVEN_MODULUS = 5,
-    /// The modulus is longer than 8192 bits.
-    OBLIVEX_ERR_MODULUS_TOO_LARGE = 6,
-    /// An output buffer is too small for the result.
-    OBLIVEX_ERR_BUFFER_TOO_SMALL = 7,
-    /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
-    /// cannot run.
-    OBLIVEX_ERR_UNSUPPORTED_BACKEND = 8,
-    /// An encoded group element is not canonical, not in the prime-order
-    /// group, or the identity.
-    OBLIVEX_ERR_INVALID_ELEMENT = 9,
-    /// An encoded scalar is not canonical (`>= q`) or zero.
-    OBLIVEX_ERR_INVALID_SCALAR = 10,
-    /// A proof or the server-answer check failed: the server did not apply
-    /// its committed key (malicious server detected). No output was written.
-    OBLIVEX_ERR_VERIFICATION_FAILED = 11,
-    /// The operating system's random number generator failed.
-    OBLIVEX_ERR_RNG_FAILURE = 12,
-    /// A protocol input was rejected (it hashes to the identity, or a POPRF
-    /// info gives an unusable tweaked key).
-    OBLIVEX_ERR_INVALID_INPUT = 13,
-    /// DeriveKeyPair found no valid key in 256 attempts.
-    OBLIVEX_ERR_DERIVE_KEY_PAIR = 14,
-    /// A suite identifier that this library does not know.
-    OBLIVEX_ERR_UNKNOWN_SUITE = 15,
-    /// A client batch was finalized already (its blinds are spent).
-    OBLIVEX_ERR_BATCH_USED = 16,
-    /// A protocol mode number that this library does not know.
-    OBLIVEX_ERR_UNKNOWN_MODE = 17,
-    /// The verification factor length κ is outside 32..=128 bits.
-    OBLIVEX_ERR_INVALID_KAPPA = 18,
-    /// A batch-check variant number that this library does not know.
-    OBLIVEX_ERR_UNKNOWN_CHECK = 19,
-    /// The committed-key batch check needs the server's public key.
-    OBLIVEX_ERR_MISSING_PUBLIC_KEY = 20,
-    /// A party (server) id is zero, repeated, or not allowed here.
-    OBLIVEX_ERR_INVALID_PARTY_ID = 21,
-    /// A threshold t of m is unusable (t = 0, t > m, or m too large).
-    OBLIVEX_ERR_INVALID_THRESHOLD = 22,
-    /// Fewer than t servers answered correctly: no output (the failing
-    /// servers are still reported).
-    OBLIVEX_ERR_NOT_ENOUGH_RESPONSES = 23,
-    /// Internal error: a panic was caught at the ABI boundary (a bug in
-    /// oblivex; please report it).
-    OBLIVEX_ERR_PANIC = 100,
-}
+/// The result of every fallible function: `OBLIVEX_OK` (0) or one of the
+/// `OBLIVEX_ERR_*` codes below, each for one cause. Codes are stable: new
+/// ones are only ever appended. `oblivex_status_str` describes any value.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct oblivex_status(pub c_int);
+
+/// Success.
+pub const OBLIVEX_OK: oblivex_status = oblivex_status(0);
+/// A required pointer argument was NULL.
+pub const OBLIVEX_ERR_NULL_POINTER: oblivex_status = oblivex_status(1);
+/// A length does not fit the operation (not a whole number of elements,
+/// counts that disagree, or an operand or batch longer than supported).
+pub const OBLIVEX_ERR_BAD_LENGTH: oblivex_status = oblivex_status(2);
+/// A batch of zero elements, or an operand of zero bytes.
+pub const OBLIVEX_ERR_EMPTY_INPUT: oblivex_status = oblivex_status(3);
+/// The modulus is zero.
+pub const OBLIVEX_ERR_ZERO_MODULUS: oblivex_status = oblivex_status(4);
+/// The modulus is even (use OpenSSL's `BN_mod_exp`, or the
+/// `oblivex_openssl.h` shim, which delegates even moduli to it).
+pub const OBLIVEX_ERR_EVEN_MODULUS: oblivex_status = oblivex_status(5);
+/// The modulus is longer than `OBLIVEX_MAX_MODULUS_BITS`.
+pub const OBLIVEX_ERR_MODULUS_TOO_LARGE: oblivex_status = oblivex_status(6);
+/// An output buffer is too small for the result (nothing was written).
+pub const OBLIVEX_ERR_BUFFER_TOO_SMALL: oblivex_status = oblivex_status(7);
+/// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
+/// cannot run.
+pub const OBLIVEX_ERR_UNSUPPORTED_BACKEND: oblivex_status = oblivex_status(8);
+/// An encoded group element is not canonical, not in the prime-order group,
+/// or the identity.
+pub const OBLIVEX_ERR_INVALID_ELEMENT: oblivex_status = oblivex_status(9);
+/// An encoded scalar is not canonical (`>= q`), or zero where a key or a
+/// share is expected.
+pub const OBLIVEX_ERR_INVALID_SCALAR: oblivex_status = oblivex_status(10);
+/// A proof or the check of the server's answers failed: the server did not
+/// apply its committed key (malicious server detected). No output.
+pub const OBLIVEX_ERR_VERIFICATION_FAILED: oblivex_status = oblivex_status(11);
+/// The operating system's random number generator failed.
+pub const OBLIVEX_ERR_RNG_FAILURE: oblivex_status = oblivex_status(12);
+/// A protocol input was rejected: it hashes to the identity, a POPRF info
+/// gives an unusable key, or a ciphertext decrypts to the identity.
+pub const OBLIVEX_ERR_INVALID_INPUT: oblivex_status = oblivex_status(13);
+/// DeriveKeyPair found no valid key in 256 attempts.
+pub const OBLIVEX_ERR_DERIVE_KEY_PAIR: oblivex_status = oblivex_status(14);
+/// An `oblivex_suite` value this library does not know.
+pub const OBLIVEX_ERR_UNKNOWN_SUITE: oblivex_status = oblivex_status(15);
+/// A client batch was finalized already (its secrets are spent).
+pub const OBLIVEX_ERR_BATCH_USED: oblivex_status = oblivex_status(16);
+/// An `oblivex_oprf_mode` value this library does not know.
+pub const OBLIVEX_ERR_UNKNOWN_MODE: oblivex_status = oblivex_status(17);
+/// The verification factor length κ is outside
+/// `OBLIVEX_KAPPA_MIN..OBLIVEX_KAPPA_MAX`.
+pub const OBLIVEX_ERR_INVALID_KAPPA: oblivex_status = oblivex_status(18);
+/// An `oblivex_check` value this library does not know.
+pub const OBLIVEX_ERR_UNKNOWN_CHECK: oblivex_status = oblivex_status(19);
+/// The server's public key is missing where the mode or check needs it
+/// (VOPRF, POPRF, the committed-key check).
+pub const OBLIVEX_ERR_MISSING_PUBLIC_KEY: oblivex_status = oblivex_status(20);
+/// A party (server) id is zero, repeated, or not allowed here.
+pub const OBLIVEX_ERR_INVALID_PARTY_ID: oblivex_status = oblivex_status(21);
+/// A threshold t of m is unusable (t = 0, t > m, or m above
+/// `OBLIVEX_MAX_PARTIES`).
+pub const OBLIVEX_ERR_INVALID_THRESHOLD: oblivex_status = oblivex_status(22);
+/// Fewer than t servers answered correctly: no output (the servers caught
+/// cheating are still reported).
+pub const OBLIVEX_ERR_NOT_ENOUGH_RESPONSES: oblivex_status = oblivex_status(23);
+/// An `oblivex_elgamal_target` value this library does not know.
+pub const OBLIVEX_ERR_UNKNOWN_TARGET: oblivex_status = oblivex_status(24);
+/// Two handles of different suites were used together (a key share and
+/// commitments, say).
+pub const OBLIVEX_ERR_SUITE_MISMATCH: oblivex_status = oblivex_status(25);
+/// The proof is missing where the mode needs one (VOPRF, POPRF).
+pub const OBLIVEX_ERR_MISSING_PROOF: oblivex_status = oblivex_status(26);
+/// Internal error: a panic was caught at the ABI boundary (a bug in
+/// oblivex; please report it).
+pub const OBLIVEX_ERR_PANIC: oblivex_status = oblivex_status(100);
 
 impl From<Error> for oblivex_status {
     fn from(error: Error) -> Self {
-        use oblivex_status::*;
         match error {
-            Error::NullPointer => OBLIVEX_ERR_NULL_POINTER,
             Error::BadLength => OBLIVEX_ERR_BAD_LENGTH,
             Error::EmptyInput => OBLIVEX_ERR_EMPTY_INPUT,
             Error::ZeroModulus => OBLIVEX_ERR_ZERO_MODULUS,
             Error::EvenModulus => OBLIVEX_ERR_EVEN_MODULUS,
             Error::ModulusTooLarge => OBLIVEX_ERR_MODULUS_TOO_LARGE,
-            Error::BufferTooSmall => OBLIVEX_ERR_BUFFER_TOO_SMALL,
             Error::UnsupportedBackend => OBLIVEX_ERR_UNSUPPORTED_BACKEND,
-            Error::Panic => OBLIVEX_ERR_PANIC,
             Error::InvalidElement => OBLIVEX_ERR_INVALID_ELEMENT,
             Error::InvalidScalar => OBLIVEX_ERR_INVALID_SCALAR,
             Error::VerificationFailed => OBLIVEX_ERR_VERIFICATION_FAILED,
             Error::RngFailure => OBLIVEX_ERR_RNG_FAILURE,
             Error::InvalidInput => OBLIVEX_ERR_INVALID_INPUT,
             Error::DeriveKeyPairFailed => OBLIVEX_ERR_DERIVE_KEY_PAIR,
-            Error::UnknownSuite => OBLIVEX_ERR_UNKNOWN_SUITE,
-            Error::BatchUsed => OBLIVEX_ERR_BATCH_USED,
-            Error::UnknownMode => OBLIVEX_ERR_UNKNOWN_MODE,
             Error::InvalidKappa => OBLIVEX_ERR_INVALID_KAPPA,
-            Error::UnknownCheck => OBLIVEX_ERR_UNKNOWN_CHECK,
-            Error::MissingPublicKey => OBLIVEX_ERR_MISSING_PUBLIC_KEY,
             Error::InvalidPartyId => OBLIVEX_ERR_INVALID_PARTY_ID,
             Error::InvalidThreshold => OBLIVEX_ERR_INVALID_THRESHOLD,
             Error::NotEnoughResponses => OBLIVEX_ERR_NOT_ENOUGH_RESPONSES,
@@ -103,48 +106,87 @@ impl From<Error> for oblivex_status {
     }
 }
 
-/// Every error, in code order (used to map codes back and in tests).
-const ALL_ERRORS: [Error; 24] = [
-    Error::NullPointer,
+/// What an exported function's body returns: `Err` carries the status.
+pub(crate) type CResult<T = ()> = Result<T, oblivex_status>;
+
+/// The descriptions of the codes only C produces.
+const C_ONLY: [(oblivex_status, &CStr); 10] = [
+    (
+        OBLIVEX_ERR_NULL_POINTER,
+        c"a required pointer argument is NULL",
+    ),
+    (
+        OBLIVEX_ERR_BUFFER_TOO_SMALL,
+        c"the output buffer is too small",
+    ),
+    (OBLIVEX_ERR_UNKNOWN_SUITE, c"unknown suite"),
+    (
+        OBLIVEX_ERR_BATCH_USED,
+        c"this client batch was finalized already (its secrets are spent)",
+    ),
+    (OBLIVEX_ERR_UNKNOWN_MODE, c"unknown OPRF mode"),
+    (OBLIVEX_ERR_UNKNOWN_CHECK, c"unknown batch check"),
+    (
+        OBLIVEX_ERR_MISSING_PUBLIC_KEY,
+        c"the server's public key is needed here",
+    ),
+    (
+        OBLIVEX_ERR_UNKNOWN_TARGET,
+        c"unknown ElGamal decryption target",
+    ),
+    (
+        OBLIVEX_ERR_SUITE_MISMATCH,
+        c"handles of different suites used together",
+    ),
+    (
+        OBLIVEX_ERR_MISSING_PROOF,
+        c"the proof is needed in this mode",
+    ),
+];
+
+/// Every Rust error, for the reverse mapping of `oblivex_status_str`.
+const RUST_ERRORS: [Error; 16] = [
     Error::BadLength,
     Error::EmptyInput,
     Error::ZeroModulus,
     Error::EvenModulus,
     Error::ModulusTooLarge,
-    Error::BufferTooSmall,
     Error::UnsupportedBackend,
-    Error::Panic,
     Error::InvalidElement,
     Error::InvalidScalar,
     Error::VerificationFailed,
     Error::RngFailure,
     Error::InvalidInput,
     Error::DeriveKeyPairFailed,
-    Error::UnknownSuite,
-    Error::BatchUsed,
-    Error::UnknownMode,
     Error::InvalidKappa,
-    Error::UnknownCheck,
-    Error::MissingPublicKey,
     Error::InvalidPartyId,
     Error::InvalidThreshold,
     Error::NotEnoughResponses,
 ];
 
-/// A static, NUL-terminated English description of a status code (an
-/// `oblivex_status` value; any other integer gives "unknown status code").
-/// Never returns NULL; the string must not be freed.
+/// The description of a status.
+fn describe(status: oblivex_status) -> &'static CStr {
+    if status == OBLIVEX_OK {
+        return c"success";
+    }
+    if status == OBLIVEX_ERR_PANIC {
+        return c"internal error: a panic was caught at the C ABI boundary (please report it)";
+    }
+    if let Some((_, text)) = C_ONLY.iter().find(|(code, _)| *code == status) {
+        return text;
+    }
+    RUST_ERRORS
+        .iter()
+        .find(|&&e| oblivex_status::from(e) == status)
+        .map_or(c"unknown status code", |&e| e.c_message())
+}
+
+/// A static, NUL-terminated English description of any status value
+/// (unknown values give "unknown status code"). Never returns NULL; the
+/// string must not be freed.
 #[no_mangle]
-pub extern "C" fn oblivex_status_str(status: c_int) -> *const c_char {
-    catch_or(c"internal error".as_ptr(), || {
-        if status == oblivex_status::OBLIVEX_OK as c_int {
-            return c"success".as_ptr();
-        }
-        ALL_ERRORS
-            .iter()
-            .find(|&&e| oblivex_status::from(e) as c_int == status)
-            .map_or(c"unknown status code".as_ptr(), |&e| e.c_message().as_ptr())
-    })
+pub extern "C" fn oblivex_status_str(status: oblivex_status) -> *const c_char {
+    catch_or(c"internal error".as_ptr(), || describe(status).as_ptr())
 }
 
 #[cfg(test)]
@@ -153,12 +195,16 @@ mod tests {
     use std::collections::HashSet;
 
     #[test]
-    fn codes_are_distinct() {
-        let codes: HashSet<c_int> = ALL_ERRORS
-            .iter()
-            .map(|&e| oblivex_status::from(e) as c_int)
-            .collect();
-        assert_eq!(codes.len(), ALL_ERRORS.len());
-        assert!(!codes.contains(&0));
+    fn every_cause_has_its_own_code_and_text() {
+        let mut codes: Vec<oblivex_status> = RUST_ERRORS.iter().map(|&e| e.into()).collect();
+        codes.extend(C_ONLY.iter().map(|(code, _)| *code));
+        codes.push(OBLIVEX_ERR_PANIC);
+        let distinct: HashSet<c_int> = codes.iter().map(|c| c.0).collect();
+        assert_eq!(distinct.len(), codes.len());
+        assert!(!distinct.contains(&0));
+        let texts: HashSet<&CStr> = codes.iter().map(|&c| describe(c)).collect();
+        assert_eq!(texts.len(), codes.len(), "one description per code");
+        assert!(!texts.contains(c"unknown status code"));
+        assert_eq!(describe(oblivex_status(9999)), c"unknown status code");
     }
 }

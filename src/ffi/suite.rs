@@ -1,45 +1,49 @@
-//! Suites and modes across the C ABI, and the dispatch from a run-time
-//! suite number to the generic code of one group.
+//! Suites and modes across the C ABI, the per-suite sizes, and the dispatch
+//! from a run-time suite value to the generic code of one group.
 
 use core::ffi::c_int;
 
-use super::guard::catch_or;
+use super::guard::{catch, catch_or, input};
+use super::status::{
+    oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_UNKNOWN_MODE,
+    OBLIVEX_ERR_UNKNOWN_SUITE,
+};
 use crate::group::PrimeOrderGroup;
 use crate::oprf::{Mode, Proof};
-use crate::Error;
 
-/// The ciphersuites (pass them as `int`). The first two are RFC 9497's;
-/// the others are this library's, built the same way (PROTOCOLS.md §1).
-#[repr(C)]
+/// A ciphersuite: a prime-order group with its hash (`OBLIVEX_SUITE_*`).
+/// The first two are RFC 9497's; the others are this library's, built the
+/// same way.
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum oblivex_suite {
-    /// `ristretto255-SHA512` (RFC 9497 §4.1).
-    OBLIVEX_SUITE_RISTRETTO255_SHA512 = 1,
-    /// `P256-SHA256` (RFC 9497 §4.3).
-    OBLIVEX_SUITE_P256_SHA256 = 2,
-    /// `BLS12381G1-SHA256`.
-    OBLIVEX_SUITE_BLS12381G1_SHA256 = 3,
-    /// `FFDHE2048-SHA512` (RFC 7919 group).
-    OBLIVEX_SUITE_FFDHE2048_SHA512 = 4,
-    /// `FFDHE3072-SHA512`.
-    OBLIVEX_SUITE_FFDHE3072_SHA512 = 5,
-    /// `FFDHE4096-SHA512`.
-    OBLIVEX_SUITE_FFDHE4096_SHA512 = 6,
-}
+pub struct oblivex_suite(pub c_int);
 
-/// The protocol modes of RFC 9497 (pass them as `int`).
-#[repr(C)]
+/// `ristretto255-SHA512` (RFC 9497 §4.1).
+pub const OBLIVEX_SUITE_RISTRETTO255_SHA512: oblivex_suite = oblivex_suite(1);
+/// `P256-SHA256` (RFC 9497 §4.3).
+pub const OBLIVEX_SUITE_P256_SHA256: oblivex_suite = oblivex_suite(2);
+/// `BLS12381G1-SHA256`.
+pub const OBLIVEX_SUITE_BLS12381G1_SHA256: oblivex_suite = oblivex_suite(3);
+/// `FFDHE2048-SHA512` (the RFC 7919 group).
+pub const OBLIVEX_SUITE_FFDHE2048_SHA512: oblivex_suite = oblivex_suite(4);
+/// `FFDHE3072-SHA512`.
+pub const OBLIVEX_SUITE_FFDHE3072_SHA512: oblivex_suite = oblivex_suite(5);
+/// `FFDHE4096-SHA512`.
+pub const OBLIVEX_SUITE_FFDHE4096_SHA512: oblivex_suite = oblivex_suite(6);
+
+/// A protocol mode of RFC 9497 (`OBLIVEX_OPRF_MODE_*`).
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum oblivex_oprf_mode {
-    /// OPRF: no proof.
-    OBLIVEX_OPRF_MODE_OPRF = 0,
-    /// VOPRF: one DLEQ proof per batch against the server's public key.
-    OBLIVEX_OPRF_MODE_VOPRF = 1,
-    /// POPRF: a public info string tweaks the key; proved like VOPRF.
-    OBLIVEX_OPRF_MODE_POPRF = 2,
-}
+pub struct oblivex_oprf_mode(pub c_int);
 
-/// The suite a C integer names.
+/// OPRF: no proof.
+pub const OBLIVEX_OPRF_MODE_OPRF: oblivex_oprf_mode = oblivex_oprf_mode(0);
+/// VOPRF: one DLEQ proof per batch against the server's public key.
+pub const OBLIVEX_OPRF_MODE_VOPRF: oblivex_oprf_mode = oblivex_oprf_mode(1);
+/// POPRF: a public info string tweaks the key; proved like VOPRF.
+pub const OBLIVEX_OPRF_MODE_POPRF: oblivex_oprf_mode = oblivex_oprf_mode(2);
+
+/// The suite a C value names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Suite {
     Ristretto255,
@@ -51,26 +55,27 @@ pub(crate) enum Suite {
 }
 
 impl Suite {
-    pub(crate) fn from_c(suite: c_int) -> Result<Suite, Error> {
-        use oblivex_suite::*;
+    /// `OBLIVEX_ERR_UNKNOWN_SUITE` for a value this library does not know.
+    pub(crate) fn from_c(suite: oblivex_suite) -> CResult<Suite> {
         Ok(match suite {
-            s if s == OBLIVEX_SUITE_RISTRETTO255_SHA512 as c_int => Suite::Ristretto255,
-            s if s == OBLIVEX_SUITE_P256_SHA256 as c_int => Suite::P256,
-            s if s == OBLIVEX_SUITE_BLS12381G1_SHA256 as c_int => Suite::Bls12381G1,
-            s if s == OBLIVEX_SUITE_FFDHE2048_SHA512 as c_int => Suite::Ffdhe2048,
-            s if s == OBLIVEX_SUITE_FFDHE3072_SHA512 as c_int => Suite::Ffdhe3072,
-            s if s == OBLIVEX_SUITE_FFDHE4096_SHA512 as c_int => Suite::Ffdhe4096,
-            _ => return Err(Error::UnknownSuite),
+            OBLIVEX_SUITE_RISTRETTO255_SHA512 => Suite::Ristretto255,
+            OBLIVEX_SUITE_P256_SHA256 => Suite::P256,
+            OBLIVEX_SUITE_BLS12381G1_SHA256 => Suite::Bls12381G1,
+            OBLIVEX_SUITE_FFDHE2048_SHA512 => Suite::Ffdhe2048,
+            OBLIVEX_SUITE_FFDHE3072_SHA512 => Suite::Ffdhe3072,
+            OBLIVEX_SUITE_FFDHE4096_SHA512 => Suite::Ffdhe4096,
+            _ => return Err(OBLIVEX_ERR_UNKNOWN_SUITE),
         })
     }
 }
 
-pub(crate) fn mode_from_c(mode: c_int) -> Result<Mode, Error> {
+/// `OBLIVEX_ERR_UNKNOWN_MODE` for a value this library does not know.
+pub(crate) fn mode_from_c(mode: oblivex_oprf_mode) -> CResult<Mode> {
     match mode {
-        0 => Ok(Mode::Oprf),
-        1 => Ok(Mode::Voprf),
-        2 => Ok(Mode::Poprf),
-        _ => Err(Error::UnknownMode),
+        OBLIVEX_OPRF_MODE_OPRF => Ok(Mode::Oprf),
+        OBLIVEX_OPRF_MODE_VOPRF => Ok(Mode::Voprf),
+        OBLIVEX_OPRF_MODE_POPRF => Ok(Mode::Poprf),
+        _ => Err(OBLIVEX_ERR_UNKNOWN_MODE),
     }
 }
 
@@ -107,36 +112,73 @@ macro_rules! with_group {
 }
 pub(crate) use with_group;
 
-/// Sizes of a suite's encodings.
-fn sizes<G: PrimeOrderGroup>() -> [usize; 4] {
+/// One of a suite's sizes, or 0 for an unknown suite.
+fn size(suite: oblivex_suite, of: fn(Suite) -> usize) -> usize {
+    catch_or(0, || Suite::from_c(suite).map_or(0, of))
+}
+
+fn sizes_of<G: PrimeOrderGroup>() -> [usize; 4] {
     [G::ELEMENT_LEN, G::SCALAR_LEN, G::HASH_LEN, Proof::<G>::LEN]
 }
 
-fn suite_sizes(suite: c_int) -> Option<[usize; 4]> {
-    let suite = Suite::from_c(suite).ok()?;
-    Some(with_group!(suite, G => sizes::<G>()))
+fn sizes(suite: Suite) -> [usize; 4] {
+    with_group!(suite, G => sizes_of::<G>())
 }
 
-/// Bytes of an encoded element of `suite` (0 for an unknown suite).
+/// Bytes of an encoded element of `suite` (0 for an unknown suite): the
+/// width of every element a request or response holds, and of a public key.
 #[no_mangle]
-pub extern "C" fn oblivex_suite_element_len(suite: c_int) -> usize {
-    catch_or(0, || suite_sizes(suite).map_or(0, |s| s[0]))
+pub extern "C" fn oblivex_suite_element_len(suite: oblivex_suite) -> usize {
+    size(suite, |s| sizes(s)[0])
 }
 
-/// Bytes of an encoded scalar (key) of `suite` (0 for an unknown suite).
+/// Bytes of an encoded scalar (secret key) of `suite` (0 for an unknown
+/// suite).
 #[no_mangle]
-pub extern "C" fn oblivex_suite_scalar_len(suite: c_int) -> usize {
-    catch_or(0, || suite_sizes(suite).map_or(0, |s| s[1]))
+pub extern "C" fn oblivex_suite_scalar_len(suite: oblivex_suite) -> usize {
+    size(suite, |s| sizes(s)[1])
 }
 
-/// Bytes of one PRF output of `suite` (0 for an unknown suite).
+/// Bytes of one PRF output (and of a KEM secret) of `suite` (0 for an
+/// unknown suite).
 #[no_mangle]
-pub extern "C" fn oblivex_suite_output_len(suite: c_int) -> usize {
-    catch_or(0, || suite_sizes(suite).map_or(0, |s| s[2]))
+pub extern "C" fn oblivex_suite_output_len(suite: oblivex_suite) -> usize {
+    size(suite, |s| sizes(s)[2])
 }
 
 /// Bytes of a VOPRF/POPRF proof of `suite` (0 for an unknown suite).
 #[no_mangle]
-pub extern "C" fn oblivex_suite_proof_len(suite: c_int) -> usize {
-    catch_or(0, || suite_sizes(suite).map_or(0, |s| s[3]))
+pub extern "C" fn oblivex_suite_proof_len(suite: oblivex_suite) -> usize {
+    size(suite, |s| sizes(s)[3])
+}
+
+/// Checks an element encoding of `suite` received from elsewhere (a
+/// server's public key, say) before it is stored: `OBLIVEX_OK` if it is
+/// canonical, in the prime-order group and not the identity. Every
+/// function that takes elements checks them the same way; this is for
+/// checking one up front.
+///
+/// Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_UNKNOWN_SUITE`,
+/// `OBLIVEX_ERR_BAD_LENGTH` (not `oblivex_suite_element_len` bytes),
+/// `OBLIVEX_ERR_INVALID_ELEMENT`.
+///
+/// # Safety
+/// `element` points to `element_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_suite_check_element(
+    suite: oblivex_suite,
+    element: *const u8,
+    element_len: usize,
+) -> oblivex_status {
+    catch(|| {
+        let suite = Suite::from_c(suite)?;
+        // SAFETY: `element` holds `element_len` bytes by the contract.
+        let element = unsafe { input(element, element_len) }?;
+        with_group!(suite, G => {
+            if element.len() != G::ELEMENT_LEN {
+                return Err(OBLIVEX_ERR_BAD_LENGTH);
+            }
+            G::decode(element).map(drop).map_err(Into::into)
+        })
+    })
 }

@@ -7,7 +7,7 @@ use super::guard::catch_or;
 /// Major version of the library this header belongs to.
 pub const OBLIVEX_VERSION_MAJOR: u32 = 0;
 /// Minor version of the library this header belongs to.
-pub const OBLIVEX_VERSION_MINOR: u32 = 1;
+pub const OBLIVEX_VERSION_MINOR: u32 = 2;
 /// Patch version of the library this header belongs to.
 pub const OBLIVEX_VERSION_PATCH: u32 = 0;
 
@@ -22,7 +22,7 @@ pub const OBLIVEX_MAX_THREADS: usize = 1024;
 pub const OBLIVEX_KAPPA_MIN: u32 = 32;
 /// Largest κ accepted.
 pub const OBLIVEX_KAPPA_MAX: u32 = 128;
-/// Longest OPRF input, POPRF info or message, in bytes.
+/// Longest OPRF input, POPRF info or message to sign, in bytes.
 pub const OBLIVEX_MAX_INPUT_LEN: usize = 65535;
 /// Largest number of parties of a sharing (party ids are `1..=` this).
 pub const OBLIVEX_MAX_PARTIES: usize = 1024;

@@ -188,6 +188,8 @@ fn to_affine_batch(points: &[G1]) -> Vec<blst_p1_affine> {
     affine
 }
 
+impl super::sealed::Sealed for Bls12381G1 {}
+
 impl PrimeOrderGroup for Bls12381G1 {
     type Element = G1;
     type Scalar = Fr;

@@ -168,30 +168,24 @@ impl<P: FfdheParams> Ffdhe<P> {
         limbs
     }
 
-    /// `base_i ^ exponent_i mod p` for every `i` in one batch call (the
-    /// exponents are `len(q)` bytes each).
-    fn pow_batch(bases: &[u8], exponents: &[u8]) -> Vec<Residue> {
-        Self::pow_batch_sized(bases, exponents, Self::q_len())
-    }
-
-    /// As [`Self::pow_batch`] with exponents of `exponent_len` bytes each
-    /// (a public length: the work depends on it, not on the values).
-    fn pow_batch_sized(bases: &[u8], exponents: &[u8], exponent_len: usize) -> Vec<Residue> {
-        let count = bases.len() / P::P_LEN;
-        let mut out = Zeroizing::new(vec![0u8; count * P::P_LEN]);
+    /// `bases[i] ^ exponents[i] mod p` for every `i` in one batch call on
+    /// the residues themselves (no byte conversion), the exponents limbs of
+    /// which the low `exponent_bits` (public) count.
+    fn pow_batch(bases: &[&Residue], exponents: &[&[u64]], exponent_bits: usize) -> Vec<Residue> {
+        let bases: Vec<&[u64]> = bases.iter().map(|b| b.0.as_slice()).collect();
         Self::p()
-            .mod_exp_batch(bases, P::P_LEN, exponents, exponent_len, &mut out)
-            .expect("valid operands of the group's own sizes");
-        out.chunks_exact(P::P_LEN)
-            .map(|c| Residue(Self::p().reduce(c)))
+            .mod_exp_residues(&bases, exponents, exponent_bits)
+            .into_iter()
+            .map(|power| Residue(power.to_vec()))
             .collect()
     }
 
-    /// The encodings (wiped on drop: elements can be secret).
-    fn element_bytes(elements: &[Residue]) -> Zeroizing<Vec<u8>> {
-        let mut bytes = Zeroizing::new(vec![0u8; elements.len() * P::P_LEN]);
-        Self::encode_batch(elements, &mut bytes);
-        bytes
+    /// `base ^ exponent` modulo `ctx` for one residue and a public
+    /// exponent of `ctx`'s size: the Fermat inversions.
+    fn pow_one(ctx: &MontContext, base: &[u64], exponent: &[u64]) -> Vec<u64> {
+        let bits = 64 * exponent.len();
+        let power = ctx.mod_exp_residues(&[base], &[exponent], bits);
+        power[0].to_vec()
     }
 }
 
@@ -259,6 +253,8 @@ fn subtract_in_place(a: &mut [u64], b: &[u64]) {
     }
 }
 
+impl<P: FfdheParams> super::sealed::Sealed for Ffdhe<P> {}
+
 impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     type Element = Residue;
     type Scalar = Exponent;
@@ -305,19 +301,12 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         )
     }
 
-    /// The inverse mod p, `a^(p-2)` (elements are public; this runs in
-    /// constant time all the same).
+    /// The inverse mod p, `a^(p-2)`, in constant time (the element may be
+    /// secret, e.g. a Diffie–Hellman value).
     fn neg(a: &Residue) -> Residue {
         let p = Self::p();
         let p_minus_2 = p.sub_mod(&vec![0u64; p.limbs()], &Self::residue_from_u64(2, p)); // -2 mod p
-        let mut exponent = vec![0u8; P::P_LEN];
-        limbs_to_be_bytes(&p_minus_2, &mut exponent);
-        let mut base = Zeroizing::new(vec![0u8; P::P_LEN]);
-        limbs_to_be_bytes(&a.0, &mut base);
-        let mut out = Zeroizing::new(vec![0u8; P::P_LEN]);
-        p.mod_exp_batch(&base, P::P_LEN, &exponent, P::P_LEN, &mut out)
-            .expect("valid operands");
-        Residue(p.reduce(&out))
+        Residue(Self::pow_one(p, &a.0, &p_minus_2))
     }
 
     fn hash_to_group(msg: &[&[u8]], dst: &[u8]) -> Residue {
@@ -375,16 +364,9 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     /// `s^(q-2) mod q` (q is prime), constant time in `s`.
     fn scalar_invert(s: &Exponent) -> Exponent {
         let q = Self::q();
-        let mut exponent = vec![0u8; Self::q_len()];
         let two = Self::residue_from_u64(2, q);
         let q_minus_2 = q.sub_mod(&vec![0u64; q.limbs()], &two); // -2 mod q = q - 2
-        limbs_to_be_bytes(&q_minus_2, &mut exponent);
-        let mut base = Zeroizing::new(vec![0u8; Self::q_len()]);
-        limbs_to_be_bytes(&s.0, &mut base);
-        let mut out = Zeroizing::new(vec![0u8; Self::q_len()]);
-        q.mod_exp_batch(&base, Self::q_len(), &exponent, Self::q_len(), &mut out)
-            .expect("valid operands");
-        Exponent(q.reduce(&out))
+        Exponent(Self::pow_one(q, &s.0, &q_minus_2))
     }
 
     fn scalar_is_zero(s: &Exponent) -> bool {
@@ -417,29 +399,20 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
 
     /// One batch exponentiation with the same exponent in every lane.
     fn mul_batch(s: &Exponent, elements: &[Residue]) -> Vec<Residue> {
-        if elements.is_empty() {
-            return Vec::new();
-        }
-        let mut scalar = Zeroizing::new(vec![0u8; Self::q_len()]);
-        Self::encode_scalar(s, &mut scalar);
-        let exponents = Zeroizing::new(scalar.repeat(elements.len()));
-        Self::pow_batch(&Self::element_bytes(elements), &exponents)
+        let bases: Vec<&Residue> = elements.iter().collect();
+        let exponents = vec![s.0.as_slice(); elements.len()];
+        Self::pow_batch(&bases, &exponents, Self::q().modulus_bits())
     }
 
     /// One batch exponentiation with an exponent per lane.
     fn mul_each(scalars: &[Exponent], elements: &[Residue]) -> Vec<Residue> {
-        let n = scalars.len().min(elements.len());
-        if n == 0 {
-            return Vec::new();
-        }
-        let mut exponents = Zeroizing::new(vec![0u8; n * Self::q_len()]);
-        for (s, slot) in scalars
+        let bases: Vec<&Residue> = elements.iter().take(scalars.len()).collect();
+        let exponents: Vec<&[u64]> = scalars
             .iter()
-            .zip(exponents.chunks_exact_mut(Self::q_len()))
-        {
-            Self::encode_scalar(s, slot);
-        }
-        Self::pow_batch(&Self::element_bytes(&elements[..n]), &exponents)
+            .take(bases.len())
+            .map(|s| s.0.as_slice())
+            .collect();
+        Self::pow_batch(&bases, &exponents, Self::q().modulus_bits())
     }
 
     /// `Π X_i^(s_i)`: one batch exponentiation with per-lane exponents, then
@@ -475,27 +448,32 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     fn msm_short_ct(
         scalars: &[ShortScalar],
         elements: &[Residue],
-        encoded: &[u8],
+        _encoded: &[u8],
         bits: usize,
     ) -> Residue {
         let n = scalars.len().min(elements.len());
         if n == 0 {
             return Self::identity();
         }
-        let len = bits.div_ceil(8).clamp(1, 17);
-        let mut exponents = Zeroizing::new(vec![0u8; n * len]);
-        for (d, slot) in scalars.iter().zip(exponents.chunks_exact_mut(len)) {
-            // Big-endian, the low `len` bytes of the 17-byte value.
-            for (out, byte) in slot.iter_mut().rev().zip(d.as_le_bytes()) {
-                *out = *byte;
-            }
-        }
-        let bases = if encoded.len() >= n * P::P_LEN {
-            Zeroizing::new(encoded[..n * P::P_LEN].to_vec())
-        } else {
-            Self::element_bytes(&elements[..n])
-        };
-        Self::pow_batch_sized(&bases, &exponents, len)
+        let bits = bits.clamp(1, 8 * 17);
+        // Each factor as three little-endian limbs (17 bytes), wiped.
+        let limbs: Zeroizing<Vec<[u64; 3]>> = Zeroizing::new(
+            scalars[..n]
+                .iter()
+                .map(|d| {
+                    let mut bytes = [0u8; 24];
+                    bytes[..17].copy_from_slice(d.as_le_bytes());
+                    let limbs = core::array::from_fn(|i| {
+                        u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+                    });
+                    bytes.zeroize();
+                    limbs
+                })
+                .collect(),
+        );
+        let exponents: Vec<&[u64]> = limbs.iter().map(|l| &l[..bits.div_ceil(64)]).collect();
+        let bases: Vec<&Residue> = elements[..n].iter().collect();
+        Self::pow_batch(&bases, &exponents, bits)
             .iter()
             .fold(Self::identity(), |acc, x| Self::add(&acc, x))
     }
@@ -578,11 +556,10 @@ mod tests {
         let q = Ffdhe2048::q();
         let mut q_bytes = vec![0u8; Ffdhe2048::q_len()];
         limbs_to_be_bytes(q.modulus(), &mut q_bytes);
-        let mut out = vec![0u8; 256];
         let mut two = vec![0u8; 256];
         two[255] = 2;
-        Ffdhe2048::p()
-            .mod_exp_batch(&two, 256, &q_bytes, q_bytes.len(), &mut out)
+        let out = Ffdhe2048::p()
+            .mod_exp_batch(&two, 256, &q_bytes, q_bytes.len())
             .unwrap();
         assert_eq!(out[255], 1);
         assert!(out[..255].iter().all(|&b| b == 0));

@@ -30,9 +30,17 @@ pub use self::p256::P256;
 pub use self::ristretto255::Ristretto255;
 pub use self::straus::ShortScalar;
 
+mod sealed {
+    /// Seals [`super::PrimeOrderGroup`]: only this crate's groups implement
+    /// it, so adding a method to it breaks nobody.
+    pub trait Sealed {}
+}
+
 /// A group of prime order `q` with a fixed generator `B`, together with the
-/// hash of its RFC 9497-style ciphersuite.
-pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
+/// hash of its RFC 9497-style ciphersuite. Sealed: implemented by this
+/// crate's groups only ([`Ristretto255`], [`P256`], [`Bls12381G1`], the
+/// FFDHE groups).
+pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// A group element. Equality is constant time; elements that hold a
     /// secret (a hashed private input, an unblinded output, a plaintext)
     /// are wiped with `zeroize` where they are dropped.
@@ -135,14 +143,16 @@ pub trait PrimeOrderGroup: 'static + Sized + Send + Sync {
         Self::declassify_elements(&products);
         Self::encode_batch(&products, out);
     }
-    /// Marks elements computed from secrets as public from here on, for
-    /// constant-time analysis ([`crate::ct`]; nothing happens on a real
-    /// CPU): only for values the design publishes.
+    /// Marks elements computed from secrets as public from here on, for the
+    /// constant-time analysis under valgrind (nothing happens on a real
+    /// CPU): only for values the design publishes. Not part of the public
+    /// API: it may change without notice.
     #[doc(hidden)]
     fn declassify_elements(elements: &[Self::Element]) {
         crate::ct::declassify(elements);
     }
-    /// As [`Self::declassify_elements`], for scalars (spent coins).
+    /// As [`Self::declassify_elements`], for scalars (spent coins). Not
+    /// part of the public API.
     #[doc(hidden)]
     fn declassify_scalars(scalars: &[Self::Scalar]) {
         crate::ct::declassify(scalars);

@@ -56,6 +56,8 @@ fn nonzero_scalar_from_repr(repr: &mut FieldBytes) -> (Scalar, bool) {
     (s, valid)
 }
 
+impl super::sealed::Sealed for P256 {}
+
 impl PrimeOrderGroup for P256 {
     type Element = ProjectivePoint;
     type Scalar = Scalar;

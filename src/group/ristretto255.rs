@@ -57,6 +57,8 @@ fn uniform_64(msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
 #[derive(Clone, Copy, Debug)]
 pub struct Ristretto255;
 
+impl super::sealed::Sealed for Ristretto255 {}
+
 impl PrimeOrderGroup for Ristretto255 {
     type Element = RistrettoPoint;
     type Scalar = Scalar;

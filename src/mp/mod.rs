@@ -12,10 +12,9 @@
 //! ```
 //! use oblivex::mp::MontContext;
 //! let ctx = MontContext::new(&[0x01, 0x00, 0x01]).unwrap(); // m = 65537
-//! let mut out = [0u8; 6];
 //! // 2^10 and 3^4 mod 65537, in one batch of two.
-//! ctx.mod_exp_batch(&[2, 3], 1, &[10, 4], 1, &mut out).unwrap();
-//! assert_eq!(out, [0x00, 0x04, 0x00, 0x00, 0x00, 81]);
+//! let results = ctx.mod_exp_batch(&[2, 3], 1, &[10, 4], 1).unwrap();
+//! assert_eq!(results.as_slice(), [0x00, 0x04, 0x00, 0x00, 0x00, 81]);
 //! ```
 
 mod aligned;
@@ -34,7 +33,7 @@ mod schedule;
 mod threads;
 
 pub use backend::{Backend, BACKEND_ENV};
-pub use batch::{mod_exp_batch_multi, mod_exp_batch_multi_on};
+pub use batch::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
 pub use context::MontContext;
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};
 

@@ -12,31 +12,80 @@ use super::portable::{self, PortableArith};
 use super::threads::threads;
 use super::MAX_LANES;
 
-/// A validated batch: `count` bases of `base_len` bytes and as many exponents
-/// of `exponent_len` bytes, all big-endian.
+/// A validated batch of `count` values, either as big-endian byte strings
+/// (the public API) or as residues and little-endian exponent limbs (the
+/// FFDHE group, whose elements are residues already).
 #[derive(Clone, Copy)]
-pub(super) struct Operands<'a> {
-    pub(super) bases: &'a [u8],
-    pub(super) base_len: usize,
-    pub(super) exponents: &'a [u8],
-    pub(super) exponent_len: usize,
-    pub(super) count: usize,
+pub(super) enum Operands<'a> {
+    /// `count` bases of `base_len` bytes and as many exponents of
+    /// `exponent_len` bytes.
+    Bytes {
+        bases: &'a [u8],
+        base_len: usize,
+        exponents: &'a [u8],
+        exponent_len: usize,
+        count: usize,
+    },
+    /// Residues `< m` (as many limbs as the modulus) and exponents of
+    /// `exponent_bits` bits (public), one of each per value.
+    Limbs {
+        bases: &'a [&'a [u64]],
+        exponents: &'a [&'a [u64]],
+        exponent_bits: usize,
+    },
 }
 
-impl<'a> Operands<'a> {
-    fn base(&self, i: usize) -> &'a [u8] {
-        &self.bases[i * self.base_len..(i + 1) * self.base_len]
+impl Operands<'_> {
+    /// The number of values.
+    pub(super) fn count(&self) -> usize {
+        match self {
+            Operands::Bytes { count, .. } => *count,
+            Operands::Limbs { bases, .. } => bases.len(),
+        }
     }
 
-    fn exponent(&self, i: usize) -> &'a [u8] {
-        &self.exponents[i * self.exponent_len..(i + 1) * self.exponent_len]
+    fn exponent_bits(&self) -> usize {
+        match self {
+            Operands::Bytes { exponent_len, .. } => 8 * exponent_len,
+            Operands::Limbs { exponent_bits, .. } => *exponent_bits,
+        }
+    }
+
+    /// Value `i`'s base, reduced modulo `ctx`, into `residue` and its
+    /// exponent into `exponent` (little-endian limbs).
+    fn load(&self, i: usize, ctx: &MontContext, residue: &mut [u64], exponent: &mut [u64]) {
+        match *self {
+            Operands::Bytes {
+                bases,
+                base_len,
+                exponents,
+                exponent_len,
+                ..
+            } => {
+                portable::reduce_be_bytes(ctx, &bases[i * base_len..(i + 1) * base_len], residue);
+                be_bytes_to_limbs(
+                    &exponents[i * exponent_len..(i + 1) * exponent_len],
+                    exponent,
+                );
+            }
+            Operands::Limbs {
+                bases, exponents, ..
+            } => {
+                residue.copy_from_slice(bases[i]);
+                exponent[..exponents[i].len()].copy_from_slice(exponents[i]);
+            }
+        }
     }
 }
 
 /// The context of value `i` (one for all, or one per value).
 pub(super) type ContextOf<'f, 'c> = &'f (dyn Fn(usize) -> &'c MontContext + Sync);
 
-/// Runs a validated batch on `backend`; `out` is exactly `count·stride` bytes.
+/// One result: the value's index and its power (64-bit limbs, `< m`).
+pub(super) type Power = (usize, Zeroizing<Vec<u64>>);
+
+/// Runs a validated batch on `backend`; `out` is exactly `count·stride`
+/// bytes and receives each power big-endian, left-padded to `stride`.
 pub(super) fn run(
     backend: Backend,
     context_of: ContextOf<'_, '_>,
@@ -47,18 +96,28 @@ pub(super) fn run(
     // Results are gathered here and copied out at the end, so a failure half
     // way (a panic, caught at the C boundary) leaves `out` untouched.
     let mut results = Zeroizing::new(vec![0u8; out.len()]);
-    match backend {
-        Backend::Portable => {
-            run_groups::<PortableArith>(context_of, operands, stride, &mut results)
-        }
-        #[cfg(target_arch = "x86_64")]
-        Backend::Ifma => {
-            run_groups::<super::ifma::IfmaArith>(context_of, operands, stride, &mut results)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Backend::Ifma => unreachable!("resolve() refuses backends this CPU cannot run"),
+    for (i, power) in run_powers(backend, context_of, operands).iter().enumerate() {
+        limbs_to_be_bytes(power, &mut results[i * stride..(i + 1) * stride]);
     }
     out.copy_from_slice(&results);
+}
+
+/// Runs a validated batch on `backend` and returns every power, in the
+/// values' order.
+pub(super) fn run_powers(
+    backend: Backend,
+    context_of: ContextOf<'_, '_>,
+    operands: Operands<'_>,
+) -> Vec<Zeroizing<Vec<u64>>> {
+    let mut powers = match backend {
+        Backend::Portable => run_groups::<PortableArith>(context_of, operands),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Ifma => run_groups::<super::ifma::IfmaArith>(context_of, operands),
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Ifma => unreachable!("resolve() refuses backends this CPU cannot run"),
+    };
+    powers.sort_unstable_by_key(|(i, _)| *i);
+    powers.into_iter().map(|(_, power)| power).collect()
 }
 
 /// Splits the batch into groups of `A::LANES` values of one size class (the
@@ -67,10 +126,8 @@ pub(super) fn run(
 fn run_groups<'c, A: LaneArith<'c>>(
     context_of: ContextOf<'_, 'c>,
     operands: Operands<'_>,
-    stride: usize,
-    results: &mut [u8],
-) {
-    let mut order: Vec<usize> = (0..operands.count).collect();
+) -> Vec<Power> {
+    let mut order: Vec<usize> = (0..operands.count()).collect();
     order.sort_by_key(|&i| A::size_class(context_of(i)));
     let same_class =
         |&a: &usize, &b: &usize| A::size_class(context_of(a)) == A::size_class(context_of(b));
@@ -79,38 +136,30 @@ fn run_groups<'c, A: LaneArith<'c>>(
         .flat_map(|class| class.chunks(A::LANES))
         .collect();
 
-    let write = |results: &mut [u8], done: Vec<(usize, Zeroizing<Vec<u64>>)>| {
-        for (i, power) in done {
-            limbs_to_be_bytes(&power, &mut results[i * stride..(i + 1) * stride]);
-        }
-    };
     let workers = threads().min(groups.len());
     if workers <= 1 {
-        for group in &groups {
-            write(results, run_group::<A>(context_of, operands, group));
-        }
-        return;
+        return groups
+            .iter()
+            .flat_map(|group| run_group::<A>(context_of, operands, group))
+            .collect();
     }
-    let finished: Vec<Vec<(usize, Zeroizing<Vec<u64>>)>> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let mine: Vec<&[usize]> = groups.iter().skip(w).step_by(workers).copied().collect();
                 scope.spawn(move || {
                     mine.into_iter()
                         .flat_map(|group| run_group::<A>(context_of, operands, group))
-                        .collect()
+                        .collect::<Vec<Power>>()
                 })
             })
             .collect();
         // A panic in a worker is re-raised here (and caught at the C ABI).
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
-    });
-    for done in finished {
-        write(results, done);
-    }
+    })
 }
 
 /// Exponentiates the values `group` (at most `A::LANES` indices) in one pass
@@ -121,11 +170,11 @@ fn run_group<'c, A: LaneArith<'c>>(
     context_of: ContextOf<'_, 'c>,
     operands: Operands<'_>,
     group: &[usize],
-) -> Vec<(usize, Zeroizing<Vec<u64>>)> {
+) -> Vec<Power> {
     let lanes = A::LANES;
     assert!(lanes <= MAX_LANES && !group.is_empty() && group.len() <= lanes);
-    let exponent_bits = 8 * operands.exponent_len;
-    let exponent_limbs = limbs_for_bytes(operands.exponent_len);
+    let exponent_bits = operands.exponent_bits();
+    let exponent_limbs = limbs_for_bytes(exponent_bits.div_ceil(8));
     let contexts: Vec<&MontContext> = (0..lanes)
         .map(|j| context_of(group[j.min(group.len() - 1)]))
         .collect();
@@ -136,8 +185,7 @@ fn run_group<'c, A: LaneArith<'c>>(
     let mut exponents: Vec<Zeroizing<Vec<u64>>> =
         (0..lanes).map(|_| zeroed(exponent_limbs)).collect();
     for (j, &i) in group.iter().enumerate() {
-        portable::reduce_be_bytes(contexts[j], operands.base(i), &mut residues[j]);
-        be_bytes_to_limbs(operands.exponent(i), &mut exponents[j]);
+        operands.load(i, contexts[j], &mut residues[j], &mut exponents[j]);
     }
 
     let mut arith = A::new(&contexts);

@@ -1,6 +1,6 @@
 //! One oblivious batch exponentiation with the balancer check: the request
 //! the client sends (its elements plus the balancer) and the verification
-//! of the server's answer (PROTOCOLS.md §3).
+//! of the server's answer (docs/PROTOCOLS.md, "The balancer check").
 
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
@@ -8,6 +8,7 @@ use zeroize::Zeroize;
 use super::secrets::{place_balancer, sample_below, sample_factor};
 use super::{Check, Kappa};
 use crate::group::{PrimeOrderGroup, ShortScalar};
+use crate::message::{BlindedElements, EvaluatedElements, MAX_BATCH};
 use crate::Error;
 
 /// The key-free check pads the batch with random elements until the
@@ -24,8 +25,10 @@ const KEY_FREE_MIN_SECRET_BITS: u32 = 256;
 /// balancer's position), wiped on drop; it cannot be cloned, and
 /// [`Request::verify`] consumes it, so coins are never reused.
 pub struct Request<G: PrimeOrderGroup> {
-    check: Check,
     kappa: Kappa,
+    /// The server's commitment `C = k·B` (committed-key check), or `None`
+    /// (key-free check).
+    key: Option<G::Element>,
     /// How many of the caller's elements lead the batch (the rest of the
     /// non-balancer elements are padding).
     count: usize,
@@ -37,18 +40,15 @@ pub struct Request<G: PrimeOrderGroup> {
     modifier: Option<G::Scalar>,
     /// The balancer's slot in the elements sent.
     position: usize,
-    /// The encodings sent: the caller's elements and padding, in order,
-    /// with the balancer at `position`.
-    wire: Vec<u8>,
+    /// The elements sent: the caller's and padding, in order, with the
+    /// balancer at `position`.
+    sent: BlindedElements<G>,
 }
 
 impl<G: PrimeOrderGroup> Drop for Request<G> {
     fn drop(&mut self) {
         self.factors.iter_mut().for_each(Zeroize::zeroize);
         self.balancer_factor.zeroize();
-        if let Some(s) = self.modifier.as_mut() {
-            s.zeroize();
-        }
         self.position.zeroize();
     }
 }
@@ -57,7 +57,7 @@ impl<G: PrimeOrderGroup> core::fmt::Debug for Request<G> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Request")
             .field("group", &G::SUITE_ID)
-            .field("check", &self.check)
+            .field("check", &self.check())
             .field("kappa", &self.kappa.bits())
             .field("count", &self.count)
             .finish_non_exhaustive()
@@ -65,28 +65,59 @@ impl<G: PrimeOrderGroup> core::fmt::Debug for Request<G> {
 }
 
 impl<G: PrimeOrderGroup> Request<G> {
-    /// A request for `elements` (with `encoded`, their concatenated
-    /// encodings): fresh factors, the balancer at a uniformly random
-    /// position, and for the key-free check random padding elements up to
-    /// the minimum relation size. Every element must be valid (a decoded or
-    /// freshly computed group element, not the identity).
-    pub fn new<R: CryptoRng + ?Sized>(
-        elements: &[G::Element],
-        encoded: &[u8],
-        check: Check,
+    /// A request checked against the server's commitment `public_key`
+    /// (`C = k·B`): fresh factors and modifier, the balancer at a uniformly
+    /// random position. [`Error::InvalidElement`] if the key is the
+    /// identity, [`Error::BadLength`] if the request would exceed
+    /// [`MAX_BATCH`] elements.
+    pub fn committed_key<R: CryptoRng + ?Sized>(
+        elements: &BlindedElements<G>,
+        public_key: &G::Element,
         kappa: Kappa,
         rng: &mut R,
     ) -> Result<Self, Error> {
-        if elements.is_empty() {
-            return Err(Error::EmptyInput);
+        if G::is_identity(public_key) {
+            return Err(Error::InvalidElement);
         }
-        if encoded.len() != elements.len() * G::ELEMENT_LEN {
+        Self::new(elements, Some(public_key.clone()), kappa, rng)
+    }
+
+    /// A request checked without any public key (one key, whichever, for
+    /// the whole batch): fresh factors, random padding elements up to 256
+    /// secret bits ([`request_len`]), the balancer at a uniformly random
+    /// position. [`Error::BadLength`] if the request would exceed
+    /// [`MAX_BATCH`] elements.
+    pub fn key_free<R: CryptoRng + ?Sized>(
+        elements: &BlindedElements<G>,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        Self::new(elements, None, kappa, rng)
+    }
+
+    fn new<R: CryptoRng + ?Sized>(
+        elements: &BlindedElements<G>,
+        key: Option<G::Element>,
+        kappa: Kappa,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let check = if key.is_some() {
+            Check::CommittedKey
+        } else {
+            Check::KeyFree
+        };
+        let count = elements.len();
+        if request_len(check, kappa, count) > MAX_BATCH {
             return Err(Error::BadLength);
         }
-        let count = elements.len();
         let (padding, padding_bytes) = padding::<G, R>(check, kappa, count, rng);
-        let all: Vec<G::Element> = elements.iter().chain(&padding).cloned().collect();
-        let others = [encoded, &padding_bytes].concat();
+        let all: Vec<G::Element> = elements
+            .elements()
+            .iter()
+            .chain(&padding)
+            .cloned()
+            .collect();
+        let others = [elements.as_bytes(), &padding_bytes].concat();
 
         let bits = kappa.factor_bits();
         let factors: Vec<ShortScalar> = all.iter().map(|_| sample_factor(kappa, rng)).collect();
@@ -100,17 +131,13 @@ impl<G: PrimeOrderGroup> Request<G> {
                 // negation would cost an inversion).
                 let d = sample_factor(kappa, rng);
                 let s = G::random_scalar(rng);
-                let mut d_scalar = d.to_scalar::<G>();
-                let d_inverse = G::scalar_invert(&d_scalar);
-                let mut scalars = [
+                let d_inverse = G::scalar_invert(&d.to_scalar::<G>());
+                let scalars = [
                     G::scalar_mul(&s, &d_inverse),
                     G::scalar_sub(&G::scalar_from_u64(0), &d_inverse),
-                    d_inverse,
                 ];
-                let products = G::mul_each(&scalars[..2], &[G::generator(), sum.clone()]);
+                let products = G::mul_each(&scalars, &[G::generator(), sum.clone()]);
                 let balancer = G::add(&products[0], &products[1]);
-                d_scalar.zeroize();
-                scalars.iter_mut().for_each(Zeroize::zeroize);
                 (balancer, d, Some(s))
             }
             Check::KeyFree => (sum.clone(), ShortScalar::from_parts(1, false), None),
@@ -120,83 +147,65 @@ impl<G: PrimeOrderGroup> Request<G> {
         if G::is_identity(&balancer) {
             // Probability about 1/q: the relation would be visible. Start
             // again with fresh coins.
-            return Self::new(elements, encoded, check, kappa, rng);
+            return Self::new(elements, key, kappa, rng);
         }
-        let mut balancer_bytes = vec![0u8; G::ELEMENT_LEN];
-        G::encode(&balancer, &mut balancer_bytes);
         let position = sample_below(all.len() + 1, rng);
-        let mut wire = vec![0u8; others.len() + G::ELEMENT_LEN];
-        place_balancer(
-            &others,
-            &balancer_bytes,
-            position,
-            G::ELEMENT_LEN,
-            &mut wire,
-        );
+        let sent = place_balancer::<G>(&all, &others, &balancer, position);
         // The request is sent: public from here (the position stays
         // secret: every slot holds a uniform-looking element).
-        crate::ct::declassify(wire.as_slice());
+        G::declassify_elements(sent.elements());
+        crate::ct::declassify(sent.as_bytes());
         Ok(Request {
-            check,
             kappa,
+            key,
             count,
             factors,
             balancer_factor,
             modifier,
             position,
-            wire,
+            sent,
         })
     }
 
-    /// The encoded elements to send to the server (`len()` of them).
-    pub fn elements(&self) -> &[u8] {
-        &self.wire
+    /// The elements to send to the server ([`Request::len`] of them).
+    pub fn message(&self) -> &BlindedElements<G> {
+        &self.sent
     }
 
     /// The number of elements sent: the caller's, the padding, the balancer.
     pub fn len(&self) -> usize {
-        self.wire.len() / G::ELEMENT_LEN
+        self.sent.len()
     }
 
     /// Never true: a request holds at least one element and the balancer.
     pub fn is_empty(&self) -> bool {
-        self.wire.is_empty()
+        self.sent.is_empty()
     }
 
     /// The check this request was built for.
     pub fn check(&self) -> Check {
-        self.check
+        if self.key.is_some() {
+            Check::CommittedKey
+        } else {
+            Check::KeyFree
+        }
     }
 
-    /// Checks the server's answer (`len()` encoded elements, each the
-    /// server's key applied to the element sent in that slot) and returns
-    /// the answers for the caller's elements, in order. Committed-key
-    /// check: `public_key` is the server's commitment `C = k·B`
-    /// ([`Error::MissingPublicKey`] without it); the key-free check ignores
-    /// it. [`Error::BadLength`] for a response of the wrong size,
-    /// [`Error::InvalidElement`] for any invalid encoding,
-    /// [`Error::VerificationFailed`] if the server did not apply one key
-    /// (its committed key, for the committed-key check) to every element:
-    /// then nothing of the batch may be used. Variable time: it runs after
-    /// the whole answer is in and the coins are discarded with `self`.
-    pub fn verify(
-        self,
-        response: &[u8],
-        public_key: Option<&G::Element>,
-    ) -> Result<Vec<G::Element>, Error> {
-        let public_key = match self.check {
-            Check::CommittedKey => {
-                let key = public_key.ok_or(Error::MissingPublicKey)?;
-                if G::is_identity(key) {
-                    return Err(Error::InvalidElement);
-                }
-                Some(key)
-            }
-            Check::KeyFree => None,
-        };
-        let answers = self.decode_answers(response)?;
+    /// Checks the server's answer (each element the server's key applied to
+    /// the element sent in that slot) and returns the answers for the
+    /// caller's elements, in order. [`Error::BadLength`] for an answer of
+    /// the wrong size, [`Error::VerificationFailed`] if the server did not
+    /// apply one key (its committed key, for the committed-key check) to
+    /// every element: then nothing of the batch may be used. Variable
+    /// time: it runs after the whole answer is in and the coins are
+    /// discarded with `self`.
+    pub fn verify(self, response: &EvaluatedElements<G>) -> Result<Vec<G::Element>, Error> {
+        if response.len() != self.len() {
+            return Err(Error::BadLength);
+        }
         self.spend_coins();
-        if !self.holds(&answers, public_key) {
+        let answers = response.elements().to_vec();
+        if !self.holds(&answers, self.key.as_ref()) {
             return Err(Error::VerificationFailed);
         }
         Ok(self.callers_answers(answers))
@@ -204,7 +213,7 @@ impl<G: PrimeOrderGroup> Request<G> {
 
     /// Marks the coins public for constant-time analysis ([`crate::ct`]):
     /// once every answer is in they may be used in variable time, as the
-    /// check does (PROTOCOLS.md §3), and they are never used again.
+    /// check does, and they are never used again.
     pub(crate) fn spend_coins(&self) {
         crate::ct::declassify(self.factors.as_slice());
         crate::ct::declassify(&self.balancer_factor);
@@ -214,29 +223,19 @@ impl<G: PrimeOrderGroup> Request<G> {
         }
     }
 
-    /// Decodes a response (one answer per element sent, in the order sent)
-    /// with full validation: [`Error::BadLength`] for a response of the
-    /// wrong size, [`Error::InvalidElement`] for any invalid encoding.
-    pub(crate) fn decode_answers(&self, response: &[u8]) -> Result<Vec<G::Element>, Error> {
-        if response.len() != self.wire.len() {
-            return Err(Error::BadLength);
-        }
-        G::decode_batch(response)
-    }
-
-    /// Whether `answers` (decoded, in the order sent) carry the hidden
-    /// relation: `Σ d_i·Y_i = s·key` for the committed-key check (`key`
-    /// required), the balancer's answer equal to `Σ d_i·Y_i` for the
-    /// key-free one. Does not consume the coins, so that one request can
-    /// check the answers of several servers (the threshold protocols),
-    /// each against its own commitment. Variable time: call it only once
-    /// every answer it will ever check is in.
+    /// Whether `answers` (in the order sent, one per element sent) carry
+    /// the hidden relation: `Σ d_i·Y_i = s·key` for the committed-key check
+    /// (`key` required: the threshold protocols check each server against
+    /// its own commitment), the balancer's answer equal to `Σ d_i·Y_i` for
+    /// the key-free one. Does not consume the coins, so that one request
+    /// can check the answers of several servers. Variable time: call it
+    /// only once every answer it will ever check is in.
     pub(crate) fn holds(&self, answers: &[G::Element], key: Option<&G::Element>) -> bool {
         debug_assert_eq!(answers.len(), self.len());
         let mut answers = answers.to_vec();
         let balancer_answer = answers.remove(self.position);
         let bits = self.kappa.factor_bits();
-        match (self.check, key, self.modifier.as_ref()) {
+        match (self.check(), key, self.modifier.as_ref()) {
             (Check::CommittedKey, Some(key), Some(modifier)) => {
                 // Sized up front: growing the vector would free a copy of
                 // the factors without wiping it.

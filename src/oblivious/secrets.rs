@@ -7,7 +7,8 @@ use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroize;
 
 use super::Kappa;
-use crate::group::ShortScalar;
+use crate::group::{PrimeOrderGroup, ShortScalar};
+use crate::message::BlindedElements;
 
 /// A uniform factor in `[1, 2^κ]`: `1 + r` for `r` uniform in `[0, 2^κ)`
 /// (for κ = 128 the top value `2^128` is represented with the extra bit).
@@ -43,36 +44,45 @@ pub(crate) fn sample_below<R: CryptoRng + ?Sized>(bound: usize, rng: &mut R) -> 
     }
 }
 
-/// Writes `others` (`len`-byte encodings, in order) with `balancer`
-/// inserted at slot `position` into `out` (`others.len() + len` bytes).
-/// Constant time in `position`: every slot reads its three candidates and
-/// keeps one by masks.
-pub(crate) fn place_balancer(
-    others: &[u8],
-    balancer: &[u8],
+/// The elements sent: `others` (with `others_bytes`, their encodings) with
+/// `balancer` inserted at slot `position`. Constant time in `position`:
+/// every slot reads its three candidates (the element with its index, the
+/// one before it, the balancer) and keeps one by masks, for the elements
+/// and for their encodings alike.
+pub(crate) fn place_balancer<G: PrimeOrderGroup>(
+    others: &[G::Element],
+    others_bytes: &[u8],
+    balancer: &G::Element,
     position: usize,
-    len: usize,
-    out: &mut [u8],
-) {
-    let count = others.len() / len;
+) -> BlindedElements<G> {
+    let len = G::ELEMENT_LEN;
+    let mut balancer_bytes = vec![0u8; len];
+    G::encode(balancer, &mut balancer_bytes);
     let position = position as u64;
-    for (slot, chunk) in out.chunks_exact_mut(len).enumerate() {
+    let mut elements = Vec::with_capacity(others.len() + 1);
+    let mut bytes = vec![0u8; others_bytes.len() + len];
+    for (slot, chunk) in bytes.chunks_exact_mut(len).enumerate() {
         let slot_index = slot as u64;
         let is_balancer = slot_index.ct_eq(&position);
         let after = position.ct_lt(&slot_index);
-        // Candidates: the element with the same index (before the
-        // balancer), the one before it (after the balancer), the balancer.
-        let same = others.get(slot * len..(slot + 1) * len);
-        let previous = slot.checked_sub(1).map(|p| &others[p * len..(p + 1) * len]);
+        // The first slot has no element before it and the last none with
+        // its index: the balancer stands in (it is never kept there).
+        let same = others.get(slot).unwrap_or(balancer);
+        let previous = slot.checked_sub(1).map_or(balancer, |p| &others[p]);
+        let element = G::ct_select(after, previous, same);
+        elements.push(G::ct_select(is_balancer, balancer, &element));
+        let same = others_bytes.get(slot * len..(slot + 1) * len);
+        let previous = slot
+            .checked_sub(1)
+            .map(|p| &others_bytes[p * len..(p + 1) * len]);
         for (i, byte) in chunk.iter_mut().enumerate() {
             let before_value = same.map_or(0, |s| s[i]);
             let after_value = previous.map_or(0, |s| s[i]);
-            let mut value = u8::conditional_select(&before_value, &after_value, after);
-            value = u8::conditional_select(&value, &balancer[i], is_balancer);
-            *byte = value;
+            let value = u8::conditional_select(&before_value, &after_value, after);
+            *byte = u8::conditional_select(&value, &balancer_bytes[i], is_balancer);
         }
-        debug_assert!(slot <= count);
     }
+    BlindedElements::from_parts(elements, bytes)
 }
 
 #[cfg(test)]
@@ -112,13 +122,22 @@ mod tests {
 
     #[test]
     fn balancer_lands_at_its_slot() {
-        let others = [1u8, 1, 2, 2, 3, 3];
+        use crate::group::Ristretto255;
+        type G = Ristretto255;
+        let others: Vec<_> = (1..=3)
+            .map(|i| G::mul_base(&G::scalar_from_u64(i)))
+            .collect();
+        let mut others_bytes = vec![0u8; 3 * G::ELEMENT_LEN];
+        G::encode_batch(&others, &mut others_bytes);
+        let balancer = G::mul_base(&G::scalar_from_u64(9));
         for position in 0..=3 {
-            let mut out = [0u8; 8];
-            place_balancer(&others, &[9, 9], position, 2, &mut out);
-            let mut expected = vec![[1u8, 1], [2, 2], [3, 3]];
-            expected.insert(position, [9, 9]);
-            assert_eq!(out.to_vec(), expected.concat());
+            let sent = place_balancer::<G>(&others, &others_bytes, &balancer, position);
+            let mut expected = others.clone();
+            expected.insert(position, balancer);
+            assert_eq!(sent.elements(), expected.as_slice());
+            let mut expected_bytes = vec![0u8; 4 * G::ELEMENT_LEN];
+            G::encode_batch(&expected, &mut expected_bytes);
+            assert_eq!(sent.as_bytes(), expected_bytes.as_slice());
         }
     }
 

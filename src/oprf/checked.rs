@@ -1,90 +1,119 @@
-//! The batch OPRF secure against a malicious server (PROTOCOLS.md §2 + §3):
-//! RFC 9497 OPRF-mode hashing, blinding, unblinding and finalization around
-//! one checked oblivious exponentiation ([`crate::oblivious`]). Same inputs
-//! and key give the same outputs as the semi-honest OPRF; the server runs
-//! its plain batch evaluation ([`super::Server::evaluate`]) on one more
-//! element, and no proof is exchanged.
+//! The batch OPRF secure against a malicious server: RFC 9497 OPRF-mode
+//! hashing, blinding, unblinding and finalization around one checked
+//! oblivious exponentiation ([`crate::oblivious`]). Same inputs and key give
+//! the same outputs as the semi-honest OPRF; the server runs its plain
+//! batch evaluation ([`super::OprfServer::evaluate`]) on one more element,
+//! and no proof is exchanged.
 
 use rand_core::CryptoRng;
-use zeroize::Zeroizing;
 
-use super::client::{blind_oprf_mode, copy_inputs, unblind_and_finalize, Blinded};
+use super::client::{finalize_outputs, Output};
+use super::context::{Context, Mode};
+use crate::blinding::Blinding;
 use crate::group::PrimeOrderGroup;
+use crate::message::{BlindedElements, EvaluatedElements};
 use crate::oblivious::{Check, Kappa, Request};
 use crate::Error;
 
-/// A client batch of the checked OPRF: the inputs, their blinds and the
-/// checked request. Not clonable; [`CheckedClientBatch::verify_finalize`]
-/// consumes it; blinds and check coins are wiped on drop. So a batch's
-/// secrets serve one answer only — neither of these compiles:
+/// The configuration of checked batches: which check, and κ. Build it with
+/// [`CheckedOprfClient::committed_key`] (the default check, against the
+/// server's public key) or [`CheckedOprfClient::key_free`].
+#[derive(Clone, Debug)]
+pub struct CheckedOprfClient<G: PrimeOrderGroup> {
+    context: Context,
+    /// The server's public key (committed-key check), or none (key-free).
+    public_key: Option<G::Element>,
+    kappa: Kappa,
+}
+
+impl<G: PrimeOrderGroup> CheckedOprfClient<G> {
+    /// Batches checked against the server's public key `C = k·B`: every
+    /// answer must use that key ([`Error::InvalidElement`] for the
+    /// identity).
+    pub fn committed_key(public_key: G::Element, kappa: Kappa) -> Result<Self, Error> {
+        Ok(CheckedOprfClient {
+            context: Context::new::<G>(Mode::Oprf),
+            public_key: Some(super::client::usable_key::<G>(public_key)?),
+            kappa,
+        })
+    }
+
+    /// Batches checked without a public key: the server must apply one key,
+    /// whichever, to the whole batch (weaker: see [`crate::oblivious`]).
+    pub fn key_free(kappa: Kappa) -> Self {
+        CheckedOprfClient {
+            context: Context::new::<G>(Mode::Oprf),
+            public_key: None,
+            kappa,
+        }
+    }
+
+    /// The check the batches carry.
+    pub fn check(&self) -> Check {
+        match self.public_key {
+            Some(_) => Check::CommittedKey,
+            None => Check::KeyFree,
+        }
+    }
+
+    /// Hashes and blinds `inputs` and hides the balancer (and, for the
+    /// key-free check, padding) among them. Errors: [`Error::EmptyInput`]
+    /// for no input, [`Error::BadLength`] for an input above 65535 bytes or
+    /// a request above [`crate::message::MAX_BATCH`] elements,
+    /// [`Error::InvalidInput`] if an input hashes to the identity.
+    pub fn blind<R: CryptoRng + ?Sized>(
+        &self,
+        inputs: &[&[u8]],
+        rng: &mut R,
+    ) -> Result<CheckedOprfBatch<G>, Error> {
+        let blinding = Blinding::random(&self.context.hash_to_group_dst, inputs, rng)?;
+        let request = match &self.public_key {
+            Some(key) => Request::committed_key(&blinding.request, key, self.kappa, rng)?,
+            None => Request::key_free(&blinding.request, self.kappa, rng)?,
+        };
+        Ok(CheckedOprfBatch { blinding, request })
+    }
+}
+
+/// A checked OPRF batch: the inputs, their blinds and the checked request.
+/// Not clonable; [`CheckedOprfBatch::finalize`] consumes it; blinds and
+/// check coins are wiped on drop. So a batch's secrets serve one answer
+/// only — neither of these compiles:
 ///
 /// ```compile_fail
-/// # use oblivex::{group::Ristretto255, oprf::CheckedClientBatch};
-/// fn keep_a_copy(batch: &CheckedClientBatch<Ristretto255>) {
-///     let _copy: CheckedClientBatch<Ristretto255> = batch.clone();
+/// # use oblivex::{group::Ristretto255, oprf::CheckedOprfBatch};
+/// fn keep_a_copy(batch: &CheckedOprfBatch<Ristretto255>) {
+///     let _copy: CheckedOprfBatch<Ristretto255> = batch.clone();
 /// }
 /// ```
 ///
 /// ```compile_fail
-/// # use oblivex::{group::Ristretto255, oprf::CheckedClientBatch};
-/// fn verify_twice(batch: CheckedClientBatch<Ristretto255>, answer: &[u8]) {
-///     let _ = batch.verify_finalize(answer, None);
-///     let _ = batch.verify_finalize(answer, None);
+/// # use oblivex::{group::Ristretto255, message::EvaluatedElements, oprf::CheckedOprfBatch};
+/// fn finalize_twice(batch: CheckedOprfBatch<Ristretto255>, answer: &EvaluatedElements<Ristretto255>) {
+///     let _ = batch.finalize(answer);
+///     let _ = batch.finalize(answer);
 /// }
 /// ```
-pub struct CheckedClientBatch<G: PrimeOrderGroup> {
-    inputs: Zeroizing<Vec<Vec<u8>>>,
-    blinds: Zeroizing<Vec<G::Scalar>>,
+pub struct CheckedOprfBatch<G: PrimeOrderGroup> {
+    blinding: Blinding<G>,
     request: Request<G>,
 }
 
-impl<G: PrimeOrderGroup> core::fmt::Debug for CheckedClientBatch<G> {
+impl<G: PrimeOrderGroup> core::fmt::Debug for CheckedOprfBatch<G> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("CheckedClientBatch")
+        f.debug_struct("CheckedOprfBatch")
             .field("suite", &G::SUITE_ID)
-            .field("inputs", &self.inputs.len())
+            .field("inputs", &self.len())
             .field("request", &self.request)
             .finish_non_exhaustive()
     }
 }
 
-impl<G: PrimeOrderGroup> CheckedClientBatch<G> {
-    /// Hashes and blinds `inputs` and builds the checked request (`check`
-    /// and `kappa` as in [`crate::oblivious`]). The elements to send are
-    /// [`CheckedClientBatch::blinded_elements`]: the blinded inputs, the
-    /// balancer at a random position and, for the key-free check, padding.
-    /// Errors: [`Error::EmptyInput`] for no input, [`Error::BadLength`] for
-    /// more than 65535 inputs or an input above 65535 bytes,
-    /// [`Error::InvalidInput`] if an input hashes to the identity.
-    pub fn blind<R: CryptoRng + ?Sized>(
-        inputs: &[&[u8]],
-        check: Check,
-        kappa: Kappa,
-        rng: &mut R,
-    ) -> Result<Self, Error> {
-        let Blinded {
-            blinds,
-            elements,
-            encoded,
-        } = blind_oprf_mode::<G, R>(inputs, rng)?;
-        let request = Request::new(&elements, &encoded, check, kappa, rng)?;
-        Ok(CheckedClientBatch {
-            inputs: copy_inputs(inputs),
-            blinds,
-            request,
-        })
-    }
-
-    /// The elements to send to the server, `ELEMENT_LEN` bytes each
-    /// ([`CheckedClientBatch::request_len`] of them).
-    pub fn blinded_elements(&self) -> &[u8] {
-        self.request.elements()
-    }
-
-    /// How many elements the server evaluates: the inputs, the balancer and
-    /// any padding.
-    pub fn request_len(&self) -> usize {
-        self.request.len()
+impl<G: PrimeOrderGroup> CheckedOprfBatch<G> {
+    /// The elements to send to the server: the blinded inputs, the balancer
+    /// at a random position and, for the key-free check, padding.
+    pub fn request(&self) -> &BlindedElements<G> {
+        self.request.message()
     }
 
     /// The check this batch carries.
@@ -94,32 +123,22 @@ impl<G: PrimeOrderGroup> CheckedClientBatch<G> {
 
     /// The number of inputs (and of outputs).
     pub fn len(&self) -> usize {
-        self.inputs.len()
+        self.blinding.inputs.len()
     }
 
     /// Never true: a batch has at least one input.
     pub fn is_empty(&self) -> bool {
-        self.inputs.is_empty()
+        self.blinding.inputs.is_empty()
     }
 
-    /// Checks the server's answer (`evaluated`: one encoded element per
-    /// element sent) and returns the PRF outputs of the inputs, in order —
-    /// all of them, or none: [`Error::VerificationFailed`] when the server
-    /// did not apply its key (the one `public_key` commits to, for the
-    /// committed-key check; [`Error::MissingPublicKey`] without it) to every
-    /// element; [`Error::BadLength`] / [`Error::InvalidElement`] for a
-    /// malformed answer.
-    pub fn verify_finalize(
-        self,
-        evaluated: &[u8],
-        public_key: Option<&G::Element>,
-    ) -> Result<Vec<Zeroizing<Vec<u8>>>, Error> {
-        let CheckedClientBatch {
-            inputs,
-            blinds,
-            request,
-        } = self;
-        let answers = request.verify(evaluated, public_key)?;
-        Ok(unblind_and_finalize::<G>(&inputs, None, &blinds, &answers))
+    /// Checks the server's answer (one element per element sent) and
+    /// returns the PRF outputs of the inputs, in order — all of them, or
+    /// none: [`Error::VerificationFailed`] when the server did not apply its
+    /// key (the committed one, for the committed-key check) to every
+    /// element, [`Error::BadLength`] for an answer of the wrong size.
+    pub fn finalize(self, response: &EvaluatedElements<G>) -> Result<Vec<Output>, Error> {
+        let CheckedOprfBatch { blinding, request } = self;
+        let answers = request.verify(response)?;
+        Ok(finalize_outputs(&blinding, &answers, None))
     }
 }

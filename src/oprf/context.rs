@@ -16,18 +16,10 @@ pub enum Mode {
     Poprf = 0x02,
 }
 
-impl Mode {
-    /// Whether the server returns a proof in this mode.
-    pub fn is_verifiable(self) -> bool {
-        self != Mode::Oprf
-    }
-}
-
 /// The domain separation tags of one (mode, suite): each is a prefix and
 /// the context string `"OPRFV1-" || I2OSP(mode, 1) || "-" || identifier`.
 #[derive(Clone, Debug)]
 pub(crate) struct Context {
-    pub(crate) mode: Mode,
     pub(crate) hash_to_group_dst: Vec<u8>,
     pub(crate) hash_to_scalar_dst: Vec<u8>,
     pub(crate) derive_key_pair_dst: Vec<u8>,
@@ -42,7 +34,6 @@ impl Context {
         context_string.extend_from_slice(G::SUITE_ID.as_bytes());
         let prefixed = |prefix: &[u8]| [prefix, &context_string].concat();
         Context {
-            mode,
             hash_to_group_dst: prefixed(b"HashToGroup-"),
             hash_to_scalar_dst: prefixed(b"HashToScalar-"),
             derive_key_pair_dst: prefixed(b"DeriveKeyPair"),
@@ -60,5 +51,4 @@ pub(crate) fn len2(x: &[u8]) -> [u8; 2] {
         .to_be_bytes()
 }
 
-/// The longest input or info string (its length is framed in two bytes).
-pub const MAX_INPUT_LEN: usize = u16::MAX as usize;
+pub(crate) use crate::blinding::MAX_INPUT_LEN;

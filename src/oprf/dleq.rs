@@ -4,19 +4,18 @@
 //! (ComputeComposites). The composites are one multi-scalar multiplication,
 //! not `n` separate ones.
 
-use rand_core::CryptoRng;
-use zeroize::Zeroize;
-
 use super::context::Context;
-use crate::group::{encode_to_vec, PrimeOrderGroup};
+use crate::group::{encode_scalar_to_vec, encode_to_vec, PrimeOrderGroup};
+use crate::message::{BlindedElements, EvaluatedElements};
 use crate::Error;
 
-/// A proof `(c, s)`; encoded as `SerializeScalar(c) || SerializeScalar(s)`.
+/// A batch DLEQ proof `(c, s)`, encoded as
+/// `SerializeScalar(c) || SerializeScalar(s)` ([`Proof::LEN`] bytes).
 pub struct Proof<G: PrimeOrderGroup> {
     /// The challenge.
-    pub c: G::Scalar,
+    pub(crate) c: G::Scalar,
     /// The response.
-    pub s: G::Scalar,
+    pub(crate) s: G::Scalar,
 }
 
 impl<G: PrimeOrderGroup> Clone for Proof<G> {
@@ -40,18 +39,20 @@ impl<G: PrimeOrderGroup> Proof<G> {
     /// Bytes of an encoded proof.
     pub const LEN: usize = 2 * G::SCALAR_LEN;
 
-    /// `c || s`.
-    pub fn encode(&self, out: &mut [u8]) {
+    /// The encoding `c || s`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = vec![0u8; Self::LEN];
         let (c, s) = out.split_at_mut(G::SCALAR_LEN);
         G::encode_scalar(&self.c, c);
         G::encode_scalar(&self.s, s);
+        out
     }
 
     /// Decodes `c || s`, each a canonical scalar. Zero is accepted, as
     /// RFC 9497's `DeserializeScalar` accepts it: an honest proof has
     /// `c = 0` or `s = 0` with probability about 2/q, and such a proof
     /// verifies like any other.
-    pub fn decode(bytes: &[u8]) -> Result<Self, Error> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() != Self::LEN {
             return Err(Error::BadLength);
         }
@@ -124,37 +125,35 @@ pub(crate) enum Relation {
     BlindedIsKeyTimesEvaluated,
 }
 
-/// GenerateProof for `B = k·G` (B is `public`): `composite` is
+/// GenerateProof for `B = k·G` (B is `public`): the composite is
 /// `Σ d_i·X_i` over the *blinded* elements `X_i`, from which both composites
 /// follow without the evaluated elements (`M = Σ d_i·C_i`, `Z = k·M`, with
 /// `C = X` for VOPRF, and `C = k^{-1}·X`, `M = k^{-1}·composite`,
-/// `Z = composite` for POPRF). `blinded`/`evaluated` are the encodings.
-#[allow(clippy::too_many_arguments)]
+/// `Z = composite` for POPRF).
 pub(crate) fn generate_proof<G: PrimeOrderGroup>(
     context: &Context,
     relation: Relation,
     k: &G::Scalar,
     public: &G::Element,
-    blinded: &[G::Element],
-    blinded_bytes: &[u8],
-    evaluated_bytes: &[u8],
+    blinded: &BlindedElements<G>,
+    evaluated: &EvaluatedElements<G>,
     nonce: &G::Scalar,
 ) -> Proof<G> {
     let (c_bytes, d_bytes) = match relation {
-        Relation::EvaluatedIsKeyTimesBlinded => (blinded_bytes, evaluated_bytes),
-        Relation::BlindedIsKeyTimesEvaluated => (evaluated_bytes, blinded_bytes),
+        Relation::EvaluatedIsKeyTimesBlinded => (blinded.as_bytes(), evaluated.as_bytes()),
+        Relation::BlindedIsKeyTimesEvaluated => (evaluated.as_bytes(), blinded.as_bytes()),
     };
     let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
-    let composite = G::msm_vartime(&weights, blinded); // blinded elements and weights are public
-                                                       // The three secret-scalar products of the proof in one batch call (one
-                                                       // batch exponentiation on FFDHE, one shared inversion when encoding on
-                                                       // ristretto255): VOPRF `Z = k·M`, POPRF `M = k^{-1}·composite`, and
-                                                       // `t2 = r·G`, `t3 = r·M` (for POPRF `(r·k^{-1})·composite`).
+    // The blinded elements and the weights are public.
+    let composite = G::msm_vartime(&weights, blinded.elements());
+    // The three secret-scalar products of the proof in one batch call (one
+    // batch exponentiation on FFDHE, one shared inversion when encoding on
+    // ristretto255): VOPRF `Z = k·M`, POPRF `M = k^{-1}·composite`, and
+    // `t2 = r·G`, `t3 = r·M` (for POPRF `(r·k^{-1})·composite`).
     let len = G::ELEMENT_LEN;
     let mut products = vec![0u8; 3 * len];
-    let mut composite_bytes = vec![0u8; len];
-    G::encode(&composite, &mut composite_bytes);
-    let mut scalars = match relation {
+    let composite_bytes = encode_to_vec::<G>(&composite);
+    let scalars = match relation {
         Relation::EvaluatedIsKeyTimesBlinded => vec![k.clone(), nonce.clone(), nonce.clone()],
         Relation::BlindedIsKeyTimesEvaluated => {
             let k_inverse = G::scalar_invert(k);
@@ -167,7 +166,6 @@ pub(crate) fn generate_proof<G: PrimeOrderGroup>(
         &[composite.clone(), G::generator(), composite],
         &mut products,
     );
-    scalars.iter_mut().for_each(Zeroize::zeroize);
     let (first, t2, t3) = (
         &products[..len],
         &products[len..2 * len],
@@ -179,60 +177,38 @@ pub(crate) fn generate_proof<G: PrimeOrderGroup>(
     };
     let public_bytes = encode_to_vec::<G>(public);
     let c = challenge::<G>(context, [&public_bytes, m, z, t2, t3]);
-    let mut ck = G::scalar_mul(&c, k);
-    let s = G::scalar_sub(nonce, &ck);
-    ck.zeroize();
+    let s = G::scalar_sub(nonce, &G::scalar_mul(&c, k));
+    // The proof is sent: public from here on (`s` hides `k` behind the
+    // nonce, as a Schnorr response does).
+    G::declassify_scalars(core::slice::from_ref(&c));
+    G::declassify_scalars(core::slice::from_ref(&s));
     Proof { c, s }
-}
-
-/// GenerateProof with a fresh random nonce.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn generate_proof_random<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
-    context: &Context,
-    relation: Relation,
-    k: &G::Scalar,
-    public: &G::Element,
-    blinded: &[G::Element],
-    blinded_bytes: &[u8],
-    evaluated_bytes: &[u8],
-    rng: &mut R,
-) -> Proof<G> {
-    let mut nonce = G::random_scalar(rng);
-    let proof = generate_proof::<G>(
-        context,
-        relation,
-        k,
-        public,
-        blinded,
-        blinded_bytes,
-        evaluated_bytes,
-        &nonce,
-    );
-    nonce.zeroize();
-    proof
 }
 
 /// VerifyProof for `B = k·G` over the batch (`C`/`D` by `relation`);
 /// [`Error::VerificationFailed`] unless the proof holds. Everything here is
 /// public: variable-time arithmetic.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn verify_proof<G: PrimeOrderGroup>(
     context: &Context,
     relation: Relation,
     public: &G::Element,
-    blinded: &[G::Element],
-    blinded_bytes: &[u8],
-    evaluated: &[G::Element],
-    evaluated_bytes: &[u8],
+    blinded: &BlindedElements<G>,
+    evaluated: &EvaluatedElements<G>,
     proof: &Proof<G>,
 ) -> Result<(), Error> {
     let (c_elements, c_bytes, d_elements, d_bytes) = match relation {
-        Relation::EvaluatedIsKeyTimesBlinded => {
-            (blinded, blinded_bytes, evaluated, evaluated_bytes)
-        }
-        Relation::BlindedIsKeyTimesEvaluated => {
-            (evaluated, evaluated_bytes, blinded, blinded_bytes)
-        }
+        Relation::EvaluatedIsKeyTimesBlinded => (
+            blinded.elements(),
+            blinded.as_bytes(),
+            evaluated.elements(),
+            evaluated.as_bytes(),
+        ),
+        Relation::BlindedIsKeyTimesEvaluated => (
+            evaluated.elements(),
+            evaluated.as_bytes(),
+            blinded.elements(),
+            blinded.as_bytes(),
+        ),
     };
     let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
     let m = G::msm_vartime(&weights, c_elements);
@@ -256,11 +232,7 @@ pub(crate) fn verify_proof<G: PrimeOrderGroup>(
             &encoded[4],
         ],
     );
-    let mut expected_bytes = vec![0u8; G::SCALAR_LEN];
-    let mut c_bytes = vec![0u8; G::SCALAR_LEN];
-    G::encode_scalar(&expected, &mut expected_bytes);
-    G::encode_scalar(&proof.c, &mut c_bytes);
-    if expected_bytes == c_bytes {
+    if encode_scalar_to_vec::<G>(&expected) == encode_scalar_to_vec::<G>(&proof.c) {
         Ok(())
     } else {
         Err(Error::VerificationFailed)
@@ -271,46 +243,34 @@ pub(crate) fn verify_proof<G: PrimeOrderGroup>(
 mod tests {
     use super::*;
     use crate::group::{Ffdhe2048, Ristretto255, P256};
-    use crate::oprf::{ClientBatch, KeyPair, Mode, Server};
+    use crate::oprf::{VoprfClient, VoprfServer};
     use rand_core::UnwrapErr;
 
     /// RFC 9497's DeserializeScalar accepts zero: a proof whose `c` or `s`
     /// is zero decodes, and is then refused by the verification itself.
     fn zero_proof_scalars_are_checked_not_rejected<G: PrimeOrderGroup>() {
         let mut rng = UnwrapErr(getrandom::SysRng);
-        let server = Server::new(Mode::Voprf, KeyPair::<G>::generate(&mut rng));
-        let inputs: [&[u8]; 2] = [b"a", b"b"];
-        let public = server.key().public_key().clone();
-        let mut evaluated = vec![0u8; 2 * G::ELEMENT_LEN];
-        let honest = {
-            let client =
-                ClientBatch::<G>::blind(Mode::Voprf, &inputs, b"", Some(&public), &mut rng)
-                    .unwrap();
-            let proof = server
-                .blind_evaluate(client.blinded_elements(), b"", &mut evaluated, &mut rng)
-                .unwrap()
-                .unwrap();
-            let mut bytes = vec![0u8; Proof::<G>::LEN];
-            proof.encode(&mut bytes);
-            (client, bytes)
-        };
-        let (client, proof) = honest;
+        let server = VoprfServer::<G>::generate(&mut rng);
+        let client = VoprfClient::new(server.public_key().clone()).unwrap();
+        let batch = client.blind(&[b"a", b"b"], &mut rng).unwrap();
+        let (evaluated, proof) = server.evaluate(batch.request(), &mut rng);
+        let proof = proof.to_bytes();
         for zeroed in [0..G::SCALAR_LEN, G::SCALAR_LEN..2 * G::SCALAR_LEN] {
             let mut bytes = proof.clone();
             bytes[zeroed].fill(0);
-            let decoded = Proof::<G>::decode(&bytes).expect("zero is a canonical scalar");
+            let decoded = Proof::<G>::from_bytes(&bytes).expect("zero is a canonical scalar");
             assert!(G::scalar_is_zero(&decoded.c) || G::scalar_is_zero(&decoded.s));
         }
         let mut bytes = proof.clone();
         bytes[G::SCALAR_LEN..].fill(0);
-        let zero_s = Proof::<G>::decode(&bytes).unwrap();
+        let zero_s = Proof::<G>::from_bytes(&bytes).unwrap();
         assert_eq!(
-            client.finalize(&evaluated, Some(&zero_s)).err(),
+            batch.finalize(&evaluated, &zero_s).err(),
             Some(Error::VerificationFailed)
         );
         // Non-canonical scalars are still refused at decoding.
         assert_eq!(
-            Proof::<G>::decode(&vec![0xff; Proof::<G>::LEN]).err(),
+            Proof::<G>::from_bytes(&vec![0xff; Proof::<G>::LEN]).err(),
             Some(Error::InvalidScalar)
         );
     }

@@ -60,7 +60,7 @@ impl<G: PrimeOrderGroup> KeyPair<G> {
     /// DeriveKeyPair(seed, info) of RFC 9497 §3.2.1 for `mode`: hash
     /// `seed || I2OSP(len(info), 2) || info || I2OSP(counter, 1)` to a
     /// scalar until it is non-zero (at most 256 tries).
-    pub fn derive(mode: Mode, seed: &[u8], info: &[u8]) -> Result<Self, Error> {
+    pub(crate) fn derive(mode: Mode, seed: &[u8], info: &[u8]) -> Result<Self, Error> {
         if info.len() > MAX_INPUT_LEN {
             return Err(Error::BadLength);
         }

@@ -34,7 +34,9 @@ mod request;
 mod sharing;
 
 pub use lagrange::{check_party_set, lagrange_at_zero, lagrange_for};
-pub use request::{evaluate_share, Failure, Recovered, Response, ThresholdRequest};
+pub use request::{
+    check_response_ids, evaluate_share, Failure, Recovered, Response, ThresholdRequest,
+};
 pub use sharing::{deal, Commitments, KeyShare};
 
 /// A party (server) id: 1..=m. Shares are `f(id)`, so 0 (the key itself)

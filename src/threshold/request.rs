@@ -3,16 +3,19 @@
 //! commitment, t correct answers combined, the servers that failed named.
 
 use rand_core::CryptoRng;
-use zeroize::Zeroize;
 
 use super::lagrange::{check_party_set, lagrange_at_zero};
 use super::{Commitments, PartyId};
 use crate::group::PrimeOrderGroup;
-use crate::oblivious::{Check, Kappa, Request};
+use crate::message::{BlindedElements, EvaluatedElements};
+use crate::oblivious::{Kappa, Request};
 use crate::Error;
 
-/// One server's answer to a [`ThresholdRequest`]: its party id and its
-/// encoded elements (one per element of the request, in order).
+/// One server's answer to a [`ThresholdRequest`]: its party id and the
+/// bytes it sent (an [`EvaluatedElements`] encoding, one element per
+/// element of the request, in order). Bytes, not a decoded message: an
+/// answer that does not even decode condemns its server, so the client
+/// decodes it itself.
 #[derive(Clone, Copy, Debug)]
 pub struct Response<'a> {
     /// The answering server's party id.
@@ -88,39 +91,36 @@ impl<G: PrimeOrderGroup> core::fmt::Debug for ThresholdRequest<G> {
 }
 
 impl<G: PrimeOrderGroup> ThresholdRequest<G> {
-    /// A request for `elements` (`encoded`: their concatenated encodings)
-    /// to the servers sharing the key of `commitments`. With `quorum`
+    /// A request for `elements` to the servers sharing the key of
+    /// `commitments`. With `quorum`
     /// (exactly t distinct party ids), each of those servers multiplies its
     /// share by its Lagrange coefficient ([`super::evaluate_share`] with
     /// the same quorum), which saves the client the Lagrange step, but then
     /// only those servers' answers can be combined. Without it any t
     /// servers may answer. [`Error::InvalidPartyId`] for a quorum of the
-    /// wrong size or with a zero or repeated id.
+    /// wrong size or with a zero or repeated id, [`Error::BadLength`] if
+    /// the request would exceed [`crate::message::MAX_BATCH`] elements.
     pub fn new<R: CryptoRng + ?Sized>(
-        elements: &[G::Element],
-        encoded: &[u8],
+        elements: &BlindedElements<G>,
         commitments: &Commitments<G>,
         quorum: Option<&[PartyId]>,
         kappa: Kappa,
         rng: &mut R,
     ) -> Result<Self, Error> {
         if let Some(quorum) = quorum {
-            check_party_set(quorum)?;
-            if quorum.len() != commitments.threshold() {
-                return Err(Error::InvalidPartyId);
-            }
+            commitments.check_quorum(quorum)?;
         }
         Ok(ThresholdRequest {
-            request: Request::new(elements, encoded, Check::CommittedKey, kappa, rng)?,
+            request: Request::committed_key(elements, commitments.public_key(), kappa, rng)?,
             commitments: commitments.clone(),
             quorum: quorum.map(<[PartyId]>::to_vec),
         })
     }
 
-    /// The encoded elements every server evaluates (the caller's elements
-    /// with the balancer hidden among them).
-    pub fn elements(&self) -> &[u8] {
-        self.request.elements()
+    /// The elements every server evaluates (the caller's elements with the
+    /// balancer hidden among them).
+    pub fn message(&self) -> &BlindedElements<G> {
+        self.request.message()
     }
 
     /// The number of elements sent (the caller's, plus the balancer).
@@ -151,19 +151,18 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
     /// the batch fails ([`Error::VerificationFailed`]: ask a new quorum
     /// with a fresh request).
     pub fn combine(self, responses: &[Response<'_>]) -> Result<Recovered<G::Element>, Failure> {
-        let ids: Vec<PartyId> = responses.iter().map(|r| r.party).collect();
-        if !ids.is_empty() {
-            check_party_set(&ids)?;
-        }
+        check_response_ids(self.quorum(), responses)?;
         // Every answer used is in: the coins may be used in variable time.
         self.request.spend_coins();
         // Answers that do not even decode condemn their server.
         let mut cheaters = Vec::new();
         let mut answers: Vec<(PartyId, Vec<G::Element>)> = Vec::new();
         for response in responses {
-            match self.request.decode_answers(response.elements) {
-                Ok(decoded) => answers.push((response.party, decoded)),
-                Err(_) => cheaters.push(response.party),
+            match EvaluatedElements::<G>::from_bytes(response.elements) {
+                Ok(decoded) if decoded.len() == self.request.len() => {
+                    answers.push((response.party, decoded.elements().to_vec()))
+                }
+                _ => cheaters.push(response.party),
             }
         }
         let result = match &self.quorum {
@@ -230,9 +229,6 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
         answers: Vec<(PartyId, Vec<G::Element>)>,
         cheaters: &mut Vec<PartyId>,
     ) -> Result<Vec<G::Element>, Error> {
-        if answers.iter().any(|(id, _)| !quorum.contains(id)) {
-            return Err(Error::InvalidPartyId);
-        }
         if answers.len() == quorum.len() && cheaters.is_empty() {
             let mut sum = answers[0].1.clone();
             for (_, answer) in &answers[1..] {
@@ -249,7 +245,10 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
         }
         let weights = lagrange_at_zero::<G>(quorum)?;
         for (id, answer) in &answers {
-            let position = quorum.iter().position(|j| j == id).expect("checked above");
+            let position = quorum
+                .iter()
+                .position(|j| j == id)
+                .expect("check_response_ids put every id in the quorum");
             if !self.server_passes(*id, answer, Some(&weights[position]))? {
                 cheaters.push(*id);
             }
@@ -295,37 +294,48 @@ fn lagrange_combine<G: PrimeOrderGroup>(
     Ok(G::weighted_sums_vartime(&weights, &columns))
 }
 
+/// Checks the party ids of a set of answers before anything is spent:
+/// none zero or repeated, at most [`super::MAX_PARTIES`], and with a
+/// `quorum` every one inside it ([`Error::InvalidPartyId`] otherwise). No
+/// answers at all pass (they are too few, which the combination reports).
+/// The batches' `finalize` runs it first; a caller that must not spend a
+/// batch on a bad id (the C layer) runs it before.
+pub fn check_response_ids(
+    quorum: Option<&[PartyId]>,
+    responses: &[Response<'_>],
+) -> Result<(), Error> {
+    let ids: Vec<PartyId> = responses.iter().map(|r| r.party).collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    check_party_set(&ids)?;
+    match quorum {
+        Some(quorum) if ids.iter().any(|id| !quorum.contains(id)) => Err(Error::InvalidPartyId),
+        _ => Ok(()),
+    }
+}
+
 /// Server side: `k_j·X_i` (or `λ_j·k_j·X_i` when the request names a
-/// quorum) for every encoded element of `request`, encoded into `out`
-/// (`ELEMENT_LEN` bytes each). The same plain batch evaluation as a single
-/// server's; the share's multiplication is constant time.
-/// [`Error::InvalidPartyId`] if a quorum is named that lacks this server or
-/// is malformed; [`Error::BadLength`] / [`Error::InvalidElement`] for a
-/// malformed request; [`Error::BufferTooSmall`] for a short `out`.
+/// quorum) for every element of `request`, in order. The same plain batch
+/// evaluation as a single server's; the share's multiplication is constant
+/// time. Every element is an evaluation the client can use (the balancer
+/// looks like any other): rate and issuance limits must count
+/// `request.len()`. [`Error::InvalidPartyId`] if a quorum is named that
+/// lacks this server or is malformed.
 pub fn evaluate_share<G: PrimeOrderGroup>(
     share: &super::KeyShare<G>,
     quorum: Option<&[PartyId]>,
-    request: &[u8],
-    out: &mut [u8],
-) -> Result<(), Error> {
+    request: &BlindedElements<G>,
+) -> Result<EvaluatedElements<G>, Error> {
     // The quorum is checked first: a server outside it answers nothing.
-    let mut weight = match quorum {
-        Some(quorum) => Some(super::lagrange::lagrange_for::<G>(quorum, share.id())?),
-        None => None,
-    };
-    let elements = G::decode_batch(request)?;
-    if out.len() < request.len() {
-        return Err(Error::BufferTooSmall);
-    }
-    let out = &mut out[..request.len()];
-    match weight.as_mut() {
-        None => G::mul_batch_encode(share.secret(), &elements, out),
-        Some(weight) => {
-            let mut key = G::scalar_mul(weight, share.secret());
-            G::mul_batch_encode(&key, &elements, out);
-            key.zeroize();
-            weight.zeroize();
+    let key = match quorum {
+        Some(quorum) => {
+            let weight = super::lagrange::lagrange_for::<G>(quorum, share.id())?;
+            G::scalar_mul(&weight, share.secret())
         }
-    }
-    Ok(())
+        None => share.secret().clone(),
+    };
+    let mut bytes = vec![0u8; request.as_bytes().len()];
+    G::mul_batch_encode(&key, request.elements(), &mut bytes);
+    Ok(EvaluatedElements::from_encodings(bytes))
 }

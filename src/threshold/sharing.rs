@@ -130,6 +130,16 @@ impl<G: PrimeOrderGroup> Commitments<G> {
         self.coefficients.len()
     }
 
+    /// Checks a named quorum for this key: exactly t distinct, non-zero
+    /// party ids ([`Error::InvalidPartyId`] otherwise).
+    pub fn check_quorum(&self, quorum: &[PartyId]) -> Result<(), Error> {
+        super::check_party_set(quorum)?;
+        if quorum.len() != self.threshold() {
+            return Err(Error::InvalidPartyId);
+        }
+        Ok(())
+    }
+
     /// The shared key's public key `A_0 = k·B`.
     pub fn public_key(&self) -> &G::Element {
         &self.coefficients[0]

@@ -1,3 +1,6 @@
 //! Code shared by the integration tests (and, by path, the fuzz targets).
+//! Each test binary uses part of it.
+#![allow(dead_code)]
 
+pub mod modes;
 pub mod replay_rng;

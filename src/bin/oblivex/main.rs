@@ -15,6 +15,7 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: oblivex speed [modexp|oprf|threshold] [--json] [--seconds S] [--bits B1,B2,...] [--n N1,N2,...]
        oblivex version
+       oblivex --help
 
 speed modexp   constant-time exponentiations per second per modulus size and
                backend (default sizes 1024,2048,3072,4096)
@@ -88,6 +89,18 @@ fn parse(args: &[String]) -> Result<Options, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty()
+        || args
+            .iter()
+            .any(|a| matches!(a.as_str(), "--help" | "-h" | "help"))
+    {
+        println!("{USAGE}");
+        return if args.is_empty() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
     let (what, rest) = match args.first().map(String::as_str) {
         Some("speed") => match args.get(1).map(String::as_str) {
             Some(w @ ("modexp" | "oprf" | "threshold" | "ffdhe-server")) => (w, &args[2..]),

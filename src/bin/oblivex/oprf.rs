@@ -20,8 +20,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
-use oblivex::oblivious::{Check, Kappa};
-use oblivex::oprf::{CheckedClientBatch, ClientBatch, KeyPair, Mode, Server};
+use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::oblivious::Kappa;
+use oblivex::oprf::{CheckedOprfClient, OprfClient, OprfServer, Proof, VoprfClient, VoprfServer};
 
 use crate::timing::median;
 
@@ -97,87 +98,71 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
     let mut rng = oblivex::rng::os_rng().expect("OS randomness");
     let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("input {i}").into_bytes()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let key = KeyPair::<G>::generate(&mut rng);
-    let public = key.public_key().clone();
-    let oprf_server = Server::new(Mode::Oprf, key.clone());
-    let voprf_server = Server::new(Mode::Voprf, key);
-    let kappa = Kappa::DEFAULT;
+    let oprf_server = OprfServer::<G>::generate(&mut rng);
+    let public = oprf_server.public_key().clone();
+    let voprf_server = VoprfServer::new(oprf_server.key().clone());
+    let checked = CheckedOprfClient::<G>::committed_key(public.clone(), Kappa::DEFAULT).unwrap();
+    let voprf = VoprfClient::<G>::new(public).unwrap();
+    let oprf = OprfClient::<G>::new();
 
     let timed = |f: &mut dyn FnMut()| {
         let start = Instant::now();
         f();
         start.elapsed()
     };
-    let evaluate = |server: &Server<G>, blinded: &[u8]| {
-        let mut out = vec![0u8; blinded.len()];
-        let proof = server
-            .blind_evaluate(blinded, b"", &mut out, &mut oblivex::rng::os_rng().unwrap())
-            .unwrap();
-        (out, proof)
+    // A server receives bytes: its time includes decoding the request and
+    // encoding the answer.
+    let oprf_evaluate = |request: &[u8]| {
+        let request = BlindedElements::<G>::from_bytes(request).unwrap();
+        oprf_server.evaluate(&request).to_bytes()
+    };
+    let voprf_evaluate = |request: &[u8]| {
+        let request = BlindedElements::<G>::from_bytes(request).unwrap();
+        let (answer, proof) = voprf_server.evaluate(&request, &mut oblivex::rng::os_rng().unwrap());
+        (answer.to_bytes(), proof.to_bytes())
     };
     // Fixed requests for the server measurements.
-    let semi_request = ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap();
-    let checked_request =
-        CheckedClientBatch::<G>::blind(&refs, Check::CommittedKey, kappa, &mut rng).unwrap();
-    let voprf_request =
-        ClientBatch::<G>::blind(Mode::Voprf, &refs, b"", Some(&public), &mut rng).unwrap();
+    let semi_request = oprf.blind(&refs, &mut rng).unwrap().request().to_bytes();
+    let checked_request = checked.blind(&refs, &mut rng).unwrap().request().to_bytes();
+    let voprf_request = voprf.blind(&refs, &mut rng).unwrap().request().to_bytes();
 
     // The six measurements, in seconds: servers, then clients (blind +
-    // finalize; the server's work in between is not counted).
-    let semi_server =
-        || timed(&mut || drop(evaluate(&oprf_server, semi_request.blinded_elements())));
-    let checked_server =
-        || timed(&mut || drop(evaluate(&oprf_server, checked_request.blinded_elements())));
-    let voprf_server_time =
-        || timed(&mut || drop(evaluate(&voprf_server, voprf_request.blinded_elements())));
+    // finalize, the answer decoded as received; the server's work in
+    // between is not counted).
+    let semi_server = || timed(&mut || drop(oprf_evaluate(&semi_request)));
+    let checked_server = || timed(&mut || drop(oprf_evaluate(&checked_request)));
+    let voprf_server_time = || timed(&mut || drop(voprf_evaluate(&voprf_request)));
     let semi_client = || {
         let mut rng = oblivex::rng::os_rng().unwrap();
         let mut batch = None;
-        let mut spent = timed(&mut || {
-            batch = Some(ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap())
+        let mut spent = timed(&mut || batch = Some(oprf.blind(&refs, &mut rng).unwrap()));
+        let answer = oprf_evaluate(batch.as_ref().unwrap().request().as_bytes());
+        spent += timed(&mut || {
+            let answer = EvaluatedElements::from_bytes(&answer).unwrap();
+            drop(batch.take().unwrap().finalize(&answer).unwrap())
         });
-        let (answer, _) = evaluate(&oprf_server, batch.as_ref().unwrap().blinded_elements());
-        spent += timed(&mut || drop(batch.take().unwrap().finalize(&answer, None).unwrap()));
         spent
     };
     let checked_client = || {
         let mut rng = oblivex::rng::os_rng().unwrap();
         let mut batch = None;
-        let mut spent = timed(&mut || {
-            batch = Some(
-                CheckedClientBatch::<G>::blind(&refs, Check::CommittedKey, kappa, &mut rng)
-                    .unwrap(),
-            )
-        });
-        let (answer, _) = evaluate(&oprf_server, batch.as_ref().unwrap().blinded_elements());
+        let mut spent = timed(&mut || batch = Some(checked.blind(&refs, &mut rng).unwrap()));
+        let answer = oprf_evaluate(batch.as_ref().unwrap().request().as_bytes());
         spent += timed(&mut || {
-            drop(
-                batch
-                    .take()
-                    .unwrap()
-                    .verify_finalize(&answer, Some(&public))
-                    .unwrap(),
-            )
+            let answer = EvaluatedElements::from_bytes(&answer).unwrap();
+            drop(batch.take().unwrap().finalize(&answer).unwrap())
         });
         spent
     };
     let voprf_client = || {
         let mut rng = oblivex::rng::os_rng().unwrap();
         let mut batch = None;
-        let mut spent = timed(&mut || {
-            batch = Some(
-                ClientBatch::<G>::blind(Mode::Voprf, &refs, b"", Some(&public), &mut rng).unwrap(),
-            )
-        });
-        let (answer, proof) = evaluate(&voprf_server, batch.as_ref().unwrap().blinded_elements());
+        let mut spent = timed(&mut || batch = Some(voprf.blind(&refs, &mut rng).unwrap()));
+        let (answer, proof) = voprf_evaluate(batch.as_ref().unwrap().request().as_bytes());
         spent += timed(&mut || {
-            drop(
-                batch
-                    .take()
-                    .unwrap()
-                    .finalize(&answer, proof.as_ref())
-                    .unwrap(),
-            )
+            let answer = EvaluatedElements::from_bytes(&answer).unwrap();
+            let proof = Proof::from_bytes(&proof).unwrap();
+            drop(batch.take().unwrap().finalize(&answer, &proof).unwrap())
         });
         spent
     };
@@ -266,14 +251,13 @@ pub fn ffdhe_server_throughput(seconds: f64) -> f64 {
     let n = 256;
     let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("input {i}").into_bytes()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let server = Server::new(Mode::Oprf, KeyPair::<G>::generate(&mut rng));
-    let request = ClientBatch::<G>::blind(Mode::Oprf, &refs, b"", None, &mut rng).unwrap();
-    let mut out = vec![0u8; request.blinded_elements().len()];
-    let mut run = || {
+    let server = OprfServer::<G>::generate(&mut rng);
+    let request = OprfClient::<G>::new().blind(&refs, &mut rng).unwrap();
+    let request = request.request().to_bytes();
+    let run = || {
         let start = Instant::now();
-        server
-            .evaluate(request.blinded_elements(), &mut out)
-            .unwrap();
+        let decoded = BlindedElements::<G>::from_bytes(&request).unwrap();
+        drop(server.evaluate(&decoded).to_bytes());
         start.elapsed().as_secs_f64()
     };
     run();

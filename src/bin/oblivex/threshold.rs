@@ -7,7 +7,7 @@
 //!   2-pairing equation `e(Y, G2gen) = e(X, PK_j)` (two Miller loops and a
 //!   final exponentiation, blst); apart, the decoding with subgroup check
 //!   that both need for every share; and the client's whole cost per
-//!   signature: blind + finish with the batch check, against hashing and
+//!   signature: blind + finalize with the batch check, against hashing and
 //!   blinding, t·n pairing checks, Lagrange combination and unblinding (the
 //!   pairing part as t × the measured per-share figure, the rest measured).
 //! - Threshold OPRF (ristretto255): the client's blind + finalize of one
@@ -23,10 +23,11 @@ use blst::{
     blst_fp12, blst_fp12_finalverify, blst_miller_loop, blst_p1_affine, blst_p1_affine_in_g1,
     blst_p1_uncompress, blst_p2_affine, blst_p2_affine_generator, blst_p2_uncompress,
 };
-use oblivex::bls::{self, BlindSignBatch, SIGNATURE_DST};
+use oblivex::bls::{self, SigningClient, SIGNATURE_DST};
 use oblivex::group::{Bls12381G1, PrimeOrderGroup, Ristretto255, ShortScalar};
-use oblivex::oblivious::{Check, Kappa};
-use oblivex::oprf::{CheckedClientBatch, KeyPair, Mode, Server, ThresholdClientBatch};
+use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::oblivious::Kappa;
+use oblivex::oprf::{CheckedOprfClient, KeyPair, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::{self, evaluate_share, lagrange_at_zero, PartyId, Response};
 
 use crate::timing::{median, TestData};
@@ -136,22 +137,24 @@ fn pairing_check(share: &blst_p1_affine, blinded: &blst_p1_affine, key: &blst_p2
 fn bls_client(n: usize, t: usize, seconds: f64, json: bool) {
     type G = Bls12381G1;
     let mut rng = oblivex::rng::os_rng().expect("OS randomness");
-    let (shares, key_set) = bls::deal(t, PARTIES, &mut rng).unwrap();
+    let (shares, key_set) = bls::deal(&G::random_scalar(&mut rng), t, PARTIES, &mut rng).unwrap();
+    let client = SigningClient::new(key_set.clone(), Kappa::DEFAULT);
     let messages = inputs(n);
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
     let quorum: Vec<PartyId> = (1..=t as PartyId).collect();
     let answers = |request: &[u8]| -> Vec<Vec<u8>> {
+        let request = BlindedElements::<G>::from_bytes(request).unwrap();
         quorum
             .iter()
             .map(|&id| {
-                let mut out = vec![0u8; request.len()];
-                evaluate_share(&shares[usize::from(id) - 1], None, request, &mut out).unwrap();
-                out
+                evaluate_share(&shares[usize::from(id) - 1], None, &request)
+                    .unwrap()
+                    .to_bytes()
             })
             .collect()
     };
-    let batch = BlindSignBatch::blind(&refs, &key_set, None, Kappa::DEFAULT, &mut rng).unwrap();
-    let request = batch.blinded_elements().to_vec();
+    let batch = client.blind(&refs, &mut rng).unwrap();
+    let request = batch.request().to_bytes();
     let response = answers(&request).swap_remove(0);
     drop(batch);
 
@@ -200,19 +203,15 @@ fn bls_client(n: usize, t: usize, seconds: f64, json: bool) {
     let mut ours = || {
         let mut rng = oblivex::rng::os_rng().unwrap();
         let mut batch = None;
-        let mut spent = timed(|| {
-            batch = Some(
-                BlindSignBatch::blind(&refs, &key_set, None, Kappa::DEFAULT, &mut rng).unwrap(),
-            )
-        });
+        let mut spent = timed(|| batch = Some(client.blind(&refs, &mut rng).unwrap()));
         let batch = batch.unwrap();
-        let responses = answers(batch.blinded_elements());
+        let responses = answers(batch.request().as_bytes());
         let responses: Vec<Response<'_>> = quorum
             .iter()
             .zip(&responses)
             .map(|(&party, elements)| Response { party, elements })
             .collect();
-        spent += timed(|| drop(batch.finish(&responses).unwrap()));
+        spent += timed(|| drop(batch.finalize(&responses).unwrap()));
         spent / n as f64
     };
     // Naive: hash and blind, (t·n pairing checks: added below), combine,
@@ -280,11 +279,12 @@ fn oprf_client(n: usize, t: usize, seconds: f64, json: bool) {
     let mut rng = oblivex::rng::os_rng().expect("OS randomness");
     let secret = G::random_scalar(&mut rng);
     let (shares, commitments) = threshold::deal::<G, _>(&secret, t, PARTIES, &mut rng).unwrap();
-    let servers: Vec<Server<G>> = shares
+    let servers: Vec<OprfServer<G>> = shares
         .iter()
         .take(t)
-        .map(|s| Server::new(Mode::Oprf, KeyPair::from_secret(s.secret().clone())))
+        .map(|s| OprfServer::new(KeyPair::from_secret(s.secret().clone())))
         .collect();
+    let threshold_client = ThresholdOprfClient::new(commitments.clone(), Kappa::DEFAULT);
     let messages = inputs(n);
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
     let quorum: Vec<PartyId> = (1..=t as PartyId).collect();
@@ -293,56 +293,30 @@ fn oprf_client(n: usize, t: usize, seconds: f64, json: bool) {
         let mut rng = oblivex::rng::os_rng().unwrap();
         let mut spent = 0.0;
         for server in &servers {
+            let client =
+                CheckedOprfClient::committed_key(*server.public_key(), Kappa::DEFAULT).unwrap();
             let mut batch = None;
-            spent += timed(|| {
-                batch = Some(
-                    CheckedClientBatch::<G>::blind(
-                        &refs,
-                        Check::CommittedKey,
-                        Kappa::DEFAULT,
-                        &mut rng,
-                    )
-                    .unwrap(),
-                )
-            });
+            spent += timed(|| batch = Some(client.blind(&refs, &mut rng).unwrap()));
             let batch = batch.unwrap();
-            let mut answer = vec![0u8; batch.blinded_elements().len()];
-            server
-                .evaluate(batch.blinded_elements(), &mut answer)
-                .unwrap();
-            let key = *server.key().public_key();
-            spent += timed(|| drop(batch.verify_finalize(&answer, Some(&key)).unwrap()));
+            let answer = server.evaluate(batch.request()).to_bytes();
+            spent += timed(|| {
+                let answer = EvaluatedElements::from_bytes(&answer).unwrap();
+                drop(batch.finalize(&answer).unwrap())
+            });
         }
         spent / n as f64
     };
     let mut combined = || {
         let mut rng = oblivex::rng::os_rng().unwrap();
         let mut batch = None;
-        let mut spent = timed(|| {
-            batch = Some(
-                ThresholdClientBatch::<G>::blind(
-                    &refs,
-                    &commitments,
-                    None,
-                    Kappa::DEFAULT,
-                    &mut rng,
-                )
-                .unwrap(),
-            )
-        });
+        let mut spent = timed(|| batch = Some(threshold_client.blind(&refs, &mut rng).unwrap()));
         let batch = batch.unwrap();
         let answers: Vec<Vec<u8>> = quorum
             .iter()
             .map(|&id| {
-                let mut out = vec![0u8; batch.blinded_elements().len()];
-                evaluate_share(
-                    &shares[usize::from(id) - 1],
-                    None,
-                    batch.blinded_elements(),
-                    &mut out,
-                )
-                .unwrap();
-                out
+                evaluate_share(&shares[usize::from(id) - 1], None, batch.request())
+                    .unwrap()
+                    .to_bytes()
             })
             .collect();
         let responses: Vec<Response<'_>> = quorum

@@ -1,0 +1,98 @@
+//! The first step every hashing client shares (the OPRF clients, blind
+//! signing): the inputs hashed to the group and blinded with fresh secret
+//! scalars, `X_i = r_i·H(x_i)`, and, once the server has raised them to its
+//! key, unblinded again.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+use crate::group::PrimeOrderGroup;
+use crate::message::{BlindedElements, MAX_BATCH};
+use crate::Error;
+
+/// The longest input (OPRF input, POPRF info, message to sign) accepted:
+/// its length is framed in two bytes.
+pub const MAX_INPUT_LEN: usize = u16::MAX as usize;
+
+/// What every batch keeps between blinding and finalizing: the inputs,
+/// their secret blinds (wiped on drop) and the blinded elements sent.
+pub(crate) struct Blinding<G: PrimeOrderGroup> {
+    pub(crate) inputs: Zeroizing<Vec<Vec<u8>>>,
+    blinds: Vec<G::Scalar>,
+    pub(crate) request: BlindedElements<G>,
+}
+
+impl<G: PrimeOrderGroup> Blinding<G> {
+    /// Checks the batch limits, hashes every input to the group with `dst`
+    /// and blinds it with its blind: `X_i = r_i·H(x_i)`.
+    /// [`Error::EmptyInput`] for no input, [`Error::BadLength`] for more
+    /// than [`MAX_BATCH`] inputs or an input above [`MAX_INPUT_LEN`] bytes,
+    /// [`Error::InvalidInput`] if an input hashes to the identity.
+    pub(crate) fn new(dst: &[u8], inputs: &[&[u8]], blinds: Vec<G::Scalar>) -> Result<Self, Error> {
+        check_inputs(inputs)?;
+        debug_assert_eq!(blinds.len(), inputs.len());
+        let request = hash_and_blind::<G>(dst, inputs, &blinds)?;
+        Ok(Blinding {
+            inputs: Zeroizing::new(inputs.iter().map(|x| x.to_vec()).collect()),
+            blinds,
+            request,
+        })
+    }
+
+    /// [`Blinding::new`] with fresh random blinds.
+    pub(crate) fn random<R: CryptoRng + ?Sized>(
+        dst: &[u8],
+        inputs: &[&[u8]],
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        check_inputs(inputs)?;
+        let blinds = (0..inputs.len()).map(|_| G::random_scalar(rng)).collect();
+        Self::new(dst, inputs, blinds)
+    }
+
+    /// The encodings of `r_i^{-1}·Y_i` for the answers `Y_i` (one batch
+    /// inversion): the unblinded elements, secret, so wiped on drop (and so
+    /// are the elements on the way).
+    pub(crate) fn unblind(&self, evaluated: &[G::Element]) -> Zeroizing<Vec<u8>> {
+        let mut inverses = self.blinds.to_vec();
+        G::batch_invert(&mut inverses);
+        let mut unblinded = Zeroizing::new(vec![0u8; evaluated.len() * G::ELEMENT_LEN]);
+        let _elements = Zeroizing::new(G::mul_each_encode(&inverses, evaluated, &mut unblinded));
+        unblinded
+    }
+}
+
+/// The batch limits shared by every client: at least one input, at most
+/// [`MAX_BATCH`] of at most [`MAX_INPUT_LEN`] bytes each.
+fn check_inputs(inputs: &[&[u8]]) -> Result<(), Error> {
+    if inputs.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    if inputs.len() > MAX_BATCH || inputs.iter().any(|x| x.len() > MAX_INPUT_LEN) {
+        return Err(Error::BadLength);
+    }
+    Ok(())
+}
+
+/// `X_i = r_i·H(x_i)` for every input, as the message to send
+/// ([`Error::InvalidInput`] if an input hashes to the identity).
+fn hash_and_blind<G: PrimeOrderGroup>(
+    dst: &[u8],
+    inputs: &[&[u8]],
+    blinds: &[G::Scalar],
+) -> Result<BlindedElements<G>, Error> {
+    // H(x_i) is as private as x_i: wiped, and tested in constant time
+    // (only whether some input hashed to the identity is public).
+    let hashed: Zeroizing<Vec<G::Element>> =
+        Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
+    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
+    if crate::ct::public_bool(any_identity) {
+        return Err(Error::InvalidInput);
+    }
+    let mut bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
+    let blinded = G::mul_each_encode(blinds, &hashed, &mut bytes);
+    // The blinded elements are sent: public from here.
+    G::declassify_elements(&blinded);
+    crate::ct::declassify(bytes.as_slice());
+    Ok(BlindedElements::from_parts(blinded, bytes))
+}
