@@ -86,13 +86,13 @@ fn hash_and_blind<G: PrimeOrderGroup>(
     let hashed: Zeroizing<Vec<G::Element>> =
         Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
     let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
-    if crate::ct::public_bool(any_identity) {
+    if crate::secret_marks::public_bool(any_identity) {
         return Err(Error::InvalidInput);
     }
     let mut bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
     let blinded = G::mul_each_encode(blinds, &hashed, &mut bytes);
     // The blinded elements are sent: public from here.
     G::declassify_elements(&blinded);
-    crate::ct::declassify(bytes.as_slice());
+    crate::secret_marks::declassify(bytes.as_slice());
     Ok(BlindedElements::from_parts(blinded, bytes))
 }

@@ -31,7 +31,6 @@
 
 mod blinding;
 pub mod bls;
-mod ct;
 pub mod elgamal;
 pub mod error;
 pub mod ffi;
@@ -41,6 +40,7 @@ pub mod mp;
 pub mod oblivious;
 pub mod oprf;
 pub mod rng;
+mod secret_marks;
 pub mod threshold;
 
 pub use error::Error;

@@ -9,7 +9,7 @@ use rand_core::{TryCryptoRng, TryRng};
 use crate::Error;
 
 /// The operating system's random source. Every byte it yields is marked
-/// secret for constant-time analysis ([`crate::ct`]; nothing happens on a
+/// secret for constant-time analysis ([`crate::secret_marks`]; nothing happens on a
 /// real CPU), so that under the valgrind CT test every coin drawn from it
 /// (blinds, verification factors, keys) is checked like a secret input.
 #[derive(Debug)]
@@ -30,7 +30,7 @@ impl TryRng for OsRng {
     /// supported systems); the C ABI reports it as `OBLIVEX_ERR_PANIC`.
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
         getrandom::fill(dst).expect("the OS random source failed after working");
-        crate::ct::classify(dst);
+        crate::secret_marks::classify(dst);
         Ok(())
     }
 }

@@ -41,7 +41,7 @@ impl PublicKey {
         }
         scalar.b.zeroize();
         // A public key is published.
-        crate::ct::declassify(&affine);
+        crate::secret_marks::declassify(&affine);
         PublicKey(affine)
     }
 

@@ -101,7 +101,7 @@ impl<G: PrimeOrderGroup> DecryptionClient<G> {
             let sent = G::mul_each_encode(&blinds, c1, &mut encoded);
             // The blinded request is sent: public from here.
             G::declassify_elements(&sent);
-            crate::ct::declassify(encoded.as_slice());
+            crate::secret_marks::declassify(encoded.as_slice());
             (sent, Some(blinds))
         } else {
             G::encode_batch(c1, &mut encoded);
@@ -201,7 +201,7 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
                 let malformed = plaintexts
                     .iter()
                     .fold(false, |any, m| any | G::is_identity(m));
-                if crate::ct::public_bool(malformed) {
+                if crate::secret_marks::public_bool(malformed) {
                     return Err(Failure {
                         error: Error::InvalidInput,
                         cheaters: combined.cheaters,

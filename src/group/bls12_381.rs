@@ -286,7 +286,7 @@ impl PrimeOrderGroup for Bls12381G1 {
             let s = Fr::from_be_bytes_reduced(&wide);
             wide.zeroize();
             // The decision reveals only whether a discarded value was zero.
-            if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
+            if crate::secret_marks::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
             }
         }

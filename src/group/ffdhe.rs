@@ -336,7 +336,7 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
             rng.fill_bytes(&mut wide);
             let s = Exponent(Self::q().reduce(&wide));
             // The decision reveals only whether a discarded value was zero.
-            if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
+            if crate::secret_marks::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
             }
         }
@@ -387,14 +387,14 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     fn declassify_elements(elements: &[Residue]) {
         elements
             .iter()
-            .for_each(|r| crate::ct::declassify(r.0.as_slice()));
+            .for_each(|r| crate::secret_marks::declassify(r.0.as_slice()));
     }
 
     /// The limbs live on the heap: each exponent is marked.
     fn declassify_scalars(scalars: &[Exponent]) {
         scalars
             .iter()
-            .for_each(|s| crate::ct::declassify(s.0.as_slice()));
+            .for_each(|s| crate::secret_marks::declassify(s.0.as_slice()));
     }
 
     /// One batch exponentiation with the same exponent in every lane.

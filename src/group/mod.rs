@@ -149,13 +149,13 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// API: it may change without notice.
     #[doc(hidden)]
     fn declassify_elements(elements: &[Self::Element]) {
-        crate::ct::declassify(elements);
+        crate::secret_marks::declassify(elements);
     }
     /// As [`Self::declassify_elements`], for scalars (spent coins). Not
     /// part of the public API.
     #[doc(hidden)]
     fn declassify_scalars(scalars: &[Self::Scalar]) {
-        crate::ct::declassify(scalars);
+        crate::secret_marks::declassify(scalars);
     }
     /// `s_i·X_i` for every `i` (a scalar per element), constant time in the
     /// scalars; a group may batch the work (FFDHE: one batch
@@ -267,7 +267,7 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
             return Err(Error::InvalidScalar);
         }
         let (s, canonical) = Self::scalar_from_bytes(bytes);
-        if !crate::ct::public_bool(canonical & !Self::scalar_is_zero(&s)) {
+        if !crate::secret_marks::public_bool(canonical & !Self::scalar_is_zero(&s)) {
             return Err(Error::InvalidScalar);
         }
         Ok(s)
@@ -280,7 +280,7 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
             return Err(Error::InvalidScalar);
         }
         let (s, canonical) = Self::scalar_from_bytes(bytes);
-        if !crate::ct::public_bool(canonical) {
+        if !crate::secret_marks::public_bool(canonical) {
             return Err(Error::InvalidScalar);
         }
         Ok(s)

@@ -126,7 +126,7 @@ impl PrimeOrderGroup for P256 {
             rng.fill_bytes(&mut bytes);
             let (s, valid) = nonzero_scalar_from_repr(&mut bytes);
             // The decision reveals only whether discarded bytes were >= q.
-            if crate::ct::public_bool(valid) {
+            if crate::secret_marks::public_bool(valid) {
                 return s;
             }
         }

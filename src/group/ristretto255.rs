@@ -121,7 +121,7 @@ impl PrimeOrderGroup for Ristretto255 {
         loop {
             let s = Scalar(DalekScalar::random(rng));
             // The decision reveals only whether a discarded value was zero.
-            if crate::ct::public_bool(!Self::scalar_is_zero(&s)) {
+            if crate::secret_marks::public_bool(!Self::scalar_is_zero(&s)) {
                 return s;
             }
         }

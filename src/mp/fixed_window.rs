@@ -9,22 +9,10 @@
 
 use zeroize::Zeroize;
 
-use super::aligned::AlignedWords;
-use super::ct;
-use super::lanes::LaneArith;
-use super::MAX_LANES;
-
-/// Widest window considered (a table of 2^6 entries).
-const MAX_WINDOW_BITS: usize = 6;
-
-/// Window width for an exponent of `exponent_bits` (public) bits, minimising
-/// the multiplications: `ceil(bits / w)` window products plus `2^w` to build
-/// the table (the squarings, one per bit, do not depend on `w`).
-pub(crate) fn default_window_bits(exponent_bits: usize) -> usize {
-    (1..=MAX_WINDOW_BITS)
-        .min_by_key(|&w| exponent_bits.div_ceil(w) + (1 << w))
-        .expect("the range is not empty")
-}
+use super::backend::{LaneArith, MAX_WINDOW_BITS};
+use super::limbs::aligned::AlignedWords;
+use super::limbs::masks;
+use super::limits::MAX_LANES;
 
 /// Bits `[pos, pos + w)` of a little-endian limb string; limbs past its end
 /// read as zero. `pos` and `w` are public, so are the limb indices; the
@@ -57,25 +45,9 @@ pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     for (index, entry) in table.chunks_exact(words).enumerate() {
         let mut masks = [0u64; MAX_LANES];
         for (mask, &digit) in masks.iter_mut().zip(digits) {
-            *mask = ct::mask_eq_arith(index as u64, digit);
+            *mask = masks::mask_eq_arith(index as u64, digit);
         }
         A::accumulate_masked(out, entry, &core::hint::black_box(masks));
-    }
-}
-
-/// `out |= entry & masks[lane]`, word `k` in lane `k % LANES`: the default
-/// of [`LaneArith::accumulate_masked`].
-#[inline(always)]
-pub(crate) fn accumulate_masked_words(
-    lanes: usize,
-    out: &mut [u64],
-    entry: &[u64],
-    masks: &[u64; MAX_LANES],
-) {
-    for (out_lanes, entry_lanes) in out.chunks_exact_mut(lanes).zip(entry.chunks_exact(lanes)) {
-        for ((o, &e), &mask) in out_lanes.iter_mut().zip(entry_lanes).zip(masks) {
-            *o |= e & mask;
-        }
     }
 }
 
@@ -175,22 +147,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn window_widths() {
-        let expected = [
-            (1, 1),
-            (8, 2),
-            (64, 3),
-            (512, 5),
-            (1024, 6),
-            (2048, 6),
-            (16384, 6),
-        ];
-        for (bits, w) in expected {
-            assert_eq!(default_window_bits(bits), w, "{bits} bits");
-        }
-    }
-
-    #[test]
     fn digits_cross_limb_boundaries() {
         let e = [0x8000_0000_0000_0000u64, 0b101];
         assert_eq!(window_digit(&e, 63, 3), 0b011);
@@ -200,18 +156,8 @@ mod tests {
     }
 
     #[test]
-    fn masked_accumulate_per_lane() {
-        // 2 lanes × 2 words; lane 0 keeps its value, lane 1 is masked out.
-        let mut masks = [0u64; MAX_LANES];
-        masks[0] = u64::MAX;
-        let mut out = [1u64, 2, 4, 8];
-        accumulate_masked_words(2, &mut out, &[16, 32, 64, 128], &masks);
-        assert_eq!(out, [17, 2, 68, 8]);
-    }
-
-    #[test]
     fn select_reads_the_wanted_entry() {
-        use crate::mp::portable::PortableArith;
+        use crate::mp::backend::portable::PortableArith;
         // 5 entries of 3 words; entry i holds 10·i + word index.
         let table: Vec<u64> = (0..5u64)
             .flat_map(|i| (0..3).map(move |k| 10 * i + k))

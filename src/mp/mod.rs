@@ -4,10 +4,19 @@
 //! The public face is a precomputed modulus context, [`MontContext`] (like
 //! OpenSSL's `BN_MONT_CTX`), and batch exponentiation over it
 //! ([`MontContext::mod_exp_batch`]) or over one context per value
-//! ([`mod_exp_batch_multi`]). Arithmetic backends sit behind one internal
-//! trait (`lanes::LaneArith`); the fixed-window exponentiation, the
-//! constant-time table select and the byte/limb conversions are shared by all
-//! of them. [`Backend`] says which backend runs.
+//! ([`mod_exp_batch_multi`]). [`Backend`] says which arithmetic backend
+//! runs.
+//!
+//! The files, bottom-up (none uses a file above it; `tests/mp_layers.rs`
+//! checks): `limits` (the size limits) and `limbs/` (slice-level
+//! primitives: conversions, masks, word-serial Montgomery arithmetic,
+//! aligned buffers) know nothing of contexts; `context/` (the modulus
+//! context and its concerns, one file each) knows no backend; `backend/`
+//! (the `LaneArith` interface, backend selection, and the `portable` and
+//! `ifma` backends) and `fixed_window` (the exponentiation every backend
+//! runs, written once); `schedule` (grouping values into lanes, threads)
+//! and `threads`; the public entry points are `context/exp.rs` and
+//! `multi.rs`.
 //!
 //! ```
 //! use oblivex::mp::MontContext;
@@ -17,34 +26,17 @@
 //! assert_eq!(results.as_slice(), [0x00, 0x04, 0x00, 0x00, 0x00, 81]);
 //! ```
 
-mod aligned;
 mod backend;
-mod batch;
 mod context;
-mod ct;
 mod fixed_window;
-#[cfg(target_arch = "x86_64")]
-mod ifma;
-mod lanes;
 pub(crate) mod limbs;
-mod modular;
-mod portable;
+mod limits;
+mod multi;
 mod schedule;
 mod threads;
 
 pub use backend::{Backend, BACKEND_ENV};
-pub use batch::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
 pub use context::MontContext;
+pub use limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
+pub use multi::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};
-
-/// Largest modulus supported, in bits.
-pub const MAX_MODULUS_BITS: usize = 8192;
-
-/// Longest base or exponent accepted, in bytes (twice the largest modulus).
-pub const MAX_OPERAND_BYTES: usize = 2 * MAX_MODULUS_BITS / 8;
-
-/// 64-bit limbs of the largest modulus.
-pub(crate) const MAX_LIMBS: usize = MAX_MODULUS_BITS / 64;
-
-/// Widest lane group of any backend (8 × 64-bit lanes of a zmm register).
-pub(crate) const MAX_LANES: usize = 8;

@@ -4,13 +4,13 @@
 
 use zeroize::Zeroizing;
 
-use super::backend::Backend;
+use super::backend::portable::PortableArith;
+use super::backend::{Backend, LaneArith};
 use super::context::MontContext;
-use super::lanes::LaneArith;
-use super::limbs::{be_bytes_to_limbs, limbs_for_bytes, limbs_to_be_bytes};
-use super::portable::{self, PortableArith};
+use super::limbs::convert::{be_bytes_to_limbs, limbs_for_bytes, limbs_to_be_bytes};
+use super::limits::{MAX_LANES, MAX_OPERAND_BYTES};
 use super::threads::threads;
-use super::MAX_LANES;
+use crate::Error;
 
 /// A validated batch of `count` values, either as big-endian byte strings
 /// (the public API) or as residues and little-endian exponent limbs (the
@@ -35,7 +35,36 @@ pub(super) enum Operands<'a> {
     },
 }
 
-impl Operands<'_> {
+impl<'a> Operands<'a> {
+    /// Validates the operand buffers of a batch given as byte strings:
+    /// [`Error::EmptyInput`] for no value or a zero length,
+    /// [`Error::BadLength`] for an operand above `MAX_OPERAND_BYTES` or
+    /// buffers that are not whole operands, as many of each.
+    pub(super) fn from_bytes(
+        bases: &'a [u8],
+        base_len: usize,
+        exponents: &'a [u8],
+        exponent_len: usize,
+    ) -> Result<Self, Error> {
+        if base_len == 0 || exponent_len == 0 || bases.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        if base_len > MAX_OPERAND_BYTES || exponent_len > MAX_OPERAND_BYTES {
+            return Err(Error::BadLength);
+        }
+        let count = bases.len() / base_len;
+        if !bases.len().is_multiple_of(base_len) || exponents.len() != count * exponent_len {
+            return Err(Error::BadLength);
+        }
+        Ok(Operands::Bytes {
+            bases,
+            base_len,
+            exponents,
+            exponent_len,
+            count,
+        })
+    }
+
     /// The number of values.
     pub(super) fn count(&self) -> usize {
         match self {
@@ -62,7 +91,7 @@ impl Operands<'_> {
                 exponent_len,
                 ..
             } => {
-                portable::reduce_be_bytes(ctx, &bases[i * base_len..(i + 1) * base_len], residue);
+                ctx.reduce_into(&bases[i * base_len..(i + 1) * base_len], residue);
                 be_bytes_to_limbs(
                     &exponents[i * exponent_len..(i + 1) * exponent_len],
                     exponent,
@@ -112,7 +141,7 @@ pub(super) fn run_powers(
     let mut powers = match backend {
         Backend::Portable => run_groups::<PortableArith>(context_of, operands),
         #[cfg(target_arch = "x86_64")]
-        Backend::Ifma => run_groups::<super::ifma::IfmaArith>(context_of, operands),
+        Backend::Ifma => run_groups::<super::backend::ifma::IfmaArith>(context_of, operands),
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Ifma => unreachable!("resolve() refuses backends this CPU cannot run"),
     };

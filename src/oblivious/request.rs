@@ -154,7 +154,7 @@ impl<G: PrimeOrderGroup> Request<G> {
         // The request is sent: public from here (the position stays
         // secret: every slot holds a uniform-looking element).
         G::declassify_elements(sent.elements());
-        crate::ct::declassify(sent.as_bytes());
+        crate::secret_marks::declassify(sent.as_bytes());
         Ok(Request {
             kappa,
             key,
@@ -211,13 +211,13 @@ impl<G: PrimeOrderGroup> Request<G> {
         Ok(self.callers_answers(answers))
     }
 
-    /// Marks the coins public for constant-time analysis ([`crate::ct`]):
+    /// Marks the coins public for constant-time analysis ([`crate::secret_marks`]):
     /// once every answer is in they may be used in variable time, as the
     /// check does, and they are never used again.
     pub(crate) fn spend_coins(&self) {
-        crate::ct::declassify(self.factors.as_slice());
-        crate::ct::declassify(&self.balancer_factor);
-        crate::ct::declassify(&self.position);
+        crate::secret_marks::declassify(self.factors.as_slice());
+        crate::secret_marks::declassify(&self.balancer_factor);
+        crate::secret_marks::declassify(&self.position);
         if let Some(s) = self.modifier.as_ref() {
             G::declassify_scalars(core::slice::from_ref(s));
         }

@@ -38,7 +38,7 @@ pub(crate) fn sample_below<R: CryptoRng + ?Sized>(bound: usize, rng: &mut R) -> 
     loop {
         let candidate = rng.next_u64() & mask;
         // The decision reveals only whether a discarded value was too big.
-        if crate::ct::public_bool(candidate < bound) {
+        if crate::secret_marks::public_bool(candidate < bound) {
             return candidate as usize;
         }
     }

@@ -190,7 +190,7 @@ impl<G: PrimeOrderGroup> PoprfServer<G> {
         let tweak = poprf_tweak::<G>(&self.context, info)?;
         // t = k + m, and the server evaluates with t^{-1}.
         let t = G::scalar_add(self.key.secret(), &tweak);
-        if crate::ct::public_bool(G::scalar_is_zero(&t)) {
+        if crate::secret_marks::public_bool(G::scalar_is_zero(&t)) {
             return Err(Error::InvalidInput);
         }
         let evaluated = evaluate_with(&G::scalar_invert(&t), request);

@@ -217,7 +217,7 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
 ) -> Result<(Vec<KeyShare<G>>, Commitments<G>), Error> {
     check_threshold(threshold, parties)?;
     // Only whether the secret is usable is public.
-    if crate::ct::public_bool(G::scalar_is_zero(secret)) {
+    if crate::secret_marks::public_bool(G::scalar_is_zero(secret)) {
         return Err(Error::InvalidScalar);
     }
     loop {
@@ -239,7 +239,7 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
         let zero = shares
             .iter()
             .fold(false, |any, share| any | G::scalar_is_zero(&share.secret));
-        if !crate::ct::public_bool(zero) {
+        if !crate::secret_marks::public_bool(zero) {
             return Ok((shares, Commitments { coefficients }));
         }
     }

@@ -16,8 +16,8 @@
 
 use core::arch::x86_64::*;
 
-use super::montgomery::Workspace;
 use super::strip::{load_rows, strip, Span, FULL};
+use super::vectors::{lanes, Workspace};
 
 /// Whether the Karatsuba product applies to `l` digits with strips of `ti`
 /// rows (the halves must be whole strips).
@@ -70,7 +70,7 @@ fn half_sum(x: &[__m512i], h: usize, s: &mut [__m512i]) -> __m512i {
         carry = _mm512_srli_epi64::<52>(sum);
     }
     debug_assert!(
-        super::montgomery::lanes(carry).iter().all(|&c| c <= 1),
+        lanes(carry).iter().all(|&c| c <= 1),
         "the half sums' carry is 0 or 1"
     );
     _mm512_sub_epi64(_mm512_setzero_si512(), carry)

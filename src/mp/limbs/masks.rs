@@ -1,11 +1,13 @@
-//! Constant-time helpers on limbs. Every choice here is made with masks,
+//! Mask arithmetic on limbs: the constant-time choices of `mp` (not to be
+//! confused with `crate::secret_marks`, which marks values for the
+//! valgrind check). Every choice here is made with masks,
 //! never with a branch or an index that depends on the value; the masks pass
 //! through an optimisation barrier (`subtle::Choice`, or `black_box` for
 //! whole mask vectors) so the compiler cannot turn them back into branches.
 
 use subtle::{Choice, ConditionallySelectable};
 
-use super::MAX_LIMBS;
+use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
 
 /// All-ones when `a == b`, zero otherwise, by arithmetic only: `d | -d` has
 /// its top bit set exactly when `d != 0`. Branch-free and vectorizable; the
@@ -66,6 +68,23 @@ pub(crate) fn add_mod(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]) {
     reduce_below_2m(out, &sum[..n], carry, m);
 }
 
+/// `out |= entry & masks[lane]`, word `k` in lane `k % LANES`: the inner
+/// step of the constant-time table select (the default of the backends'
+/// `LaneArith::accumulate_masked`).
+#[inline(always)]
+pub(crate) fn accumulate_masked_words(
+    lanes: usize,
+    out: &mut [u64],
+    entry: &[u64],
+    masks: &[u64; MAX_LANES],
+) {
+    for (out_lanes, entry_lanes) in out.chunks_exact_mut(lanes).zip(entry.chunks_exact(lanes)) {
+        for ((o, &e), &mask) in out_lanes.iter_mut().zip(entry_lanes).zip(masks) {
+            *o |= e & mask;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +119,15 @@ mod tests {
         let mut out = [0u64];
         add_mod(&mut out, &[u64::MAX - 1], &[3], &m);
         assert_eq!(out, [2]);
+    }
+
+    #[test]
+    fn masked_accumulate_per_lane() {
+        // 2 lanes × 2 words; lane 0 keeps its value, lane 1 is masked out.
+        let mut masks = [0u64; MAX_LANES];
+        masks[0] = u64::MAX;
+        let mut out = [1u64, 2, 4, 8];
+        accumulate_masked_words(2, &mut out, &[16, 32, 64, 128], &masks);
+        assert_eq!(out, [17, 2, 68, 8]);
     }
 }

@@ -4,6 +4,12 @@
 //! (`cargo test --release tuning_sweep -- --ignored --nocapture`), which
 //! times every combination on the machine at hand.
 
+/// Widest register window of the `Window` reduction
+/// (`montgomery::reduce_window`): `L + 1` accumulators plus the quotient
+/// digit, `m'_0` and a streamed digit of `m` must fit in the 32 zmm
+/// registers. Larger moduli use another reduction.
+pub(super) const MAX_WINDOW_DIGITS: usize = 24;
+
 /// A form of the Montgomery reduction (see `montgomery.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reduction {
@@ -49,7 +55,7 @@ pub(super) fn tuning(digits: usize) -> Tuning {
     if let Some(forced) = sweep::forced() {
         return forced;
     }
-    if digits <= super::montgomery::MAX_WINDOW_DIGITS {
+    if digits <= MAX_WINDOW_DIGITS {
         Tuning {
             reduction: Reduction::Window,
             window_bits: 4,

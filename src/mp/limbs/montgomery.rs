@@ -1,14 +1,13 @@
-//! The portable backend: word-serial Montgomery arithmetic on 64-bit limbs,
-//! for any CPU. It is the reference the SIMD backend is tested against, so it
-//! favours obviously-correct loops over cleverness; everything is constant
-//! time (fixed loop bounds, masked final subtraction).
+//! Word-serial Montgomery arithmetic on 64-bit limbs, for any CPU: the
+//! product, the square, the reduction and the inverse `-m^{-1} mod 2^64`
+//! they need. The portable backend is these on one value at a time, and the
+//! modulus context computes its constants with them. Written as
+//! obviously-correct loops (this is the reference the SIMD backend is
+//! tested against); constant time: fixed loop bounds, masked final
+//! subtraction.
 
-use zeroize::Zeroizing;
-
-use super::context::MontContext;
-use super::lanes::LaneArith;
-use super::limbs::be_bytes_to_limbs;
-use super::{ct, MAX_LIMBS};
+use super::masks;
+use crate::mp::limits::MAX_LIMBS;
 
 #[inline(always)]
 fn mul_add(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
@@ -55,7 +54,7 @@ pub(crate) fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], m_inv_n
         top = u64::from(o1) + u64::from(o2);
         debug_assert!(top <= 1, "t + top·R < 2R");
     }
-    ct::reduce_below_2m(out, t, top, m);
+    masks::reduce_below_2m(out, t, top, m);
 }
 
 /// Montgomery square `out = a^2·R^{-1} mod m` for `a < m`: the full square is
@@ -109,131 +108,48 @@ fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
         top = u64::from(c0) + u64::from(c1);
         debug_assert!(top <= 1, "one carry bit between rounds");
     }
-    ct::reduce_below_2m(out, &t[n..], top, m);
+    masks::reduce_below_2m(out, &t[n..], top, m);
 }
 
-/// Reduces a secret big-endian integer of any (public) length modulo `m`, in
-/// constant time: Horner's rule over `n`-limb chunks in the Montgomery domain
-/// (each step multiplies the running value by `R` and adds the next chunk).
-pub(crate) fn reduce_be_bytes(ctx: &MontContext, bytes: &[u8], out: &mut [u64]) {
-    let (m, k, r2) = (ctx.modulus(), ctx.m_inv_neg(), ctx.r2_mod_m());
-    let n = m.len();
-    let mut acc = Zeroizing::new(vec![0u64; n]); // Montgomery form of the value so far
-    let mut scaled = Zeroizing::new(vec![0u64; n]);
-    let mut chunk = Zeroizing::new(vec![0u64; n]);
-    let mut chunk_mont = Zeroizing::new(vec![0u64; n]);
-    // Most significant chunk first (it is the short one when the length is
-    // not a multiple of the chunk size).
-    for chunk_bytes in bytes.rchunks(8 * n).rev() {
-        mont_mul(&mut scaled, &acc, r2, m, k); // value · R
-        be_bytes_to_limbs(chunk_bytes, &mut chunk);
-        mont_mul(&mut chunk_mont, &chunk, r2, m, k); // chunk < R and r2 < m: product < m·R
-        ct::add_mod(&mut acc, &scaled, &chunk_mont, m);
+/// `-m0^{-1} mod 2^64` for odd `m0`, by Newton iteration (each step doubles
+/// the number of correct low bits: 1 → 2 → … → 64; `m0` is its own inverse
+/// modulo 8, which gives 3 bits to start).
+pub(crate) fn neg_inverse_mod_2_64(m0: u64) -> u64 {
+    debug_assert!(m0 & 1 == 1);
+    let mut inv = m0;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
     }
-    let mut one = [0u64; MAX_LIMBS];
-    one[0] = 1;
-    mont_mul(out, &acc, &one[..n], m, k);
-}
-
-/// [`LaneArith`] for one value at a time on 64-bit limbs: element = `n`
-/// limbs in the Montgomery domain of `R = 2^(64n)`, always fully reduced.
-pub(crate) struct PortableArith<'a> {
-    ctx: &'a MontContext,
-}
-
-impl<'a> LaneArith<'a> for PortableArith<'a> {
-    const LANES: usize = 1;
-
-    fn new(contexts: &[&'a MontContext]) -> Self {
-        PortableArith { ctx: contexts[0] }
-    }
-
-    fn words(&self) -> usize {
-        self.ctx.limbs()
-    }
-
-    fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
-        let ctx = self.ctx;
-        mont_mul(
-            out,
-            residues[0],
-            ctx.r2_mod_m(),
-            ctx.modulus(),
-            ctx.m_inv_neg(),
-        );
-    }
-
-    fn leave_mont(&mut self, elem: &[u64], residues: &mut [&mut [u64]]) {
-        let mut one = [0u64; MAX_LIMBS];
-        one[0] = 1;
-        let ctx = self.ctx;
-        mont_mul(
-            residues[0],
-            elem,
-            &one[..ctx.limbs()],
-            ctx.modulus(),
-            ctx.m_inv_neg(),
-        );
-    }
-
-    fn one(&self, out: &mut [u64]) {
-        out.copy_from_slice(self.ctx.r_mod_m());
-    }
-
-    fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
-        mont_mul(out, a, b, self.ctx.modulus(), self.ctx.m_inv_neg());
-    }
-
-    fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
-        mont_sqr(out, a, self.ctx.modulus(), self.ctx.m_inv_neg());
-    }
+    debug_assert_eq!(m0.wrapping_mul(inv), 1);
+    inv.wrapping_neg()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn ctx_of(m: u128) -> MontContext {
-        MontContext::new(&m.to_be_bytes()).unwrap()
-    }
-
     #[test]
     fn mul_and_sqr_agree_with_u128() {
         // m < 2^64: one limb, R = 2^64; check x·y·R^{-1} via x·y ≡ out·R.
         let m: u64 = 0xffff_ffff_0000_0001 | 1;
-        let ctx = ctx_of(u128::from(m));
+        let k = neg_inverse_mod_2_64(m);
         for (x, y) in [(3u64, 5u64), (m - 1, m - 1), (0, 7), (12345, m - 2)] {
             let mut out = [0u64];
-            mont_mul(&mut out, &[x], &[y], ctx.modulus(), ctx.m_inv_neg());
+            mont_mul(&mut out, &[x], &[y], &[m], k);
             let lhs = (u128::from(out[0]) << 64) % u128::from(m);
             assert_eq!(lhs, u128::from(x) * u128::from(y) % u128::from(m));
             let mut sq = [0u64];
-            mont_sqr(&mut sq, &[x], ctx.modulus(), ctx.m_inv_neg());
+            mont_sqr(&mut sq, &[x], &[m], k);
             let mut xx = [0u64];
-            mont_mul(&mut xx, &[x], &[x], ctx.modulus(), ctx.m_inv_neg());
+            mont_mul(&mut xx, &[x], &[x], &[m], k);
             assert_eq!(sq, xx);
         }
     }
 
     #[test]
-    fn reduce_long_input() {
-        let m: u128 = (1 << 100) + 277; // odd, two limbs
-        let ctx = ctx_of(m);
-        // 2^200 + 2^130 + 5, as bytes, reduced mod m (computed by hand with u128 steps)
-        let mut bytes = vec![0u8; 26];
-        bytes[0] = 1; // 2^200
-        bytes[25 - 16] |= 4; // 2^130
-        bytes[25] = 5;
-        let mut out = [0u64; 2];
-        reduce_be_bytes(&ctx, &bytes, &mut out);
-        let pow = |e: u32| -> u128 {
-            let mut r: u128 = 1;
-            for _ in 0..e {
-                r = (r * 2) % m;
-            }
-            r
-        };
-        let expected = (pow(200) + pow(130) + 5) % m;
-        assert_eq!(u128::from(out[0]) | (u128::from(out[1]) << 64), expected);
+    fn inverse_mod_2_64() {
+        for m0 in [1u64, 3, 0xffff_ffff_0000_0001, u64::MAX] {
+            assert_eq!(m0.wrapping_mul(neg_inverse_mod_2_64(m0)), u64::MAX);
+        }
     }
 }

@@ -1,10 +1,24 @@
 //! The modulus context: an odd modulus with its Montgomery constants,
-//! computed once and then only read (like OpenSSL's `BN_MONT_CTX`).
+//! computed once and then only read (like OpenSSL's `BN_MONT_CTX`). This
+//! file builds it; its other concerns are one file each: `modular` (single
+//! modular operations on residues), `exp` (batch exponentiation, the public
+//! entry points) and `cache` (room for a backend's precomputation). The
+//! context knows no backend.
+
+mod cache;
+mod exp;
+mod modular;
+
+pub(crate) use cache::BackendCache;
 
 use zeroize::Zeroize;
 
-use super::limbs::{be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes};
-use super::{ct, portable, MAX_MODULUS_BITS};
+use crate::mp::limbs::convert::{
+    be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes,
+};
+use crate::mp::limbs::masks;
+use crate::mp::limbs::montgomery::{mont_mul, mont_sqr, neg_inverse_mod_2_64};
+use crate::mp::limits::MAX_MODULUS_BITS;
 use crate::Error;
 
 /// A precomputed odd modulus `m` (1 ≤ m < 2^8192) for Montgomery arithmetic
@@ -26,9 +40,8 @@ pub struct MontContext {
     r2_mod_m: Vec<u64>,
     /// Bit length of `m`.
     bits: usize,
-    /// The IFMA backend's constants (public, like everything here).
-    #[cfg(target_arch = "x86_64")]
-    radix52: std::sync::OnceLock<super::ifma::Radix52Constants>,
+    /// What a backend derives from the modulus, made on first use.
+    backend_cache: BackendCache,
 }
 
 impl Drop for MontContext {
@@ -82,8 +95,7 @@ impl MontContext {
             r_mod_m,
             r2_mod_m,
             bits,
-            #[cfg(target_arch = "x86_64")]
-            radix52: std::sync::OnceLock::new(),
+            backend_cache: BackendCache::default(),
         })
     }
 
@@ -137,29 +149,14 @@ impl MontContext {
         let mut one = vec![0u64; n];
         one[0] = 1;
         let mut out = vec![0u64; n];
-        portable::mont_mul(&mut out, &in_mont, &one, &self.modulus, self.m_inv_neg);
+        mont_mul(&mut out, &in_mont, &one, &self.modulus, self.m_inv_neg);
         out
     }
 
-    /// The IFMA backend's radix-2^52 constants, computed on first use.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn radix52(&self) -> &super::ifma::Radix52Constants {
-        self.radix52
-            .get_or_init(|| super::ifma::Radix52Constants::new(self))
+    /// Room for a backend's precomputation on this modulus.
+    pub(crate) fn backend_cache(&self) -> &BackendCache {
+        &self.backend_cache
     }
-}
-
-/// `-m0^{-1} mod 2^64` for odd `m0`, by Newton iteration (each step doubles
-/// the number of correct low bits: 1 → 2 → … → 64; `m0` is its own inverse
-/// modulo 8, which gives 3 bits to start).
-fn neg_inverse_mod_2_64(m0: u64) -> u64 {
-    debug_assert!(m0 & 1 == 1);
-    let mut inv = m0;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
-    }
-    debug_assert_eq!(m0.wrapping_mul(inv), 1);
-    inv.wrapping_neg()
 }
 
 /// `R mod m` for the public modulus: start from `2^bits mod m = 2^bits - m`
@@ -174,11 +171,11 @@ fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
     let mut x = vec![0u64; n + 1];
     let mut m_ext = m.to_vec();
     m_ext.push(0);
-    ct::sub_with_borrow(&mut x, &two_pow_bits, &m_ext);
+    masks::sub_with_borrow(&mut x, &two_pow_bits, &m_ext);
     x.truncate(n);
     let mut doubled = vec![0u64; n];
     for _ in bits..64 * n {
-        ct::add_mod(&mut doubled, &x, &x, m);
+        masks::add_mod(&mut doubled, &x, &x, m);
         x.copy_from_slice(&doubled);
     }
     x
@@ -191,14 +188,14 @@ fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
 fn pow2_times_r(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64], e: usize) -> Vec<u64> {
     let n = m.len();
     let mut two_r = vec![0u64; n];
-    ct::add_mod(&mut two_r, r_mod_m, r_mod_m, m);
+    masks::add_mod(&mut two_r, r_mod_m, r_mod_m, m);
     let mut acc = r_mod_m.to_vec();
     let mut tmp = vec![0u64; n];
     for bit in (0..usize::BITS - e.leading_zeros()).rev() {
-        portable::mont_sqr(&mut tmp, &acc, m, m_inv_neg);
+        mont_sqr(&mut tmp, &acc, m, m_inv_neg);
         acc.copy_from_slice(&tmp);
         if (e >> bit) & 1 == 1 {
-            portable::mont_mul(&mut tmp, &acc, &two_r, m, m_inv_neg);
+            mont_mul(&mut tmp, &acc, &two_r, m, m_inv_neg);
             acc.copy_from_slice(&tmp);
         }
     }

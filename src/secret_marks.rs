@@ -1,4 +1,5 @@
-//! Marks for constant-time analysis: [`declassify`] says "this value is
+//! Secret marks for the constant-time analysis under valgrind (not the mask
+//! arithmetic of `mp::limbs::masks`): [`declassify`] says "this value is
 //! public from here on, by design" (a validity bit of a decoded secret, a
 //! result about to be sent), [`classify`] says "this value is secret" (the
 //! OS randomness every secret coin comes from).

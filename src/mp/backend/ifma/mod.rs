@@ -9,7 +9,7 @@
 //! kernel); the exponentiation itself is the shared `fixed_window` code,
 //! entered here inside a `#[target_feature]` function so that its table
 //! select is compiled for AVX-512 as well. Nothing here runs unless
-//! [`cpu_supported`] said yes.
+//! [`ifma_supported`] said yes.
 
 #[macro_use]
 mod unroll;
@@ -19,27 +19,24 @@ mod karatsuba;
 mod montgomery;
 mod strip;
 mod tuning;
+mod vectors;
 
 use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, Zeroizing};
 
-use super::context::MontContext;
-use super::fixed_window;
-use super::lanes::LaneArith;
-use super::limbs::{limbs_to_radix52, radix52_to_limbs};
-use super::{ct, MAX_LANES, MAX_LIMBS};
-pub(crate) use constants::Radix52Constants;
-use montgomery::{mont_mul, mont_sqr, zero_vector, Modulus, Workspace};
+use super::{ifma_supported, LaneArith};
+use crate::mp::context::MontContext;
+use crate::mp::fixed_window;
+use crate::mp::limbs::convert::{limbs_to_radix52, radix52_to_limbs};
+use crate::mp::limbs::masks;
+use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
+use constants::{constants_of, digits_for_bits, Radix52Constants};
+use montgomery::{mont_mul, mont_sqr, Modulus};
+use vectors::{zero_vector, Workspace};
 
 /// Values per group: the 64-bit lanes of a zmm register.
 const VECTOR_LANES: usize = 8;
-
-/// Whether this CPU runs the backend (AVX-512 Foundation + IFMA; only 512-bit
-/// registers are used, so AVX512VL is not needed).
-pub(crate) fn cpu_supported() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
-}
 
 /// Views 64-byte-aligned words as vectors (8 words each).
 fn as_vectors(words: &[u64]) -> &[__m512i] {
@@ -109,7 +106,7 @@ macro_rules! dispatch {
     ($kernel:ident, $self:ident, $($arg:expr),*) => {{
         let modulus = Modulus { m_padded: &$self.m_padded, m_prime: &$self.m_prime };
         let l = $self.digits;
-        // SAFETY: an IfmaArith exists only once `cpu_supported()` held (see
+        // SAFETY: an IfmaArith exists only once `ifma_supported()` held (see
         // `LaneArith::new`), so the AVX-512F/IFMA kernels may run.
         unsafe {
             match l {
@@ -129,11 +126,11 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
 
     fn new(contexts: &[&'a MontContext]) -> Self {
         assert!(
-            cpu_supported(),
+            ifma_supported(),
             "the IFMA backend runs only where the CPU has AVX-512 IFMA"
         );
         assert_eq!(contexts.len(), Self::LANES, "one context per lane");
-        let constants: Vec<&Radix52Constants> = contexts.iter().map(|ctx| ctx.radix52()).collect();
+        let constants: Vec<_> = contexts.iter().map(|ctx| constants_of(ctx)).collect();
         let digits = constants[0].digits;
         assert!(
             constants.iter().all(|c| c.digits == digits),
@@ -162,7 +159,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     }
 
     fn size_class(context: &MontContext) -> usize {
-        context.radix52().digits
+        digits_for_bits(context.modulus_bits())
     }
 
     fn words(&self) -> usize {
@@ -173,7 +170,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         // Short exponents keep the smaller windows of the shared cost model.
         tuning::tuning(self.digits)
             .window_bits
-            .min(fixed_window::default_window_bits(exponent_bits))
+            .min(super::default_window_bits(exponent_bits))
     }
 
     fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
@@ -209,7 +206,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             }
             let n = ctx.limbs();
             radix52_to_limbs(&lane_digits, &mut value[..n]);
-            ct::reduce_below_2m(residue, &value[..n], 0, ctx.modulus());
+            masks::reduce_below_2m(residue, &value[..n], 0, ctx.modulus());
         }
         words.zeroize();
         self.operand = operand;
@@ -332,19 +329,19 @@ mod timing {
     #[test]
     #[ignore]
     fn select_timing() {
-        if !cpu_supported() {
+        if !ifma_supported() {
             return;
         }
         for (digits, w) in [(20usize, 6usize), (20, 5), (40, 5), (80, 5)] {
             let words = VECTOR_LANES * digits;
-            let table = crate::mp::aligned::AlignedWords::zeroed(words << w);
-            let mut out = crate::mp::aligned::AlignedWords::zeroed(words);
+            let table = crate::mp::limbs::aligned::AlignedWords::zeroed(words << w);
+            let mut out = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
             let lane_digits = [3u64, 1, 4, 1, 5, 9, 2, 6];
-            // SAFETY: cpu_supported() checked above.
+            // SAFETY: ifma_supported() checked above.
             let rate = unsafe { ifma_peak_rate() };
             let start = Instant::now();
             for _ in 0..2000 {
-                // SAFETY: cpu_supported() checked above.
+                // SAFETY: ifma_supported() checked above.
                 unsafe { select_avx512(&table, words, &lane_digits, &mut out) };
             }
             let slots = start.elapsed().as_secs_f64() * rate / 2000.0;
@@ -362,20 +359,20 @@ mod timing {
     #[ignore]
     fn tuning_sweep() {
         use tuning::{sweep, Reduction, Tuning};
-        if !cpu_supported() {
+        if !ifma_supported() {
             return;
         }
         for bits in [1024usize, 2048, 3072, 4096] {
             let mut m = vec![0xa7u8; bits / 8];
             m[0] |= 0x80;
             let ctx = MontContext::new(&m).unwrap();
-            let digits = ctx.radix52().digits;
+            let digits = digits_for_bits(ctx.modulus_bits());
             // Every configuration once per round, best of the rounds: the
             // minimum is the figure least disturbed by other load.
             let mut configs = Vec::new();
             let values = 8usize;
             for reduction in [Reduction::Window, Reduction::Truncated, Reduction::Blocks] {
-                if reduction == Reduction::Window && digits > montgomery::MAX_WINDOW_DIGITS {
+                if reduction == Reduction::Window && digits > tuning::MAX_WINDOW_DIGITS {
                     continue;
                 }
                 for window_bits in [4usize, 5, 6] {
@@ -452,7 +449,7 @@ mod tests {
     /// correct, so other tests running meanwhile are unaffected.
     #[test]
     fn every_configuration_matches_portable() {
-        if !cpu_supported() {
+        if !ifma_supported() {
             return;
         }
         let sizes = [1024usize, 1536, 2048, 3072, 4096, 100, 521, 700, 1300, 8192];

@@ -1,10 +1,13 @@
 //! Per-modulus constants of the IFMA backend, in radix 2^52, computed once
-//! per context (the modulus is public: variable time is fine here).
+//! per context and kept in the context's backend cache (the modulus is
+//! public: variable time is fine here).
 
 use zeroize::Zeroize;
 
-use super::super::context::MontContext;
-use super::super::limbs::{limbs_to_radix52, RADIX52_BITS};
+use std::sync::Arc;
+
+use crate::mp::context::MontContext;
+use crate::mp::limbs::convert::{limbs_to_radix52, RADIX52_BITS};
 
 /// Digit counts with a dedicated kernel instance: moduli of up to 1038,
 /// 1558, 2078, 3118 and 4158 bits (1024, 1536, 2048, 3072, 4096-bit keys).
@@ -38,6 +41,13 @@ pub(crate) struct Radix52Constants {
     pub(crate) r2: Vec<u64>,
     /// `R mod m`, `L` digits (the Montgomery form of 1).
     pub(crate) one: Vec<u64>,
+}
+
+/// The constants of `ctx`'s modulus, made on first use and then cached
+/// with the context.
+pub(super) fn constants_of(ctx: &MontContext) -> Arc<Radix52Constants> {
+    ctx.backend_cache()
+        .get_or_make(|| Radix52Constants::new(ctx))
 }
 
 impl Radix52Constants {

@@ -29,10 +29,10 @@ use core::arch::x86_64::*;
 
 use super::karatsuba;
 use super::strip::{
-    load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, MAX_ROWS,
-    TAIL_ANTI_DIAGONAL,
+    load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, TAIL_ANTI_DIAGONAL,
 };
-use super::tuning::{tuning, Reduction};
+use super::tuning::{tuning, Reduction, MAX_WINDOW_DIGITS};
+use super::vectors::{lanes, Workspace};
 
 /// The kernels are instantiated per size by const parameters: `L`, the
 /// digit count (0 for the generic path, which takes it at run time), and
@@ -48,33 +48,6 @@ fn digits<const L: usize>(runtime: usize) -> usize {
     } else {
         L
     }
-}
-
-/// Scratch columns (wiped on drop by the owner).
-pub(super) struct Workspace {
-    /// `T` (then the reduction works on it): `2L + TI + 1` vectors.
-    pub(super) columns: Vec<__m512i>,
-    /// `q` (or one block of it): `L + TI + 1` vectors.
-    pub(super) quotient: Vec<__m512i>,
-    /// The Karatsuba product's half sums and middle product: `2L + TI + 2`.
-    pub(super) karatsuba: Vec<__m512i>,
-}
-
-impl Workspace {
-    pub(super) fn new(digits: usize) -> Self {
-        let zero = zero_vector();
-        Workspace {
-            columns: vec![zero; 2 * digits + MAX_ROWS + 1],
-            quotient: vec![zero; digits + MAX_ROWS + 1],
-            karatsuba: vec![zero; 2 * digits + MAX_ROWS + 2],
-        }
-    }
-}
-
-/// The all-zero vector (outside `#[target_feature]` code).
-pub(super) fn zero_vector() -> __m512i {
-    // SAFETY: an all-zero bit pattern is a valid __m512i.
-    unsafe { core::mem::zeroed() }
 }
 
 /// The per-lane constants a product needs, word-sliced like the operands.
@@ -220,11 +193,6 @@ fn reduce<const L: usize, const TI: usize>(
         _ => reduce_truncated::<L, TI>(l, modulus, work, out, diagonal),
     }
 }
-
-/// Widest register window of [`reduce_window`]: `L + 1` accumulators plus
-/// the quotient digit, `m'_0` and a streamed digit of `m` must fit in the 32
-/// zmm registers.
-pub(super) const MAX_WINDOW_DIGITS: usize = 24;
 
 /// Montgomery reduction, full word-by-word form with every live column in a
 /// register (one group, `L <= 24`): row `i` takes `y = lo(acc_0·m'_0)`, adds
@@ -459,11 +427,4 @@ fn debug_assert_column_bound(column: __m512i) {
             "column outside ±2^62"
         );
     }
-}
-
-/// The 8 lanes of a vector (for debug checks).
-pub(super) fn lanes(v: __m512i) -> [u64; 8] {
-    // SAFETY: __m512i and [u64; 8] have the same size and every bit pattern
-    // is valid for both.
-    unsafe { core::mem::transmute(v) }
 }

@@ -1,0 +1,121 @@
+//! Single modular operations on a context's residues (64-bit limbs, `< m`),
+//! for the groups built on `mp` (FFDHE elements mod p, their scalars mod q).
+//! All constant time: scalars here are keys and blinds.
+
+use zeroize::Zeroizing;
+
+use super::MontContext;
+use crate::mp::limbs::convert::be_bytes_to_limbs;
+use crate::mp::limbs::masks;
+use crate::mp::limbs::montgomery::mont_mul;
+use crate::mp::limits::MAX_LIMBS;
+
+impl MontContext {
+    /// `a·b mod m` for `a, b < m`: one Montgomery product, then a second by
+    /// `R^2` to cancel the `R^{-1}`.
+    pub(crate) fn mul_mod(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let (m, k) = (self.modulus(), self.m_inv_neg());
+        let mut t = Zeroizing::new(vec![0u64; m.len()]);
+        let mut out = vec![0u64; m.len()];
+        mont_mul(&mut t, a, b, m, k);
+        mont_mul(&mut out, &t, self.r2_mod_m(), m, k);
+        out
+    }
+
+    /// `a + b mod m` for `a, b < m`.
+    pub(crate) fn add_mod(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let mut out = vec![0u64; self.limbs()];
+        masks::add_mod(&mut out, a, b, self.modulus());
+        out
+    }
+
+    /// `a - b mod m` for `a, b < m`: subtract, then add `m` back under a mask
+    /// when the subtraction borrowed.
+    pub(crate) fn sub_mod(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let n = self.limbs();
+        let mut diff = vec![0u64; n];
+        let borrow = masks::sub_with_borrow(&mut diff, a, b);
+        let mut masked = [0u64; MAX_LIMBS];
+        let mask = 0u64.wrapping_sub(borrow);
+        for (x, &mi) in masked[..n].iter_mut().zip(self.modulus()) {
+            *x = mi & mask;
+        }
+        let mut out = vec![0u64; n];
+        masks::add_with_carry(&mut out, &diff, &masked[..n]);
+        out
+    }
+
+    /// A big-endian integer of any length, reduced mod `m`.
+    pub(crate) fn reduce(&self, bytes: &[u8]) -> Vec<u64> {
+        let mut out = vec![0u64; self.limbs()];
+        self.reduce_into(bytes, &mut out);
+        out
+    }
+
+    /// Reduces a secret big-endian integer of any (public) length modulo `m`, in
+    /// constant time: Horner's rule over `n`-limb chunks in the Montgomery domain
+    /// (each step multiplies the running value by `R` and adds the next chunk).
+    pub(crate) fn reduce_into(&self, bytes: &[u8], out: &mut [u64]) {
+        let (m, k, r2) = (self.modulus(), self.m_inv_neg(), self.r2_mod_m());
+        let n = m.len();
+        let mut acc = Zeroizing::new(vec![0u64; n]); // Montgomery form of the value so far
+        let mut scaled = Zeroizing::new(vec![0u64; n]);
+        let mut chunk = Zeroizing::new(vec![0u64; n]);
+        let mut chunk_mont = Zeroizing::new(vec![0u64; n]);
+        // Most significant chunk first (it is the short one when the length is
+        // not a multiple of the chunk size).
+        for chunk_bytes in bytes.rchunks(8 * n).rev() {
+            mont_mul(&mut scaled, &acc, r2, m, k); // value · R
+            be_bytes_to_limbs(chunk_bytes, &mut chunk);
+            mont_mul(&mut chunk_mont, &chunk, r2, m, k); // chunk < R and r2 < m: product < m·R
+            masks::add_mod(&mut acc, &scaled, &chunk_mont, m);
+        }
+        let mut one = [0u64; MAX_LIMBS];
+        one[0] = 1;
+        mont_mul(out, &acc, &one[..n], m, k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_operations() {
+        let m = 1_000_003u64;
+        let ctx = MontContext::new(&m.to_be_bytes()).unwrap();
+        assert_eq!(
+            ctx.mul_mod(&[999_999], &[123_456]),
+            vec![999_999 * 123_456 % m]
+        );
+        assert_eq!(ctx.add_mod(&[999_999], &[10]), vec![6]);
+        assert_eq!(ctx.sub_mod(&[3], &[10]), vec![m - 7]);
+        assert_eq!(ctx.sub_mod(&[10], &[3]), vec![7]);
+        assert_eq!(
+            ctx.reduce(&[0x01, 0, 0, 0, 0, 0, 0, 0, 0]),
+            vec![((1u128 << 64) % u128::from(m)) as u64]
+        );
+    }
+
+    #[test]
+    fn reduce_long_input() {
+        let m: u128 = (1 << 100) + 277; // odd, two limbs
+        let ctx = MontContext::new(&m.to_be_bytes()).unwrap();
+        // 2^200 + 2^130 + 5, as bytes, reduced mod m (computed by hand with u128 steps)
+        let mut bytes = vec![0u8; 26];
+        bytes[0] = 1; // 2^200
+        bytes[25 - 16] |= 4; // 2^130
+        bytes[25] = 5;
+        let mut out = [0u64; 2];
+        ctx.reduce_into(&bytes, &mut out);
+        let pow = |e: u32| -> u128 {
+            let mut r: u128 = 1;
+            for _ in 0..e {
+                r = (r * 2) % m;
+            }
+            r
+        };
+        let expected = (pow(200) + pow(130) + 5) % m;
+        assert_eq!(u128::from(out[0]) | (u128::from(out[1]) << 64), expected);
+    }
+}
