@@ -12,7 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 command -v cargo-fuzz >/dev/null 2>&1 || {
-    echo "fuzz: skipped, cargo-fuzz is not installed (cargo install --locked cargo-fuzz; .ci/run does)"
+    echo "fuzz: skipped, cargo-fuzz is not installed (cargo install --locked cargo-fuzz; scripts/test-all does)"
     exit 77
 }
 mode=$1

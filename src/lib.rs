@@ -10,13 +10,13 @@
 //!   BLS12-381 G1, the RFC 7919 FFDHE groups);
 //! - [`oprf`]: RFC 9497 OPRF/VOPRF/POPRF, batched, on every group, and the
 //!   batch OPRF secure against a malicious server
-//!   ([`oprf::CheckedClientBatch`]);
+//!   ([`oprf::CheckedOprfClient`]);
 //! - [`oblivious`]: the batch check of Baum et al. (ePrint 2024/1613) that
 //!   makes it so: a server raising a batch to its key is caught if it
 //!   deviates on any element, at the cost of one extra element;
 //! - [`threshold`]: the same check across t of m servers sharing a key
 //!   (Shamir + Feldman), with cheaters named; on it the threshold OPRF
-//!   ([`oprf::ThresholdClientBatch`]), threshold blind BLS signatures
+//!   ([`oprf::ThresholdOprfClient`]), threshold blind BLS signatures
 //!   ([`bls`]) and threshold ElGamal decryption ([`elgamal`]);
 //! - `ffi`: the C ABI (`include/oblivex.h`), a thin translation layer over
 //!   the Rust API with status codes, opaque handles and a panic boundary.
@@ -44,6 +44,11 @@ mod secret_marks;
 pub mod threshold;
 
 pub use error::Error;
+
+/// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExample;
 /// The wrapper in which secret outputs (PRF outputs, decrypted plaintexts,
 /// KEM secrets) are returned: it wipes them on drop. Re-exported from
 /// `zeroize`.

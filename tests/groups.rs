@@ -321,7 +321,7 @@ fn ffdhe_contract<G: PrimeOrderGroup>(p_hex: &str) {
     ]);
 }
 
-fn shared_p(name: &str) -> String {
+fn vector_p(name: &str) -> String {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/vectors/ffdhe.json"
@@ -333,9 +333,9 @@ fn shared_p(name: &str) -> String {
 
 #[test]
 fn ffdhe_contracts() {
-    ffdhe_contract::<Ffdhe2048>(&shared_p("ffdhe2048"));
-    ffdhe_contract::<Ffdhe3072>(&shared_p("ffdhe3072"));
-    ffdhe_contract::<Ffdhe4096>(&shared_p("ffdhe4096"));
+    ffdhe_contract::<Ffdhe2048>(&vector_p("ffdhe2048"));
+    ffdhe_contract::<Ffdhe3072>(&vector_p("ffdhe3072"));
+    ffdhe_contract::<Ffdhe4096>(&vector_p("ffdhe4096"));
 }
 
 /// The compiled-in primes are the shared ones: `2^q = 1` for `q = (p-1)/2`
@@ -343,7 +343,7 @@ fn ffdhe_contracts() {
 #[test]
 fn ffdhe_params_match_the_shared_vectors() {
     fn check<G: PrimeOrderGroup>(name: &str) {
-        let p = num_bigint::BigUint::parse_bytes(shared_p(name).as_bytes(), 16).unwrap();
+        let p = num_bigint::BigUint::parse_bytes(vector_p(name).as_bytes(), 16).unwrap();
         let q: num_bigint::BigUint = (&p - 1u32) >> 1;
         let q_bytes = q.to_bytes_be();
         let q_scalar = [vec![0u8; G::SCALAR_LEN - q_bytes.len()], q_bytes].concat();

@@ -1,4 +1,4 @@
-//! Threshold protocols (PROTOCOLS.md §4–6) on every group: sharing and
+//! Threshold protocols (docs/PROTOCOLS.md §4–6) on every group: sharing and
 //! Lagrange over every t-subset, the threshold OPRF / blind BLS / ElGamal
 //! flows with honest servers (outputs equal the single-key protocol's),
 //! and with cheating servers (each named; the batch still recovered with at

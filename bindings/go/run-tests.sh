@@ -8,7 +8,7 @@ build_dir=$1
 work_dir=$2
 cmake=${3:-cmake}
 if ! command -v go >/dev/null 2>&1; then
-    echo "go_bindings: skipped, no Go toolchain (apt-get install golang-go; .ci/run does)"
+    echo "go_bindings: skipped, no Go toolchain (apt-get install golang-go; scripts/test-all does)"
     exit 77
 fi
 rm -rf "$work_dir"

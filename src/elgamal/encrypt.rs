@@ -1,4 +1,4 @@
-//! ElGamal encryption of group elements and its KEM form (PROTOCOLS.md §6).
+//! ElGamal encryption of group elements and its KEM form (docs/PROTOCOLS.md §6).
 
 use rand_core::CryptoRng;
 use zeroize::{Zeroize, Zeroizing};

@@ -1,5 +1,5 @@
 //! Threshold ElGamal decryption on every group of this library
-//! (PROTOCOLS.md §6).
+//! (docs/PROTOCOLS.md §6).
 //!
 //! The key is shared among m servers ([`crate::threshold::deal`]; the
 //! public key is the commitments' [`crate::threshold::Commitments::public_key`]).

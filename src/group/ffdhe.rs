@@ -509,7 +509,8 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         limbs_to_be_bytes(&s.0, out);
     }
 
-    /// `len(q)` bytes big-endian, `< q`, not zero.
+    /// `len(q)` bytes big-endian; the flag says whether the value is `< q`
+    /// (zero passes: the trait's callers refuse it where they must).
     fn scalar_from_bytes(bytes: &[u8]) -> (Exponent, bool) {
         let q = Self::q();
         debug_assert_eq!(bytes.len(), Self::q_len());

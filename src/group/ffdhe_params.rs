@@ -1,5 +1,5 @@
-//! RFC 7919 Appendix A safe primes (the values of `../shared/vectors/ffdhe.json`,
-//! checked against that file by `tests/ffdhe_params.rs`). Generated; do not edit.
+//! RFC 7919 Appendix A safe primes (the values of `tests/vectors/ffdhe.json`,
+//! checked against that file by `ffdhe_contracts` in `tests/groups.rs`). Generated; do not edit.
 
 /// The ffdhe2048 prime `p` (big-endian hex); `q = (p - 1) / 2`, generator 2.
 pub(super) const FFDHE2048_P: &str = concat!(

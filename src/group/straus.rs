@@ -1,5 +1,5 @@
 //! Constant-time multi-scalar multiplication `Σ d_i·P_i` with *short secret*
-//! scalars (the balancer of the batch check, PROTOCOLS.md §3: κ-bit
+//! scalars (the balancer of the batch check, docs/PROTOCOLS.md §3: κ-bit
 //! verification factors that the server must never learn), written once
 //! over the group trait.
 //!

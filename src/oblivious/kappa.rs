@@ -1,4 +1,4 @@
-//! κ, the bit length of the verification factors (PROTOCOLS.md §3): a
+//! κ, the bit length of the verification factors (docs/PROTOCOLS.md §3): a
 //! cheating server passes the check with probability at most 2^-κ.
 
 use crate::Error;

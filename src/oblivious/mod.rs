@@ -1,6 +1,6 @@
 //! Oblivious batch exponentiation checked at almost no cost: the core of
 //! Baum et al., "Efficient Maliciously Secure Oblivious Exponentiations"
-//! (IACR CiC 1(3), 2024; ePrint 2024/1613), as specified in PROTOCOLS.md §3.
+//! (IACR CiC 1(3), 2024; ePrint 2024/1613), as specified in docs/PROTOCOLS.md §3.
 //!
 //! A client has a server raise a batch of (blinded) elements `X_i` to its
 //! secret key `k` and must be sure it did. Instead of a zero-knowledge proof
@@ -31,8 +31,8 @@
 //! factors (a new [`Request`]) and each attempt gives a cheater another
 //! `2^-κ` chance, so stop using a server that fails.
 //!
-//! The protocols ([`crate::oprf`], and later blind signing and decryption)
-//! prepare the elements and interpret the answers; this module is the one
+//! The protocols ([`crate::oprf`], and through [`crate::threshold`] blind
+//! signing and decryption) prepare the elements and interpret the answers; this module is the one
 //! place that builds and checks the batch.
 
 mod kappa;

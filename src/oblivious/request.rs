@@ -1,6 +1,6 @@
 //! One oblivious batch exponentiation with the balancer check: the request
 //! the client sends (its elements plus the balancer) and the verification
-//! of the server's answer (docs/PROTOCOLS.md, "The balancer check").
+//! of the server's answer (docs/PROTOCOLS.md §3).
 
 use rand_core::CryptoRng;
 use zeroize::Zeroize;

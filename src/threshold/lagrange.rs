@@ -1,5 +1,5 @@
 //! Lagrange coefficients at 0: the weights that turn any t shares (or any
-//! t answers computed with them) into the shared key's (PROTOCOLS.md §4).
+//! t answers computed with them) into the shared key's (docs/PROTOCOLS.md §4).
 
 use super::{check_party_id, PartyId, MAX_PARTIES};
 use crate::group::PrimeOrderGroup;

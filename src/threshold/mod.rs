@@ -1,5 +1,5 @@
 //! t-of-m threshold versions of the oblivious exponentiation
-//! (PROTOCOLS.md §4): a key shared among m servers by Shamir's scheme with
+//! (docs/PROTOCOLS.md §4): a key shared among m servers by Shamir's scheme with
 //! Feldman commitments, and a client that sends one checked request
 //! ([`crate::oblivious`]) to several servers, checks every answer against
 //! its server's commitment, combines t correct ones with Lagrange
@@ -12,13 +12,13 @@
 //! - [`ThresholdRequest`] is the client's batch; [`evaluate_share`] is the
 //!   whole server side (the plain batch evaluation with its share).
 //!
-//! The threshold OPRF ([`crate::oprf::ThresholdClientBatch`]), blind BLS
+//! The threshold OPRF ([`crate::oprf::ThresholdOprfClient`]), blind BLS
 //! signing ([`crate::bls`]) and ElGamal decryption ([`crate::elgamal`])
 //! only prepare the elements and interpret the combined answers.
 //!
-//! Guarantee: with at most m − t cheating servers among the answers, the
+//! Guarantee: with at least t correct answers among those it is given, the
 //! client recovers the batch under the shared key (the outputs are right,
-//! or it gets an error and none); with fewer than t correct answers it gets
+//! whatever the other answers are); with fewer it gets
 //! [`crate::Error::NotEnoughResponses`] and no output.
 //!
 //! What blame means: every server whose answer is checked on its own and

@@ -1,4 +1,4 @@
-//! The multi-server oblivious exponentiation (PROTOCOLS.md §4): one checked
+//! The multi-server oblivious exponentiation (docs/PROTOCOLS.md §4): one checked
 //! request for every server, every answer checked against its server's
 //! commitment, t correct answers combined, the servers that failed named.
 

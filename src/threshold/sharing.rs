@@ -1,5 +1,5 @@
 //! Dealer-based t-of-m Shamir sharing of a scalar with Feldman commitments
-//! (PROTOCOLS.md §4): key shares, the public commitments, the per-party
+//! (docs/PROTOCOLS.md §4): key shares, the public commitments, the per-party
 //! commitments derived from them, and their byte encodings.
 
 use rand_core::CryptoRng;

@@ -1,24 +1,30 @@
 //! `oblivex` command-line tool: the speed runs of the README's main job.
 //!
 //! ```text
-//! oblivex speed [modexp|oprf|threshold] [--json] [--seconds S] [--bits B,..] [--n N,..]
+//! oblivex speed [modexp|oprf|threshold] [--json] [--svg FILE] [--seconds S] [--bits B,..] [--n N,..]
 //! oblivex version
 //! ```
 
+mod anchors;
 mod modexp;
 mod oprf;
+mod report;
+mod svg;
 mod threshold;
 mod timing;
 
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: oblivex speed [modexp|oprf|threshold] [--json] [--seconds S] [--bits B1,B2,...] [--n N1,N2,...]
+usage: oblivex speed [modexp|oprf|threshold] [--json] [--svg FILE] [--seconds S]
+                    [--bits B1,B2,...] [--n N1,N2,...]
        oblivex version
        oblivex --help
 
 speed modexp   constant-time exponentiations per second per modulus size and
-               backend (default sizes 1024,2048,3072,4096)
+               backend (default sizes 1024,2048,3072,4096), beside OpenSSL's
+               BN_mod_exp_mont_consttime(_x2) and GMP's mpz_powm_sec when
+               libcrypto.so.3 and libgmp.so.10 are installed
 speed oprf     the batch OPRF with the malicious-server check against the
                semi-honest OPRF and the VOPRF proof, server and client µs per
                element, per suite and batch size (default n = 1,16,256,1024,
@@ -27,10 +33,14 @@ speed oprf     the batch OPRF with the malicious-server check against the
 speed threshold  threshold blind BLS (batch check vs a pairing per share)
                and threshold OPRF client costs (default n = 1,64,1024)
 speed          all three
-Figures are medians of runs sharing about S seconds (default 1) each.";
+Figures are medians of runs sharing about S seconds (default 1) each.
+--json prints one JSON line per figure; --svg FILE also draws the
+exponentiation and OPRF figures as bar charts in FILE.";
 
 struct Options {
     json: bool,
+    /// `--svg FILE`: where to draw the figures.
+    svg: Option<std::path::PathBuf>,
     /// `--n` was given: every suite runs every batch size.
     ns_given: bool,
     seconds: f64,
@@ -52,6 +62,7 @@ fn list(value: &str) -> Result<Vec<usize>, String> {
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         json: false,
+        svg: None,
         ns_given: false,
         seconds: 1.0,
         bits: vec![1024, 2048, 3072, 4096],
@@ -62,6 +73,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         let mut value = |name: &str| args.next().cloned().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--json" => options.json = true,
+            "--svg" => options.svg = Some(value("--svg")?.into()),
             "--seconds" => {
                 let v = value("--seconds")?;
                 options.seconds = v.parse().map_err(|_| format!("bad --seconds value: {v}"))?;
@@ -134,11 +146,25 @@ fn main() -> ExitCode {
             backend_name()
         );
     }
+    // A path that cannot be written is refused now, not after the run.
+    if let Some(path) = &options.svg {
+        if let Err(error) = std::fs::File::create(path) {
+            eprintln!("oblivex speed: cannot write {}: {error}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    let mut report = report::Report::default();
     if what == "all" || what == "modexp" {
-        modexp::speed(&options.bits, options.seconds, options.json);
+        modexp::speed(&options.bits, options.seconds, options.json, &mut report);
     }
     if what == "all" || what == "oprf" {
-        oprf::speed(&options.ns, options.ns_given, options.seconds, options.json);
+        oprf::speed(
+            &options.ns,
+            options.ns_given,
+            options.seconds,
+            options.json,
+            &mut report,
+        );
     }
     if what == "all" || what == "threshold" {
         let ns = if options.ns_given {
@@ -147,6 +173,21 @@ fn main() -> ExitCode {
             vec![1, 64, 1024]
         };
         threshold::speed(&ns, options.seconds, options.json);
+    }
+    if let Some(path) = &options.svg {
+        let title = format!(
+            "oblivex {}, arithmetic backend {}",
+            env!("CARGO_PKG_VERSION"),
+            backend_name()
+        );
+        let picture = svg::render(&title, &svg::charts(&report));
+        if let Err(error) = std::fs::write(path, picture) {
+            eprintln!("oblivex speed: cannot write {}: {error}", path.display());
+            return ExitCode::FAILURE;
+        }
+        if !options.json {
+            println!("charts written to {}", path.display());
+        }
     }
     ExitCode::SUCCESS
 }

@@ -1,8 +1,11 @@
 //! `oblivex speed modexp`: constant-time batch exponentiation per modulus
-//! size and backend (full-length random exponents, one core).
+//! size and backend (full-length random exponents, one core), beside
+//! OpenSSL and GMP on the same operands.
 
 use oblivex::mp::{Backend, MontContext};
 
+use crate::anchors;
+use crate::report::Report;
 use crate::timing::{median_us_per_item, TestData};
 
 /// A random odd modulus of exactly `bits` bits.
@@ -17,9 +20,8 @@ fn random_modulus(data: &mut TestData, bits: usize) -> Vec<u8> {
 }
 
 /// Microseconds per exponentiation of `bits`-bit operands on `backend`.
-fn measure(backend: Backend, bits: usize, seconds: f64) -> f64 {
-    let mut data = TestData(bits as u64);
-    let ctx = MontContext::new(&random_modulus(&mut data, bits)).expect("valid modulus");
+fn measure(backend: Backend, modulus: &[u8], data: &mut TestData, seconds: f64) -> f64 {
+    let ctx = MontContext::new(modulus).expect("valid modulus");
     let len = ctx.modulus_len();
     let batch = 16; // two groups of 8 lanes on the IFMA backend
     let bases = data.bytes(batch * len);
@@ -35,8 +37,10 @@ fn measure(backend: Backend, bits: usize, seconds: f64) -> f64 {
     )
 }
 
-/// Prints the table (or JSON lines) for `sizes`.
-pub fn speed(sizes: &[usize], seconds: f64, json: bool) {
+/// Prints the table (or JSON lines) for `sizes`, oblivex on every backend
+/// this CPU runs, then the anchors (OpenSSL, GMP) with each one's time over
+/// oblivex's fastest; records every figure in `report`.
+pub fn speed(sizes: &[usize], seconds: f64, json: bool, report: &mut Report) {
     let backends: Vec<Backend> = Backend::ALL
         .iter()
         .copied()
@@ -45,25 +49,49 @@ pub fn speed(sizes: &[usize], seconds: f64, json: bool) {
     if !json {
         println!("constant-time modular exponentiation, full-length exponents, one core (median of 5 runs)");
         println!(
-            "{:>6}  {:>9}  {:>12}  {:>10}",
-            "bits", "backend", "exp/s", "µs/exp"
+            "{:>6}  {:>16}  {:>12}  {:>10}  {:>12}",
+            "bits", "implementation", "exp/s", "µs/exp", "time/oblivex"
         );
     }
     for &bits in sizes {
-        for &backend in &backends {
-            let us = measure(backend, bits, seconds);
-            if json {
-                println!(
-                    "{{\"impl\":\"oblivex-{}\",\"bits\":{bits},\"us_per_op\":{us:.2},\"ops_per_s\":{:.1}}}",
-                    backend.name(),
-                    1e6 / us
-                );
-            } else {
-                println!(
-                    "{bits:>6}  {:>9}  {:>12.1}  {us:>10.2}",
-                    backend.name(),
-                    1e6 / us
-                );
+        let mut data = TestData(bits as u64);
+        let modulus = random_modulus(&mut data, bits);
+        let mut figures: Vec<(String, Result<f64, &str>)> = backends
+            .iter()
+            .map(|&b| {
+                let us = measure(b, &modulus, &mut data, seconds);
+                (format!("oblivex-{}", b.name()), Ok(us))
+            })
+            .collect();
+        let fastest = figures
+            .iter()
+            .filter_map(|(_, us)| us.ok())
+            .fold(f64::INFINITY, f64::min);
+        figures.extend(
+            anchors::measure(&modulus, &mut data, seconds)
+                .into_iter()
+                .map(|f| (f.name.to_string(), f.us)),
+        );
+        for (name, us) in figures {
+            match us {
+                Ok(us) => {
+                    report.modexp(bits, &name, us);
+                    if json {
+                        println!(
+                            "{{\"impl\":\"{name}\",\"bits\":{bits},\"us_per_op\":{us:.2},\"ops_per_s\":{:.1},\"over_oblivex\":{:.3}}}",
+                            1e6 / us,
+                            us / fastest
+                        );
+                    } else {
+                        println!(
+                            "{bits:>6}  {name:>16}  {:>12.1}  {us:>10.2}  {:>12.2}",
+                            1e6 / us,
+                            us / fastest
+                        );
+                    }
+                }
+                Err(why) if !json => println!("{bits:>6}  {name:>16}  {why}"),
+                Err(_) => {}
             }
         }
     }

@@ -24,6 +24,7 @@ use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{CheckedOprfClient, OprfClient, OprfServer, Proof, VoprfClient, VoprfServer};
 
+use crate::report::{OprfFigure, Report};
 use crate::timing::median;
 
 /// The protocols compared, in output order.
@@ -39,9 +40,10 @@ fn default_limit(suite: &str) -> usize {
     }
 }
 
-/// Runs the comparison on every suite. `ns_given`: the batch sizes were
-/// chosen on the command line (then every suite runs all of them).
-pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool) {
+/// Runs the comparison on every suite, recording the figures in `report`.
+/// `ns_given`: the batch sizes were chosen on the command line (then every
+/// suite runs all of them).
+pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool, report: &mut Report) {
     if !json {
         println!(
             "\nMalicious-server check vs semi-honest OPRF vs VOPRF proof: µs per input element, one core"
@@ -62,23 +64,19 @@ pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool) {
             "x cli"
         );
     }
-    let run = |suite: &str, f: &dyn Fn(usize)| {
+    let mut run = |suite: &str, compare: fn(usize, f64, bool) -> Vec<OprfFigure>| {
         for &n in ns {
             if ns_given || n <= default_limit(suite) {
-                f(n);
+                for figure in compare(n, seconds, json) {
+                    report.oprf(figure);
+                }
             }
         }
     };
-    run(Ristretto255::SUITE_ID, &|n| {
-        compare::<Ristretto255>(n, seconds, json)
-    });
-    run(P256::SUITE_ID, &|n| compare::<P256>(n, seconds, json));
-    run(Bls12381G1::SUITE_ID, &|n| {
-        compare::<Bls12381G1>(n, seconds, json)
-    });
-    run(Ffdhe2048::SUITE_ID, &|n| {
-        compare::<Ffdhe2048>(n, seconds, json)
-    });
+    run(Ristretto255::SUITE_ID, compare::<Ristretto255>);
+    run(P256::SUITE_ID, compare::<P256>);
+    run(Bls12381G1::SUITE_ID, compare::<Bls12381G1>);
+    run(Ffdhe2048::SUITE_ID, compare::<Ffdhe2048>);
     if !json {
         println!(
             "bal/sh: balancer / semi-honest (goal: server within 1/n + 1%, client ≤ 1.08 at n ≥ 256);\n\
@@ -94,7 +92,8 @@ pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool) {
 /// for every protocol.
 struct Round([f64; 6]);
 
-fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
+/// Prints one (suite, n) line and returns its figures, one per protocol.
+fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) -> Vec<OprfFigure> {
     let mut rng = oblivex::rng::os_rng().expect("OS randomness");
     let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("input {i}").into_bytes()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
@@ -241,6 +240,17 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) {
             show(extra(3)),
         );
     }
+    PROTOCOLS
+        .iter()
+        .enumerate()
+        .map(|(i, &protocol)| OprfFigure {
+            suite: G::SUITE_ID,
+            n,
+            protocol,
+            server_us: figures[i],
+            client_us: figures[3 + i],
+        })
+        .collect()
 }
 
 /// Elements per second of the FFDHE-2048 server's batch evaluation
