@@ -28,27 +28,29 @@ fn window_digit(exponent: &[u64], pos: usize, w: usize) -> u64 {
     bits & ((1u64 << w) - 1)
 }
 
-/// `out = table[digits[j]]` in every lane `j`, reading all entries: each
+/// `out = table[digits[j]]` in every lane `j` (`masks` is scratch, one row
+/// per table entry), reading all entries: each
 /// word of each entry is ANDed with its lane's mask, all-ones only for the
-/// wanted entry, and ORed into `out` ([`LaneArith::accumulate_masked`]).
-/// The masks are computed arithmetically for all lanes at once and pass
-/// through `black_box` as one vector, so they stay data: no branch and no
-/// address depends on a digit.
+/// wanted entry, and ORed into `out` ([`LaneArith::select_masked`]). The
+/// masks are computed arithmetically for all entries and lanes at once and
+/// pass through `black_box`, so they stay data: no branch and no address
+/// depends on a digit.
 #[inline(always)]
 pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     table: &[u64],
     words: usize,
     digits: &[u64],
+    masks: &mut [[u64; MAX_LANES]],
     out: &mut [u64],
 ) {
-    out.fill(0);
-    for (index, entry) in table.chunks_exact(words).enumerate() {
-        let mut masks = [0u64; MAX_LANES];
-        for (mask, &digit) in masks.iter_mut().zip(digits) {
+    for (index, entry_masks) in masks.iter_mut().enumerate() {
+        for (mask, &digit) in entry_masks.iter_mut().zip(digits) {
             *mask = masks::mask_eq_arith(index as u64, digit);
         }
-        A::accumulate_masked(out, entry, &core::hint::black_box(masks));
     }
+    // Through black_box by reference: the masks stay data in memory.
+    let masks: &[[u64; MAX_LANES]] = core::hint::black_box(masks);
+    A::select_masked(&mut out[..words], table, masks);
 }
 
 /// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`.
@@ -103,6 +105,8 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     let mut tmp = AlignedWords::zeroed(words);
     let mut picked = AlignedWords::zeroed(words);
     let mut digits = [0u64; MAX_LANES];
+    let mut masks = [[0u64; MAX_LANES]; 1 << MAX_WINDOW_BITS];
+    let masks = &mut masks[..1 << w];
 
     let windows = exponent_bits.div_ceil(w);
     // The top window may be partial: its high bits lie past `exponent_bits`
@@ -110,7 +114,7 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     for (d, e) in digits.iter_mut().zip(exponents) {
         *d = window_digit(e, (windows - 1) * w, w);
     }
-    select_entry::<A>(&table, words, &digits[..lanes], &mut acc);
+    select_entry::<A>(&table, words, &digits[..lanes], masks, &mut acc);
     for window in (0..windows - 1).rev() {
         for _ in 0..w {
             arith.sqr(&mut tmp, &acc);
@@ -121,11 +125,12 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
         }
         #[cfg(feature = "ct-planted-leak")]
         planted_leak(&digits);
-        select_entry::<A>(&table, words, &digits[..lanes], &mut picked);
+        select_entry::<A>(&table, words, &digits[..lanes], masks, &mut picked);
         arith.mul(&mut tmp, &acc, &picked);
         core::mem::swap(&mut acc, &mut tmp);
     }
     digits.zeroize();
+    masks.iter_mut().for_each(|row| row.zeroize());
     arith.leave_mont(&acc, results);
 }
 
@@ -163,8 +168,9 @@ mod tests {
             .flat_map(|i| (0..3).map(move |k| 10 * i + k))
             .collect();
         let mut out = [0u64; 3];
+        let mut masks = [[0u64; MAX_LANES]; 5];
         for digit in 0..5u64 {
-            select_entry::<PortableArith<'_>>(&table, 3, &[digit], &mut out);
+            select_entry::<PortableArith<'_>>(&table, 3, &[digit], &mut masks, &mut out);
             assert_eq!(out, [10 * digit, 10 * digit + 1, 10 * digit + 2]);
         }
     }

@@ -174,13 +174,19 @@ pub(crate) trait LaneArith<'a>: Sized {
     /// Montgomery square of an element.
     fn sqr(&mut self, out: &mut [u64], a: &[u64]);
 
-    /// `out |= entry & masks[lane]` for every word (word `k` in lane
-    /// `k % LANES`): the inner step of the shared constant-time table select
-    /// (`fixed_window::select_entry`). A SIMD backend overrides it only to
-    /// do each register in one instruction.
+    /// `out = OR over e of (table entry e & masks[e][lane])` for every
+    /// word (word `k` in lane `k % LANES`; `out.len()` words per entry,
+    /// `masks.len()` entries): the constant-time table select of
+    /// `fixed_window::select_entry`, which makes the masks (all-ones for
+    /// the one wanted entry of each lane). Every entry is read whatever the
+    /// masks. A SIMD backend overrides it to keep the accumulators in
+    /// registers and do each register in one instruction.
     #[inline(always)]
-    fn accumulate_masked(out: &mut [u64], entry: &[u64], masks: &[u64; MAX_LANES]) {
-        accumulate_masked_words(Self::LANES, out, entry, masks);
+    fn select_masked(out: &mut [u64], table: &[u64], masks: &[[u64; MAX_LANES]]) {
+        out.fill(0);
+        for (entry, mask) in table.chunks_exact(out.len()).zip(masks) {
+            accumulate_masked_words(Self::LANES, out, entry, mask);
+        }
     }
 
     /// `results[j] = residues[j] ^ exponents[j] mod m_j`: every backend

@@ -70,7 +70,7 @@ pub(crate) fn add_mod(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]) {
 
 /// `out |= entry & masks[lane]`, word `k` in lane `k % LANES`: the inner
 /// step of the constant-time table select (the default of the backends'
-/// `LaneArith::accumulate_masked`).
+/// `LaneArith::select_masked`).
 #[inline(always)]
 pub(crate) fn accumulate_masked_words(
     lanes: usize,

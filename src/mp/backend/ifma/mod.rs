@@ -230,10 +230,10 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         dispatch!(mont_sqr, self, as_vectors_mut(out), as_vectors(a));
     }
 
-    fn accumulate_masked(out: &mut [u64], entry: &[u64], masks: &[u64; MAX_LANES]) {
+    fn select_masked(out: &mut [u64], table: &[u64], masks: &[[u64; MAX_LANES]]) {
         // SAFETY: this backend's methods run only on a CPU with AVX-512F
         // (an IfmaArith exists, see `new`).
-        unsafe { accumulate_masked_avx512(as_vectors_mut(out), as_vectors(entry), masks) }
+        unsafe { select_masked_avx512(as_vectors_mut(out), as_vectors(table), masks) }
     }
 
     fn exp(
@@ -249,16 +249,55 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     }
 }
 
-/// `out |= entry & masks` one register at a time (a ternary-logic op).
+/// Registers selected together: their accumulators stay in registers
+/// while every entry passes (one mask load per entry and block, one
+/// ternary-logic op per register and entry, one store per register).
+const SELECT_BLOCK: usize = 8;
+
+/// [`LaneArith::select_masked`] a block of registers at a time (whole
+/// blocks, then the rest as one shorter block: no per-register tests).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn accumulate_masked_avx512(out: &mut [__m512i], entry: &[__m512i], masks: &[u64; MAX_LANES]) {
-    // SAFETY: [u64; 8] and __m512i have the same size, any bits are valid.
-    let masks: __m512i = unsafe { core::mem::transmute(*masks) };
-    for (o, &e) in out.iter_mut().zip(entry) {
-        // 0xF8 = A | (B & C)
-        *o = _mm512_ternarylogic_epi64::<0xF8>(*o, e, masks);
+fn select_masked_avx512(out: &mut [__m512i], table: &[__m512i], masks: &[[u64; MAX_LANES]]) {
+    let words = out.len();
+    let whole = words - words % SELECT_BLOCK;
+    for start in (0..whole).step_by(SELECT_BLOCK) {
+        select_block::<SELECT_BLOCK>(out, table, masks, start);
     }
+    match words - whole {
+        0 => {}
+        1 => select_block::<1>(out, table, masks, whole),
+        2 => select_block::<2>(out, table, masks, whole),
+        3 => select_block::<3>(out, table, masks, whole),
+        4 => select_block::<4>(out, table, masks, whole),
+        5 => select_block::<5>(out, table, masks, whole),
+        6 => select_block::<6>(out, table, masks, whole),
+        _ => select_block::<7>(out, table, masks, whole),
+    }
+}
+
+/// Registers `start .. start + N` of the selected entry.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn select_block<const N: usize>(
+    out: &mut [__m512i],
+    table: &[__m512i],
+    masks: &[[u64; MAX_LANES]],
+    start: usize,
+) {
+    let words = out.len();
+    let mut acc = [_mm512_setzero_si512(); N];
+    for (e, mask) in masks.iter().enumerate() {
+        // SAFETY: [u64; 8] and __m512i have the same size, any bits are
+        // valid.
+        let mask: __m512i = unsafe { core::mem::transmute(*mask) };
+        let entry = &table[e * words + start..][..N];
+        unrolled!(k < N => {
+            // 0xF8 = A | (B & C)
+            acc[k] = _mm512_ternarylogic_epi64::<0xF8>(acc[k], entry[k], mask);
+        });
+    }
+    out[start..start + N].copy_from_slice(&acc);
 }
 
 /// The shared exponentiation, compiled with AVX-512 enabled (it is inlined
@@ -323,7 +362,9 @@ mod timing {
 
     #[target_feature(enable = "avx512f,avx512ifma")]
     fn select_avx512(table: &[u64], words: usize, digits: &[u64], out: &mut [u64]) {
-        fixed_window::select_entry::<IfmaArith<'_>>(table, words, digits, out);
+        let mut masks = [[0u64; MAX_LANES]; 64];
+        let masks = &mut masks[..table.len() / words];
+        fixed_window::select_entry::<IfmaArith<'_>>(table, words, digits, masks, out);
     }
 
     #[test]

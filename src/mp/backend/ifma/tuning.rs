@@ -34,21 +34,23 @@ pub(super) struct Tuning {
     pub(super) karatsuba: bool,
 }
 
-/// The choices for `digits` (see the module documentation). Measured on
-/// the Zen 4 development machine, best of 7 interleaved rounds, µs per
-/// 8-lane value (full-length exponents):
+/// The choices for `digits` (see the module documentation). Measured by
+/// `tuning_sweep` on the development machine (AMD EPYC, Zen 4: one 512-bit
+/// VPMADD52 per cycle, 3.6 G/s), best of 7 interleaved rounds, µs per value
+/// of an 8-lane group (full-length exponents), the best window for each
+/// form; K: products with one level of Karatsuba:
 ///
-/// | digits (bits) | window form | truncated | blocks | Karatsuba product |
+/// | digits (bits) | window form | truncated | truncated, K | blocks, K |
 /// |---|---|---|---|---|
-/// | 20 (1024) | **62.8** (w=4) | 78.8 | 81.0 | +1.6% |
-/// | 40 (2048) | – | **493** (w=4) | 521 | +1.8% |
-/// | 60 (3072) | – | 1527 (w=5) | 1978 | **−1.9%** |
-/// | 80 (4096) | – | 3182 (w=5) | 3201 | **−2.7%** |
+/// | 20 (1024) | **88** (w=4, K) / 90 (w=4) | 119 (w=4) | 120 (w=5) | 127 (w=5) |
+/// | 40 (2048) | – | 704 (w=5) | **664** (w=5) | 690 (w=5) |
+/// | 60 (3072) | – | **1861** (w=5) | 1865 (w=5) | 1914 (w=5) |
+/// | 80 (4096) | – | 4223 (w=5) | **4148** (w=5) | 4260 (w=5) |
 ///
 /// The full word-by-word form wins where its window fits in registers; the
-/// truncated form beats the full block form by 4–6% (up to 23% at 3072);
-/// Karatsuba for products only pays from 3072 bits, and by little. The
-/// generic path follows the nearest dedicated size.
+/// truncated form beats the full block form; from 2048 bits a 5-bit window
+/// and Karatsuba for products pay (by 2 to 6%). The generic path follows
+/// the nearest dedicated size.
 #[inline(always)]
 pub(super) fn tuning(digits: usize) -> Tuning {
     #[cfg(test)]
@@ -61,7 +63,7 @@ pub(super) fn tuning(digits: usize) -> Tuning {
             window_bits: 4,
             karatsuba: false,
         }
-    } else if digits < 60 {
+    } else if digits < 36 {
         Tuning {
             reduction: Reduction::Truncated,
             window_bits: 4,
