@@ -1,113 +1,181 @@
 /* bench_modexp: µs per constant-time modular exponentiation (full-length
- * random exponent, one core) for oblivex (IFMA and portable backends),
- * OpenSSL's BN_mod_exp_mont_consttime and BN_mod_exp_mont_consttime_x2 (at
- * 1024 bits, where OpenSSL 3.0 accelerates it with IFMA) and GMP's
- * mpz_powm_sec, with the ratio of each to oblivex-ifma. Every figure is the
- * median of several timed runs.
+ * random exponents, one core) for oblivex beside the other constant-time
+ * implementations, measured in interleaved rounds in one process (the
+ * figure is each one's median):
+ *
+ *   oblivex          oblivex_mod_exp_batch, one modulus, 16 values per call
+ *   oblivex-multi    oblivex_mod_exp_batch_multi, 8 moduli, one per value
+ *   crypto_mb        Intel's mbx_exp{1024,2048,3072,4096}_mb8 on the same 8
+ *                    moduli, when installed (see bench/crypto_mb.h)
+ *   openssl          BN_mod_exp_mont_consttime (precomputed BN_MONT_CTX)
+ *   openssl-x2       BN_mod_exp_mont_consttime_x2 (two values per call)
+ *   gmp              mpz_powm_sec
+ *   oblivex-portable the portable backend (a child run: the backend is
+ *                    chosen once per process)
+ *
+ * Before timing, every implementation's results are checked equal.
  *
  *   bench_modexp [--json] [--runs N] [--seconds S] [--bits 1024,2048,...]
- *
- * oblivex picks its backend once per process (OBLIVEX_BACKEND), so the
- * oblivex rows come from child runs of this program (--oblivex-only), one
- * per backend, back to back with the others. */
+ */
 #include <gmp.h>
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
-#include <openssl/opensslv.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/bench_util.h"
+#include "bench/crypto_mb.h"
 #include "oblivex.h"
 
 #define MAX_SIZES 8
-#define MAX_RUNS 31
-#define BATCH 16 /* values per oblivex call: two 8-lane groups */
+#define BATCH 16 /* values per one-modulus call: two 8-lane groups */
+#define LANES 8  /* moduli of the per-value batch, and of crypto_mb */
 
 static int runs = 5;
 static double seconds = 0.2;
-static uint64_t rng = 0x5eed5eed12345678ULL;
 
-static uint64_t next_rand(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static void random_bytes(uint8_t *buf, size_t len) {
-    for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)next_rand();
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* One timing: calls `step` (which does `per_call` exponentiations) until
- * `seconds` have passed; returns µs per exponentiation. */
-typedef void (*step_fn)(void *state);
-static double time_once(step_fn step, void *state, int per_call) {
-    double warm = now();
-    do step(state); /* warm-up: caches, page faults, the clock's ramp */
-    while (now() - warm < seconds / 4);
-    long calls = 0;
-    double start = now(), elapsed;
-    do {
-        step(state);
-        calls++;
-        elapsed = now() - start;
-    } while (elapsed < seconds);
-    return elapsed * 1e6 / (double)(calls * per_call);
-}
-
-static double median_us(step_fn step, void *state, int per_call) {
-    double t[MAX_RUNS];
-    for (int r = 0; r < runs; r++) t[r] = time_once(step, state, per_call);
-    qsort(t, (size_t)runs, sizeof t[0], compare_doubles);
-    return t[runs / 2];
-}
-
-/* ---- the implementations ---------------------------------------------- */
+/* ---- operands ------------------------------------------------------------ */
 
 struct operands {
-    size_t len;
-    uint8_t *m, *bases, *exps, *out; /* BATCH values */
-    BIGNUM *bn_m, *bn_m2, *bn_a[2], *bn_p[2], *bn_r[2];
-    BN_MONT_CTX *mont, *mont2;
+    size_t bits, len, words;
+    /* big-endian: BATCH bases and exponents; LANES moduli */
+    uint8_t *bases, *exps, *moduli, *out, *out_multi;
+    oblivex_mont_ctx *ctx[LANES];
+    /* little-endian words for crypto_mb */
+    uint64_t *mb_base[LANES], *mb_exp[LANES], *mb_mod[LANES], *mb_out[LANES];
+    uint8_t *mb_buffer;
+    int mb_buffer_len;
+    mbx_exp_fn mb_fn;
+    /* OpenSSL and GMP: values 0 and 1 (moduli 0 and 1) */
+    BIGNUM *bn_m[2], *bn_a[2], *bn_p[2], *bn_r[2];
+    BN_MONT_CTX *mont[2];
     BN_CTX *bn_ctx;
     mpz_t gm, ga, gp, gr;
-    oblivex_mont_ctx *ox;
 };
+
+static void to_words(const uint8_t *be, size_t len, uint64_t *words) {
+    memset(words, 0, (len + 7) / 8 * 8);
+    for (size_t i = 0; i < len; i++) words[i / 8] |= (uint64_t)be[len - 1 - i] << (8 * (i % 8));
+}
+
+static void from_words(const uint64_t *words, size_t len, uint8_t *be) {
+    for (size_t i = 0; i < len; i++) be[len - 1 - i] = (uint8_t)(words[i / 8] >> (8 * (i % 8)));
+}
+
+static void setup(struct operands *o, size_t bits, const struct crypto_mb *mb) {
+    memset(o, 0, sizeof *o);
+    o->bits = bits;
+    o->len = bits / 8;
+    o->words = (o->len + 7) / 8;
+    size_t len = o->len;
+    o->bases = bench_calloc(BATCH * len);
+    o->exps = bench_calloc(BATCH * len);
+    o->moduli = bench_calloc(LANES * len);
+    o->out = bench_calloc(BATCH * len);
+    o->out_multi = bench_calloc(LANES * len);
+    bench_random_bytes(o->moduli, LANES * len);
+    bench_random_bytes(o->bases, BATCH * len);
+    bench_random_bytes(o->exps, BATCH * len);
+    for (int k = 0; k < LANES; k++) {
+        uint8_t *m = o->moduli + k * len;
+        m[0] |= 0x80; /* exactly `bits` bits */
+        m[len - 1] |= 1;
+        o->bases[k * len] &= 0x7f; /* below every modulus: crypto_mb wants base < m */
+        if (oblivex_mont_ctx_new(m, len, &o->ctx[k]) != OBLIVEX_OK) exit(1);
+    }
+    for (int k = 0; k < BATCH; k++) {
+        o->exps[k * len] |= 0x80; /* full length */
+        o->bases[k * len] &= 0x7f;
+    }
+    if (mb != NULL && (o->mb_fn = crypto_mb_exp(mb, (int)bits)) != NULL) {
+        for (int k = 0; k < LANES; k++) {
+            o->mb_base[k] = bench_calloc(o->words * 8);
+            o->mb_exp[k] = bench_calloc(o->words * 8);
+            o->mb_mod[k] = bench_calloc(o->words * 8);
+            o->mb_out[k] = bench_calloc(o->words * 8);
+            to_words(o->bases + k * len, len, o->mb_base[k]);
+            to_words(o->exps + k * len, len, o->mb_exp[k]);
+            to_words(o->moduli + k * len, len, o->mb_mod[k]);
+        }
+        o->mb_buffer_len = mb->exp_buffer_size((int)bits);
+        o->mb_buffer = aligned_alloc(64, ((size_t)o->mb_buffer_len + 63) / 64 * 64);
+    }
+    o->bn_ctx = BN_CTX_new();
+    for (int k = 0; k < 2; k++) {
+        o->bn_m[k] = BN_bin2bn(o->moduli + k * len, (int)len, NULL);
+        o->bn_a[k] = BN_bin2bn(o->bases + k * len, (int)len, NULL);
+        o->bn_p[k] = BN_bin2bn(o->exps + k * len, (int)len, NULL);
+        o->bn_r[k] = BN_new();
+        BN_set_flags(o->bn_p[k], BN_FLG_CONSTTIME);
+        o->mont[k] = BN_MONT_CTX_new();
+        BN_MONT_CTX_set(o->mont[k], o->bn_m[k], o->bn_ctx);
+    }
+    mpz_inits(o->gm, o->ga, o->gp, o->gr, NULL);
+    mpz_import(o->gm, len, 1, 1, 0, 0, o->moduli);
+    mpz_import(o->ga, len, 1, 1, 0, 0, o->bases);
+    mpz_import(o->gp, len, 1, 1, 0, 0, o->exps);
+}
+
+static void teardown(struct operands *o) {
+    for (int k = 0; k < LANES; k++) {
+        oblivex_mont_ctx_free(o->ctx[k]);
+        free(o->mb_base[k]); free(o->mb_exp[k]); free(o->mb_mod[k]); free(o->mb_out[k]);
+    }
+    free(o->mb_buffer);
+    free(o->bases); free(o->exps); free(o->moduli); free(o->out); free(o->out_multi);
+    for (int k = 0; k < 2; k++) {
+        BN_free(o->bn_m[k]); BN_free(o->bn_a[k]); BN_free(o->bn_p[k]); BN_free(o->bn_r[k]);
+        BN_MONT_CTX_free(o->mont[k]);
+    }
+    BN_CTX_free(o->bn_ctx);
+    mpz_clears(o->gm, o->ga, o->gp, o->gr, NULL);
+}
+
+/* ---- one step of each implementation --------------------------------------- */
+
+static void fail(const char *what) {
+    fprintf(stderr, "bench_modexp: %s failed\n", what);
+    exit(1);
+}
 
 static void step_oblivex(void *s) {
     struct operands *o = s;
     size_t written;
-    if (oblivex_mod_exp_batch(o->ox, o->bases, BATCH * o->len, o->exps, BATCH * o->len, BATCH, o->out,
-                              BATCH * o->len, &written) != OBLIVEX_OK) {
-        fprintf(stderr, "oblivex failed\n");
-        exit(1);
-    }
+    if (oblivex_mod_exp_batch(o->ctx[0], o->bases, BATCH * o->len, o->exps, BATCH * o->len, BATCH, o->out,
+                              BATCH * o->len, &written) != OBLIVEX_OK)
+        fail("oblivex_mod_exp_batch");
+}
+
+static void step_oblivex_multi(void *s) {
+    struct operands *o = s;
+    size_t written;
+    if (oblivex_mod_exp_batch_multi((const oblivex_mont_ctx *const *)o->ctx, o->bases, LANES * o->len, o->exps,
+                                    LANES * o->len, LANES, o->out_multi, LANES * o->len,
+                                    &written) != OBLIVEX_OK)
+        fail("oblivex_mod_exp_batch_multi");
+}
+
+static void step_crypto_mb(void *s) {
+    struct operands *o = s;
+    if (o->mb_fn(o->mb_out, (const uint64_t *const *)o->mb_base, (const uint64_t *const *)o->mb_exp,
+                  (int)o->bits, (const uint64_t *const *)o->mb_mod, (int)o->bits, o->mb_buffer,
+                  o->mb_buffer_len) != 0)
+        fail("crypto_mb");
 }
 
 static void step_openssl(void *s) {
     struct operands *o = s;
-    if (!BN_mod_exp_mont_consttime(o->bn_r[0], o->bn_a[0], o->bn_p[0], o->bn_m, o->bn_ctx, o->mont)) exit(1);
+    if (!BN_mod_exp_mont_consttime(o->bn_r[0], o->bn_a[0], o->bn_p[0], o->bn_m[0], o->bn_ctx, o->mont[0]))
+        fail("BN_mod_exp_mont_consttime");
 }
 
 static void step_openssl_x2(void *s) {
     struct operands *o = s;
-    if (!BN_mod_exp_mont_consttime_x2(o->bn_r[0], o->bn_a[0], o->bn_p[0], o->bn_m, o->mont, o->bn_r[1],
-                                      o->bn_a[1], o->bn_p[1], o->bn_m2, o->mont2, o->bn_ctx))
-        exit(1);
+    if (!BN_mod_exp_mont_consttime_x2(o->bn_r[0], o->bn_a[0], o->bn_p[0], o->bn_m[0], o->mont[0], o->bn_r[1],
+                                      o->bn_a[1], o->bn_p[1], o->bn_m[1], o->mont[1], o->bn_ctx))
+        fail("BN_mod_exp_mont_consttime_x2");
 }
 
 static void step_gmp(void *s) {
@@ -115,127 +183,42 @@ static void step_gmp(void *s) {
     mpz_powm_sec(o->gr, o->ga, o->gp, o->gm);
 }
 
-static void random_odd_modulus(uint8_t *m, size_t len) {
-    if (len == 0) return;
-    random_bytes(m, len);
-    m[0] |= 0x80;
-    m[len - 1] |= 1;
-}
-
-static void *xcalloc(size_t n) {
-    void *p = calloc(n == 0 ? 1 : n, 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
+/* Every implementation's results agree (value 0 with modulus 0 for all,
+ * the 8 per-value results between oblivex and crypto_mb). */
+static void check_results(struct operands *o) {
+    step_oblivex(o);
+    step_oblivex_multi(o);
+    step_openssl(o);
+    step_gmp(o);
+    uint8_t *expected = bench_calloc(o->len), *value = bench_calloc(o->len);
+    BN_bn2binpad(o->bn_r[0], expected, (int)o->len);
+    if (memcmp(expected, o->out, o->len) != 0 || memcmp(expected, o->out_multi, o->len) != 0) fail("oblivex vs OpenSSL");
+    size_t gmp_len = (mpz_sizeinbase(o->gr, 2) + 7) / 8;
+    memset(value, 0, o->len);
+    mpz_export(value + o->len - gmp_len, NULL, 1, 1, 0, 0, o->gr);
+    if (memcmp(expected, value, o->len) != 0) fail("GMP vs OpenSSL");
+    if (o->mb_fn != NULL) {
+        step_crypto_mb(o);
+        for (int k = 0; k < LANES; k++) {
+            from_words(o->mb_out[k], o->len, value);
+            if (memcmp(value, o->out_multi + k * o->len, o->len) != 0) fail("crypto_mb vs oblivex");
+        }
     }
-    return p;
+    free(expected);
+    free(value);
 }
 
-static void setup(struct operands *o, size_t bits) {
-    memset(o, 0, sizeof *o);
-    o->len = bits / 8;
-    o->m = xcalloc(o->len);
-    o->bases = xcalloc(BATCH * o->len);
-    o->exps = xcalloc(BATCH * o->len);
-    o->out = xcalloc(BATCH * o->len);
-    random_odd_modulus(o->m, o->len);
-    random_bytes(o->bases, BATCH * o->len);
-    random_bytes(o->exps, BATCH * o->len);
-    for (int k = 0; k < BATCH; k++) o->exps[k * o->len] |= 0x80; /* full length */
-    if (oblivex_mont_ctx_new(o->m, o->len, &o->ox) != OBLIVEX_OK) exit(1);
+/* ---- the portable backend, from a child run ---------------------------------- */
 
-    uint8_t *m2 = xcalloc(o->len);
-    random_odd_modulus(m2, o->len);
-    o->bn_ctx = BN_CTX_new();
-    o->bn_m = BN_bin2bn(o->m, (int)o->len, NULL);
-    o->bn_m2 = BN_bin2bn(m2, (int)o->len, NULL);
-    free(m2);
-    for (int k = 0; k < 2; k++) {
-        o->bn_a[k] = BN_bin2bn(o->bases + k * o->len, (int)o->len, NULL);
-        o->bn_p[k] = BN_bin2bn(o->exps + k * o->len, (int)o->len, NULL);
-        o->bn_r[k] = BN_new();
-        BN_set_flags(o->bn_p[k], BN_FLG_CONSTTIME);
-    }
-    BN_mod(o->bn_a[0], o->bn_a[0], o->bn_m, o->bn_ctx);
-    BN_mod(o->bn_a[1], o->bn_a[1], o->bn_m2, o->bn_ctx);
-    o->mont = BN_MONT_CTX_new();
-    o->mont2 = BN_MONT_CTX_new();
-    BN_MONT_CTX_set(o->mont, o->bn_m, o->bn_ctx);
-    BN_MONT_CTX_set(o->mont2, o->bn_m2, o->bn_ctx);
-
-    mpz_inits(o->gm, o->ga, o->gp, o->gr, NULL);
-    mpz_import(o->gm, o->len, 1, 1, 0, 0, o->m);
-    mpz_import(o->ga, o->len, 1, 1, 0, 0, o->bases);
-    mpz_import(o->gp, o->len, 1, 1, 0, 0, o->exps);
-    mpz_mod(o->ga, o->ga, o->gm);
-}
-
-static void teardown(struct operands *o) {
-    oblivex_mont_ctx_free(o->ox);
-    free(o->m); free(o->bases); free(o->exps); free(o->out);
-    BN_free(o->bn_m); BN_free(o->bn_m2);
-    for (int k = 0; k < 2; k++) { BN_free(o->bn_a[k]); BN_free(o->bn_p[k]); BN_free(o->bn_r[k]); }
-    BN_MONT_CTX_free(o->mont); BN_MONT_CTX_free(o->mont2);
-    BN_CTX_free(o->bn_ctx);
-    mpz_clears(o->gm, o->ga, o->gp, o->gr, NULL);
-}
-
-/* ---- the machine's multiplier --------------------------------------------- */
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-/* VPMADD52LUQ per second on this core: 12 independent accumulators (its
- * latency is about 8 cycles, so fewer would measure latency), and operands
- * the compiler must treat as changing every iteration (otherwise it may hoist
- * the loop-invariant product and time additions instead). */
-__attribute__((target("avx512f,avx512ifma"))) static double ifma_peak_rate(void) {
-    volatile long long seed_b = 12345, seed_c = 678;
-    __m512i b = _mm512_set1_epi64(seed_b), c = _mm512_set1_epi64(seed_c);
-    __m512i a0 = b, a1 = c, a2 = b, a3 = c, a4 = b, a5 = c, a6 = b, a7 = c, a8 = b, a9 = c, a10 = b, a11 = c;
-    const long iters = 20000000;
-    double start = now();
-    for (long i = 0; i < iters; i++) {
-        a0 = _mm512_madd52lo_epu64(a0, b, c); a1 = _mm512_madd52lo_epu64(a1, b, c);
-        a2 = _mm512_madd52lo_epu64(a2, b, c); a3 = _mm512_madd52lo_epu64(a3, b, c);
-        a4 = _mm512_madd52lo_epu64(a4, b, c); a5 = _mm512_madd52lo_epu64(a5, b, c);
-        a6 = _mm512_madd52lo_epu64(a6, b, c); a7 = _mm512_madd52lo_epu64(a7, b, c);
-        a8 = _mm512_madd52lo_epu64(a8, b, c); a9 = _mm512_madd52lo_epu64(a9, b, c);
-        a10 = _mm512_madd52lo_epu64(a10, b, c); a11 = _mm512_madd52lo_epu64(a11, b, c);
-        __asm__ volatile("" : "+v"(b), "+v"(c), "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5),
-                         "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));
-    }
-    double elapsed = now() - start;
-    __m512i sum = _mm512_add_epi64(_mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3)),
-                                   _mm512_add_epi64(_mm512_add_epi64(a4, a5), _mm512_add_epi64(a6, a7)));
-    sum = _mm512_add_epi64(sum, _mm512_add_epi64(_mm512_add_epi64(a8, a9), _mm512_add_epi64(a10, a11)));
-    volatile long long sink = _mm512_reduce_add_epi64(sum);
-    (void)sink;
-    return 12.0 * (double)iters / elapsed;
-}
-
-static double machine_ifma_rate(void) {
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512ifma")) return -1;
-    return ifma_peak_rate();
-}
-#else
-static double machine_ifma_rate(void) { return -1; }
-#endif
-
-/* ---- driver ------------------------------------------------------------- */
-
-/* oblivex µs/op for `backend` at each size, from a child run; -1 if the
- * backend is unsupported here. */
-static void oblivex_child(const char *self, const char *backend, const size_t *sizes, int n_sizes,
-                          double *us) {
+static void portable_child(const char *self, const size_t *sizes, int n_sizes, double *us) {
     char cmd[4096], bits_list[256] = "";
     for (int i = 0; i < n_sizes; i++) {
         char one[32];
         snprintf(one, sizeof one, "%s%zu", i ? "," : "", sizes[i]);
         strncat(bits_list, one, sizeof bits_list - strlen(bits_list) - 1);
     }
-    snprintf(cmd, sizeof cmd, "OBLIVEX_BACKEND=%s '%s' --oblivex-only --runs %d --seconds %g --bits %s",
-             backend, self, runs, seconds, bits_list);
+    snprintf(cmd, sizeof cmd, "OBLIVEX_BACKEND=portable '%s' --oblivex-only --runs %d --seconds %g --bits %s",
+             self, runs, seconds, bits_list);
     for (int i = 0; i < n_sizes; i++) us[i] = -1;
     FILE *child = popen(cmd, "r");
     if (child == NULL) return;
@@ -243,12 +226,25 @@ static void oblivex_child(const char *self, const char *backend, const size_t *s
     while (fgets(line, sizeof line, child) != NULL) {
         size_t bits;
         double value;
-        if (sscanf(line, "%zu %lf", &bits, &value) == 2) {
+        if (sscanf(line, "%zu %lf", &bits, &value) == 2)
             for (int i = 0; i < n_sizes; i++)
                 if (sizes[i] == bits) us[i] = value;
-        }
     }
     pclose(child);
+}
+
+/* ---- driver -------------------------------------------------------------------- */
+
+enum { OBLIVEX, OBLIVEX_MULTI, CRYPTO_MB, OPENSSL, OPENSSL_X2, GMP, CONTENDERS };
+
+static void report(int json, size_t bits, const char *name, double us, double reference) {
+    if (us < 0) return;
+    if (json) {
+        printf("{\"impl\":\"%s\",\"bits\":%zu,\"us_per_op\":%.2f,\"over_oblivex\":%.3f}\n", name, bits, us,
+               us / reference);
+    } else {
+        printf("%6zu  %-17s %10.1f %10.1f %9.2fx\n", bits, name, us, 1e6 / us, us / reference);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -268,8 +264,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (runs < 1 || runs > MAX_RUNS || seconds <= 0) {
-        fprintf(stderr, "--runs must be 1..%d and --seconds positive\n", MAX_RUNS);
+    if (runs < 1 || runs > BENCH_MAX_RUNS || seconds <= 0) {
+        fprintf(stderr, "--runs must be 1..%d and --seconds positive\n", BENCH_MAX_RUNS);
         return 2;
     }
     for (int i = 0; i < n_sizes; i++) {
@@ -280,58 +276,54 @@ int main(int argc, char **argv) {
     }
 
     if (oblivex_only) {
-        if (strcmp(oblivex_backend_name(), "unsupported") == 0) return 0;
         for (int i = 0; i < n_sizes; i++) {
             struct operands o;
-            setup(&o, sizes[i]);
-            printf("%zu %.3f\n", sizes[i], median_us(step_oblivex, &o, BATCH));
+            setup(&o, sizes[i], NULL);
+            struct bench_contender c = {"oblivex", step_oblivex, &o, BATCH, {0}, 0};
+            bench_rounds(&c, 1, runs, seconds);
+            printf("%zu %.3f\n", sizes[i], c.median);
             fflush(stdout);
             teardown(&o);
         }
         return 0;
     }
 
-    double ifma[MAX_SIZES], portable[MAX_SIZES];
-    oblivex_child(argv[0], "ifma", sizes, n_sizes, ifma);
-    oblivex_child(argv[0], "portable", sizes, n_sizes, portable);
-
-    double rate = machine_ifma_rate();
-    if (!json) {
-        printf("bench_modexp: µs per exponentiation (full-length exponent, one core, median of %d runs)\n", runs);
-        printf("oblivex %s, %s, GMP %s\n", oblivex_version(), OpenSSL_version(OPENSSL_VERSION), gmp_version);
-        if (rate > 0) printf("VPMADD52 issue rate of this core, measured now: %.2f G/s\n", rate / 1e9);
-        printf("\n");
-        printf("%6s %14s %14s %14s %14s %14s\n", "bits", "oblivex-ifma", "oblivex-port", "openssl-ct",
-               "openssl-x2", "gmp-powm-sec");
+    struct crypto_mb mb;
+    const char *mb_missing = NULL;
+    int have_mb = crypto_mb_load(&mb, &mb_missing) == 0;
+    double portable[MAX_SIZES];
+    portable_child(argv[0], sizes, n_sizes, portable);
+    if (json) {
+        if (!have_mb) printf("{\"impl\":\"crypto_mb\",\"missing\":\"%s\"}\n", mb_missing);
+    } else {
+        printf("bench_modexp: µs per exponentiation (full-length exponents, one core; interleaved rounds, "
+               "median of %d)\n",
+               runs);
+        printf("oblivex %s (backend %s), %s, GMP %s, crypto_mb: %s\n\n", oblivex_version(), oblivex_backend_name(),
+               OpenSSL_version(OPENSSL_VERSION), gmp_version, have_mb ? mb.version : mb_missing);
+        printf("%6s  %-17s %10s %10s %10s\n", "bits", "implementation", "µs/exp", "exp/s", "time/oblivex");
     }
     for (int i = 0; i < n_sizes; i++) {
         struct operands o;
-        setup(&o, sizes[i]);
-        double ssl = median_us(step_openssl, &o, 1);
-        double x2 = sizes[i] == 1024 ? median_us(step_openssl_x2, &o, 2) : -1;
-        double gmp = median_us(step_gmp, &o, 1);
+        setup(&o, sizes[i], have_mb ? &mb : NULL);
+        check_results(&o);
+        struct bench_contender c[CONTENDERS] = {
+            [OBLIVEX] = {"oblivex", step_oblivex, &o, BATCH, {0}, 0},
+            [OBLIVEX_MULTI] = {"oblivex-multi", step_oblivex_multi, &o, LANES, {0}, 0},
+            [CRYPTO_MB] = {"crypto_mb", o.mb_fn != NULL ? step_crypto_mb : NULL, &o, LANES, {0}, 0},
+            [OPENSSL] = {"openssl", step_openssl, &o, 1, {0}, 0},
+            [OPENSSL_X2] = {"openssl-x2", step_openssl_x2, &o, 2, {0}, 0},
+            [GMP] = {"gmp", step_gmp, &o, 1, {0}, 0},
+        };
+        bench_rounds(c, CONTENDERS, runs, seconds);
         teardown(&o);
-        const char *names[5] = {"oblivex-ifma", "oblivex-portable", "openssl-consttime", "openssl-consttime-x2",
-                                "gmp-powm-sec"};
-        double us[5] = {ifma[i], portable[i], ssl, x2, gmp};
-        if (json) {
-            if (i == 0 && rate > 0) printf("{\"machine\":\"vpmadd52_per_s\",\"value\":%.4g}\n", rate);
-            for (int k = 0; k < 5; k++)
-                if (us[k] >= 0)
-                    printf("{\"impl\":\"%s\",\"bits\":%zu,\"us_per_op\":%.2f}\n", names[k], sizes[i], us[k]);
-            continue;
-        }
-        printf("%6zu", sizes[i]);
-        for (int k = 0; k < 5; k++) {
-            if (us[k] < 0) printf(" %14s", "-");
-            else printf(" %14.1f", us[k]);
-        }
-        printf("\n%6s", "ratio");
-        for (int k = 0; k < 5; k++) {
-            if (us[k] < 0 || ifma[i] <= 0) printf(" %14s", "-");
-            else printf(" %13.2fx", us[k] / ifma[i]);
-        }
-        printf("\n");
+        double reference = c[OBLIVEX].median;
+        for (int k = 0; k < CONTENDERS; k++) report(json, sizes[i], c[k].name, c[k].median, reference);
+        report(json, sizes[i], "oblivex-portable", portable[i], reference);
+        if (!json && c[CRYPTO_MB].median > 0)
+            printf("%6s  crypto_mb / oblivex-multi: %.2f (throughput of oblivex over crypto_mb's)\n", "",
+                   c[CRYPTO_MB].median / c[OBLIVEX_MULTI].median);
+        if (!json) printf("\n");
         fflush(stdout);
     }
     return 0;
