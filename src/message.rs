@@ -43,16 +43,34 @@ impl<G: PrimeOrderGroup> PartialEq for Elements<G> {
     }
 }
 
+/// What a received message's validation keeps (see [`Elements::from_bytes`]).
+#[derive(Clone, Copy)]
+enum Keep {
+    Encodings,
+    Elements,
+}
+
 impl<G: PrimeOrderGroup> Elements<G> {
     /// Decodes and validates: [`Error::BadLength`] unless `bytes` is a
     /// whole, non-zero number of encodings, at most [`MAX_BATCH`];
-    /// [`Error::InvalidElement`] for any invalid one.
-    fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    /// [`Error::InvalidElement`] for any invalid one. `Keep::Encodings`
+    /// lets a group check the encodings without keeping elements (a
+    /// server's request: its evaluation may work from the encodings);
+    /// `Keep::Elements` decodes them (an answer, which the client unblinds).
+    fn from_bytes(bytes: &[u8], keep: Keep) -> Result<Self, Error> {
         if bytes.len() / G::ELEMENT_LEN > MAX_BATCH {
             return Err(Error::BadLength);
         }
+        let checked = match keep {
+            Keep::Encodings => G::check_batch(bytes)?,
+            Keep::Elements => Some(G::decode_batch(bytes)?),
+        };
+        let elements = match checked {
+            Some(elements) => OnceLock::from(elements),
+            None => OnceLock::new(),
+        };
         Ok(Elements {
-            elements: OnceLock::from(G::decode_batch(bytes)?),
+            elements,
             bytes: bytes.to_vec(),
         })
     }
@@ -84,13 +102,18 @@ impl<G: PrimeOrderGroup> Elements<G> {
         })
     }
 
+    /// The elements if they are decoded already.
+    fn decoded(&self) -> Option<&[G::Element]> {
+        self.elements.get().map(Vec::as_slice)
+    }
+
     fn len(&self) -> usize {
         self.bytes.len() / G::ELEMENT_LEN
     }
 }
 
 macro_rules! element_message {
-    ($(#[$doc:meta])* $name:ident) => {
+    ($(#[$doc:meta])* $name:ident, $keep:expr) => {
         $(#[$doc])*
         pub struct $name<G: PrimeOrderGroup>(Elements<G>);
 
@@ -125,7 +148,7 @@ macro_rules! element_message {
             /// [`Error::InvalidElement`] for any element that is not
             /// canonical, not in the group, or the identity.
             pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                Elements::from_bytes(bytes).map($name)
+                Elements::from_bytes(bytes, $keep).map($name)
             }
 
             /// The encoding: the elements' canonical encodings, concatenated.
@@ -163,13 +186,15 @@ element_message!(
     /// with a checked batch's balancer (and padding) hidden among them. A
     /// server cannot tell which is which, so it must count every element
     /// it evaluates (rate and issuance limits).
-    BlindedElements
+    BlindedElements,
+    Keep::Encodings
 );
 
 element_message!(
     /// A server's answer to [`BlindedElements`]: its key (or key share)
     /// applied to each element, in the same order.
-    EvaluatedElements
+    EvaluatedElements,
+    Keep::Elements
 );
 
 impl<G: PrimeOrderGroup> BlindedElements<G> {
@@ -177,6 +202,16 @@ impl<G: PrimeOrderGroup> BlindedElements<G> {
     /// blinded inputs).
     pub(crate) fn from_parts(elements: Vec<G::Element>, bytes: Vec<u8>) -> Self {
         BlindedElements(Elements::from_parts(elements, bytes))
+    }
+
+    /// The answer `k·X_i` for every element `X_i`, in order (constant time
+    /// in `key`; the answer is public from here). A group may work from
+    /// the encodings when the elements were not decoded (see
+    /// [`PrimeOrderGroup::check_batch`]).
+    pub(crate) fn evaluate_with(&self, key: &G::Scalar) -> EvaluatedElements<G> {
+        let mut bytes = vec![0u8; self.0.bytes.len()];
+        G::mul_encoded_batch_encode(key, &self.0.bytes, self.0.decoded(), &mut bytes);
+        EvaluatedElements::from_encodings(bytes)
     }
 }
 

@@ -1,6 +1,5 @@
 //! A dudect-style statistical timing test of the batch exponentiation
-//! (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant time?"):
-//! two classes of inputs — all exponents of weight 1 (a single set bit) vs
+//! (`support/dudect.rs`): two classes of inputs — all exponents of weight 1 (a single set bit) vs
 //! random full-weight exponents, with fixed vs random bases — are timed in
 //! random interleaved order, and Welch's t statistic of the two timing
 //! distributions is reported (after cropping the slowest 5 % of samples,
@@ -12,37 +11,11 @@
 //! ```
 //! (`DUDECT_SECONDS` sets the time per backend, default 20.)
 
+mod support;
+
 use oblivex::mp::{Backend, MontContext};
 use std::time::{Duration, Instant};
-
-/// Welch's t of two samples.
-fn welch_t(a: &[f64], b: &[f64]) -> f64 {
-    let stats = |x: &[f64]| {
-        let n = x.len() as f64;
-        let mean = x.iter().sum::<f64>() / n;
-        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (mean, var, n)
-    };
-    let (ma, va, na) = stats(a);
-    let (mb, vb, nb) = stats(b);
-    (ma - mb) / (va / na + vb / nb).sqrt()
-}
-
-/// Drops the slowest `fraction` of the samples (pre-emption, interrupts).
-fn crop(mut x: Vec<f64>, fraction: f64) -> Vec<f64> {
-    x.sort_by(f64::total_cmp);
-    x.truncate(((1.0 - fraction) * x.len() as f64) as usize);
-    x
-}
-
-/// SplitMix64: test data only.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use support::dudect::{cropped_t, next, seconds};
 
 fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
     let len = bits / 8;
@@ -83,16 +56,13 @@ fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
         }
     }
     let samples = low.len() + high.len();
-    (welch_t(&crop(low, 0.05), &crop(high, 0.05)), samples)
+    (cropped_t(low, high), samples)
 }
 
 #[test]
 #[ignore]
 fn dudect_low_vs_high_weight_exponents() {
-    let seconds: f64 = std::env::var("DUDECT_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20.0);
+    let seconds = seconds();
     for backend in [Backend::Ifma, Backend::Portable] {
         for bits in [1024usize, 2048] {
             if MontContext::new(&[3])

@@ -62,6 +62,51 @@ fn round_trips_on_every_suite() {
     round_trip::<Ffdhe4096>();
 }
 
+/// A server's answer to a request received as bytes is `k·X_i` for each
+/// element, whichever path evaluates it (ristretto255's IFMA engine works
+/// from the encodings, 8 per vector: sizes around that), and one invalid
+/// encoding anywhere refuses the whole request.
+fn evaluation_from_bytes<G: PrimeOrderGroup>(invalid: &[[u8; 32]]) {
+    use oblivex::oprf::OprfServer;
+    for n in [1usize, 7, 8, 9, 20] {
+        let elements: Vec<G::Element> = (0..n)
+            .map(|i| G::hash_to_group(&[&[i as u8]], b"evaluation test"))
+            .collect();
+        let bytes: Vec<u8> = elements.iter().flat_map(encode_to_vec::<G>).collect();
+        let request = BlindedElements::<G>::from_bytes(&bytes).unwrap();
+        let server = OprfServer::new(KeyPair::<G>::generate(&mut rng()));
+        let answer = server.evaluate(&request);
+        let expected: Vec<u8> = elements
+            .iter()
+            .flat_map(|e| encode_to_vec::<G>(&G::mul(e, server.key().secret())))
+            .collect();
+        assert_eq!(answer.as_bytes(), &expected[..], "{} n = {n}", G::SUITE_ID);
+        for bad in invalid {
+            for position in [0, n / 2, n - 1] {
+                let mut edited = bytes.clone();
+                edited[G::ELEMENT_LEN * position..][..G::ELEMENT_LEN].copy_from_slice(bad);
+                assert_eq!(
+                    BlindedElements::<G>::from_bytes(&edited).err(),
+                    Some(Error::InvalidElement),
+                    "{} n = {n}, position {position}, {bad:?}",
+                    G::SUITE_ID
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn evaluation_of_received_requests() {
+    let mut negative = [0u8; 32];
+    negative[0] = 1; // s = 1 is odd: negative
+    let mut non_canonical = [0xffu8; 32]; // p + 0x...: at least p
+    non_canonical[31] = 0x7f;
+    non_canonical[0] = 0xed;
+    evaluation_from_bytes::<Ristretto255>(&[[0; 32], negative, non_canonical, [0xff; 32]]);
+    evaluation_from_bytes::<P256>(&[]);
+}
+
 /// Bad answers are refused: wrong count, invalid element; and bad requests
 /// never become messages.
 #[test]

@@ -143,6 +143,19 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         Self::declassify_elements(&products);
         Self::encode_batch(&products, out);
     }
+    /// [`Self::mul_batch_encode`] for elements received as `encoded` (their
+    /// valid encodings, concatenated), with the elements themselves when
+    /// they were decoded already: a group may work from the encodings
+    /// (ristretto255 with the IFMA backend decodes, multiplies and encodes
+    /// 8 at a time), else they are decoded here.
+    fn mul_encoded_batch_encode(
+        s: &Self::Scalar,
+        encoded: &[u8],
+        elements: Option<&[Self::Element]>,
+        out: &mut [u8],
+    ) {
+        mul_elements_batch_encode::<Self>(s, encoded, elements, out)
+    }
     /// Marks elements computed from secrets as public from here on, for the
     /// constant-time analysis under valgrind (nothing happens on a real
     /// CPU): only for values the design publishes. Not part of the public
@@ -254,6 +267,15 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
             .collect()
     }
 
+    /// Validates a concatenation of encodings exactly as
+    /// [`Self::decode_batch`] does, returning the elements if the check
+    /// decoded them, or `None` when a group checked the encodings without
+    /// keeping elements (ristretto255 with the IFMA backend: 8 at a time);
+    /// they are then decoded if and when they are needed.
+    fn check_batch(bytes: &[u8]) -> Result<Option<Vec<Self::Element>>, Error> {
+        Self::decode_batch(bytes).map(Some)
+    }
+
     /// The canonical encoding of a scalar into `out` (`SCALAR_LEN` bytes).
     fn encode_scalar(s: &Self::Scalar, out: &mut [u8]);
     /// The scalar of `SCALAR_LEN` encoded bytes and whether the encoding is
@@ -299,4 +321,22 @@ pub fn encode_scalar_to_vec<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
     let mut out = vec![0u8; G::SCALAR_LEN];
     G::encode_scalar(s, &mut out);
     out
+}
+
+/// [`PrimeOrderGroup::mul_batch_encode`] on the elements, decoded from
+/// their (validated) encodings if they are not given: the default of
+/// [`PrimeOrderGroup::mul_encoded_batch_encode`], and a group's fallback.
+fn mul_elements_batch_encode<G: PrimeOrderGroup>(
+    s: &G::Scalar,
+    encoded: &[u8],
+    elements: Option<&[G::Element]>,
+    out: &mut [u8],
+) {
+    match elements {
+        Some(elements) => G::mul_batch_encode(s, elements, out),
+        None => {
+            let elements = G::decode_batch(encoded).expect("validated encodings decode");
+            G::mul_batch_encode(s, &elements, out)
+        }
+    }
 }

@@ -188,6 +188,25 @@ impl PrimeOrderGroup for Ristretto255 {
         }
     }
 
+    /// The 8-lane IFMA engine from the encodings when the `ifma` backend
+    /// is selected, else dalek on the elements.
+    fn mul_encoded_batch_encode(
+        s: &Scalar,
+        encoded: &[u8],
+        elements: Option<&[RistrettoPoint]>,
+        out: &mut [u8],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // The key's bytes are as secret as the key.
+            let key = Zeroizing::new(s.0.to_bytes());
+            if super::ristretto_ifma::mul_encoded(&key, encoded, out) {
+                return;
+            }
+        }
+        super::mul_elements_batch_encode::<Self>(s, encoded, elements, out)
+    }
+
     /// As [`Self::mul_batch_encode`], with a halved scalar per element.
     fn mul_each_encode(
         scalars: &[Scalar],
@@ -254,6 +273,22 @@ impl PrimeOrderGroup for Ristretto255 {
             return Err(Error::InvalidElement);
         }
         Ok(point)
+    }
+
+    /// With the IFMA backend, the encodings are checked 8 at a time and
+    /// the elements decoded (by dalek) only if needed: the server's
+    /// evaluation works from the encodings.
+    fn check_batch(bytes: &[u8]) -> Result<Option<Vec<RistrettoPoint>>, Error> {
+        if bytes.is_empty() || !bytes.len().is_multiple_of(Self::ELEMENT_LEN) {
+            return Err(Error::BadLength);
+        }
+        #[cfg(target_arch = "x86_64")]
+        match super::ristretto_ifma::check_encodings(bytes) {
+            Some(true) => return Ok(None),
+            Some(false) => return Err(Error::InvalidElement),
+            None => {}
+        }
+        Self::decode_batch(bytes).map(Some)
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {

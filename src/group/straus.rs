@@ -91,15 +91,16 @@ impl core::fmt::Debug for ShortScalar {
     }
 }
 
-/// Signed radix-16 digits of a `bits`-bit scalar, least significant first,
-/// each in `[-8, 8]`: `Σ digit_j·16^j` equals the scalar. Constant time: the
+/// Signed radix-16 digits of a `bits`-bit scalar given as little-endian
+/// bytes (bits past the bytes read as zero), least significant first, each
+/// in `[-8, 8]`: `Σ digit_j·16^j` equals the scalar. Constant time: the
 /// carry is computed arithmetically.
-pub(crate) fn signed_digits(scalar: &ShortScalar, bits: usize) -> Zeroizing<Vec<i8>> {
+pub(crate) fn signed_digits(le_bytes: &[u8], bits: usize) -> Zeroizing<Vec<i8>> {
     let count = bits.div_ceil(4) + 1;
     let mut digits = Zeroizing::new(vec![0i8; count]);
     let mut carry = 0i16;
     for (j, digit) in digits.iter_mut().enumerate() {
-        let byte = scalar.0.get(j / 2).copied().unwrap_or(0);
+        let byte = le_bytes.get(j / 2).copied().unwrap_or(0);
         let nibble = i16::from((byte >> (4 * (j % 2))) & 0x0f) + carry;
         // carry = 1 iff nibble >= 8 (nibble is in [0, 16]).
         carry = (nibble + 8) >> 4;
@@ -204,7 +205,7 @@ pub(crate) fn short_msm_ct<A: StrausArithmetic>(
     for (scalars, points) in scalars.chunks(CHUNK).zip(points.chunks(CHUNK)) {
         let tables = A::multiples(points);
         let digits: Vec<Zeroizing<Vec<i8>>> =
-            scalars.iter().map(|d| signed_digits(d, bits)).collect();
+            scalars.iter().map(|d| signed_digits(&d.0, bits)).collect();
         let positions = digits.first().map_or(0, |d| d.len());
         let mut acc = A::identity();
         for position in (0..positions).rev() {
@@ -246,12 +247,12 @@ mod tests {
             u64::MAX as u128,
             1 << 100,
         ] {
-            let digits = signed_digits(&ShortScalar::from_parts(v, false), 128);
+            let digits = signed_digits(&ShortScalar::from_parts(v, false).0, 128);
             assert!(digits.iter().all(|&d| (-8..=8).contains(&d)));
             assert_eq!(value(&digits), v as i128, "{v:#x}");
         }
         // 2^128 itself (κ = 128).
-        let digits = signed_digits(&ShortScalar::from_parts(0, true), 129);
+        let digits = signed_digits(&ShortScalar::from_parts(0, true).0, 129);
         assert_eq!(digits.iter().rposition(|&d| d != 0), Some(32));
     }
 }

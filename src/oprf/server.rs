@@ -12,17 +12,6 @@ use crate::group::PrimeOrderGroup;
 use crate::message::{BlindedElements, EvaluatedElements};
 use crate::Error;
 
-/// `k·X_i` for every element, as a message (the server's answer is public
-/// from here).
-fn evaluate_with<G: PrimeOrderGroup>(
-    key: &G::Scalar,
-    request: &BlindedElements<G>,
-) -> EvaluatedElements<G> {
-    let mut bytes = vec![0u8; request.len() * G::ELEMENT_LEN];
-    G::mul_batch_encode(key, request.elements(), &mut bytes);
-    EvaluatedElements::from_encodings(bytes)
-}
-
 macro_rules! server_common {
     ($name:ident, $mode:expr) => {
         impl<G: PrimeOrderGroup> core::fmt::Debug for $name<G> {
@@ -84,7 +73,7 @@ impl<G: PrimeOrderGroup> OprfServer<G> {
     /// `request.len()`.
     pub fn evaluate(&self, request: &BlindedElements<G>) -> EvaluatedElements<G> {
         let _ = &self.context;
-        evaluate_with(self.key.secret(), request)
+        request.evaluate_with(self.key.secret())
     }
 }
 
@@ -129,7 +118,7 @@ impl<G: PrimeOrderGroup> VoprfServer<G> {
         request: &BlindedElements<G>,
         nonce: &G::Scalar,
     ) -> (EvaluatedElements<G>, Proof<G>) {
-        let evaluated = evaluate_with(self.key.secret(), request);
+        let evaluated = request.evaluate_with(self.key.secret());
         let proof = generate_proof::<G>(
             &self.context,
             Relation::EvaluatedIsKeyTimesBlinded,
@@ -193,7 +182,7 @@ impl<G: PrimeOrderGroup> PoprfServer<G> {
         if crate::secret_marks::public_bool(G::scalar_is_zero(&t)) {
             return Err(Error::InvalidInput);
         }
-        let evaluated = evaluate_with(&G::scalar_invert(&t), request);
+        let evaluated = request.evaluate_with(&G::scalar_invert(&t));
         let tweaked_key = G::mul_base(&t);
         G::declassify_elements(core::slice::from_ref(&tweaked_key));
         let proof = generate_proof::<G>(

@@ -335,7 +335,5 @@ pub fn evaluate_share<G: PrimeOrderGroup>(
         }
         None => share.secret().clone(),
     };
-    let mut bytes = vec![0u8; request.as_bytes().len()];
-    G::mul_batch_encode(&key, request.elements(), &mut bytes);
-    Ok(EvaluatedElements::from_encodings(bytes))
+    Ok(request.evaluate_with(&key))
 }

@@ -2,5 +2,6 @@
 //! Each test binary uses part of it.
 #![allow(dead_code)]
 
+pub mod dudect;
 pub mod modes;
 pub mod replay_rng;

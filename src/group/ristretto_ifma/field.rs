@@ -3,11 +3,11 @@
 //! element `j`), products by VPMADD52LUQ/VPMADD52HUQ. Every operation is
 //! constant time: the same instructions whatever the values.
 //!
-//! Bounds. A *reduced* element has limbs `≤ 2^51` (at most one limb equal
-//! to 2^51), so its value is below `2^255 + 2^103 < 2p`, and any limb fits
-//! the 52 bits an IFMA multiplier reads. Every function takes reduced
-//! operands and returns a reduced result (sums and differences are carried
-//! at once: a lazy sum could reach 2^52, which IFMA would misread).
+//! Bounds. A *reduced* element has limbs below `2^51 + 2^17`, so its value
+//! is below `2^255 + 2^222 < 2p`, and every limb fits the 52 bits an IFMA
+//! multiplier reads. Every function takes reduced operands and returns a
+//! reduced result (sums and differences are carried at once: a lazy sum
+//! could pass 2^52, which IFMA would misread).
 
 use core::arch::x86_64::*;
 
@@ -40,24 +40,47 @@ impl Fe8 {
         splat([1, 0, 0, 0, 0])
     }
 
-    /// Carries limbs below 2^63 into a reduced element: each limb keeps 51
-    /// bits and passes the rest up; the carry out of the top limb comes back
-    /// at the bottom times 19 (2^255 ≡ 19), and one more step leaves limb 0
-    /// below 2^51 and limb 1 at most 2^51.
+    /// Carries limbs below 2^63 into a reduced element in one parallel
+    /// round: each limb keeps its low 51 bits and passes the rest (below
+    /// 2^12) to the next, the top limb's carry coming back at the bottom
+    /// times 19 (2^255 ≡ 19). The limbs are then below `2^51 + 19·2^12`.
+    /// One round instead of a ripple keeps the dependency chain three
+    /// instructions long.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn carry(mut c: [__m512i; 5]) -> Fe8 {
+    fn carry(c: [__m512i; 5]) -> Fe8 {
         let mask = _mm512_set1_epi64(LOW_51);
-        for i in 0..4 {
-            c[i + 1] = _mm512_add_epi64(c[i + 1], _mm512_srli_epi64::<51>(c[i]));
-            c[i] = _mm512_and_si512(c[i], mask);
+        let carries = c.map(|limb| _mm512_srli_epi64::<51>(limb));
+        let reduced = Fe8(core::array::from_fn(|i| {
+            let kept = _mm512_and_si512(c[i], mask);
+            let incoming = if i == 0 {
+                // The carry is below 2^12: a 32-bit multiplication is exact.
+                _mm512_mul_epu32(carries[4], _mm512_set1_epi64(19))
+            } else {
+                carries[i - 1]
+            };
+            _mm512_add_epi64(kept, incoming)
+        }));
+        reduced.debug_assert_reduced();
+        reduced
+    }
+
+    /// Debug builds check the bound of the module documentation (limbs
+    /// below `2^51 + 2^17`) where an element is made and where IFMA reads
+    /// one; release builds compile this to nothing.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn debug_assert_reduced(&self) {
+        if cfg!(debug_assertions) {
+            let bound = _mm512_set1_epi64((1 << 51) + (1 << 17));
+            for limb in &self.0 {
+                assert_eq!(
+                    _mm512_cmpge_epu64_mask(*limb, bound),
+                    0,
+                    "limb above its bound"
+                );
+            }
         }
-        let top = _mm512_srli_epi64::<51>(c[4]);
-        c[4] = _mm512_and_si512(c[4], mask);
-        c[0] = _mm512_add_epi64(c[0], times_19(top));
-        c[1] = _mm512_add_epi64(c[1], _mm512_srli_epi64::<51>(c[0]));
-        c[0] = _mm512_and_si512(c[0], mask);
-        Fe8(c)
     }
 
     /// `self + other`.
@@ -99,12 +122,14 @@ impl Fe8 {
     ///
     /// Column `k` (weight 2^51k) gets the low halves of `a_i·b_j`, `i + j =
     /// k`, and twice the high halves of column `k − 1` (a high half weighs
-    /// 2^52 = 2·2^51 more). With limbs `≤ 2^51` a product is `≤ 2^102`, so a
-    /// column is below `5·2^52 + 5·2^51 < 2^56`, and after adding 19 times
-    /// a higher column below `2^61 + 2^56 < 2^63`: the carry handles it.
+    /// 2^52 = 2·2^51 more). With reduced limbs a product is below `2^103`,
+    /// so a column is below `5·2^52 + 5·2^52 < 2^56`, and after adding 19
+    /// times a higher column below `2^61`: the carry handles it.
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+        self.debug_assert_reduced();
+        other.debug_assert_reduced();
         let (a, b) = (&self.0, &other.0);
         let zero = _mm512_setzero_si512();
         let mut lo = [zero; 9];
@@ -123,6 +148,7 @@ impl Fe8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     pub(super) fn square(&self) -> Fe8 {
+        self.debug_assert_reduced();
         let a = &self.0;
         let zero = _mm512_setzero_si512();
         let mut lo = [zero; 9];

@@ -18,7 +18,7 @@ use zeroize::Zeroizing;
 const SLOTS_PER_PASS: usize = 32;
 
 /// One slot: the cached multiples `1·P .. 8·P` of its 8 points.
-type Table = [Cached8; 8];
+pub(super) type Table = [Cached8; 8];
 
 /// `Σ d_i·P_i` encoded, for the ristretto255 encodings `encoded` (32 bytes
 /// each) and short secret `d_i < 2^bits`; `None` if an encoding is invalid.
@@ -49,7 +49,7 @@ pub(crate) fn short_msm_ct(
                 let i = slot * LANES + lane;
                 if i < n {
                     bytes[lane].copy_from_slice(&encoded[32 * i..32 * i + 32]);
-                    for (position, d) in signed_digits(&scalars[i], bits).iter().enumerate() {
+                    for (position, d) in signed_digits(&scalars[i].0, bits).iter().enumerate() {
                         lane_digits[position][lane] = i64::from(*d);
                     }
                 }
@@ -63,9 +63,7 @@ pub(crate) fn short_msm_ct(
         }
         let mut acc = Extended8::identity();
         for position in (0..positions).rev() {
-            for _ in 0..4 {
-                acc = acc.double();
-            }
+            acc = acc.double_times(4);
             for (table, digits) in tables.iter().zip(digits.iter()) {
                 acc = acc.add(&select(table, &digits[position]));
             }
@@ -78,7 +76,7 @@ pub(crate) fn short_msm_ct(
 
 /// `[1·P, …, 8·P]` in cached form.
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn multiples(p: &Extended8) -> Table {
+pub(super) fn multiples(p: &Extended8) -> Table {
     let p_cached = p.cached();
     let mut table = [p_cached; 8];
     let mut multiple = p.double();
@@ -93,7 +91,7 @@ fn multiples(p: &Extended8) -> Table {
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
 /// `d < 0`: every entry is read and kept under a comparison mask.
 #[target_feature(enable = "avx512f")]
-fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
+pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
     // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
     let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
     let magnitude = _mm512_abs_epi64(d);

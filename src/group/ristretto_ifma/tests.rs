@@ -324,3 +324,91 @@ fn select_uses_masks_only() {
         assert_eq!(fast, expected.compress().to_bytes(), "d = {d}");
     }
 }
+
+/// Scalars at the edges of the signed-digit recoding and the group order,
+/// then pseudo-random ones.
+fn edge_and_random_scalars(count: usize) -> Vec<Scalar> {
+    let mut all_ones_windows = [0xffu8; 32];
+    all_ones_windows[31] = 0x0f; // 2^252 − 1 < ℓ
+    let mut eights = [0x88u8; 32]; // every digit 8: the recoding's carries
+    eights[31] = 0x08;
+    let mut scalars = vec![
+        Scalar::ZERO,
+        Scalar::ONE,
+        Scalar::from(2u64),
+        Scalar::from(8u64),
+        Scalar::from(9u64),
+        -Scalar::ONE, // ℓ − 1
+        -Scalar::from(8u64),
+        Scalar::from_bytes_mod_order(all_ones_windows),
+        Scalar::from_bytes_mod_order(eights),
+    ];
+    let mut i = 0u8;
+    while scalars.len() < count {
+        scalars.push(Scalar::from_bytes_mod_order_wide(
+            &[i.wrapping_mul(37) ^ 0x5a; 64],
+        ));
+        i += 1;
+    }
+    scalars
+}
+
+#[test]
+fn evaluation_matches_dalek() {
+    if !supported() {
+        return;
+    }
+    // Sizes around the 8-lane chunks; a point and its negation, and a
+    // point twice, in the same chunk.
+    for n in [1usize, 7, 8, 9, 17] {
+        let mut points = random_points(n, n as u8 + 1);
+        if n >= 8 {
+            points[1] = -points[0];
+            points[2] = points[0];
+        }
+        let encoded: Vec<u8> = points
+            .iter()
+            .flat_map(|p| p.compress().to_bytes())
+            .collect();
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        assert!(unsafe { super::evaluate::all_valid_non_identity(&encoded) });
+        for key in edge_and_random_scalars(12) {
+            let mut out = vec![0u8; encoded.len()];
+            // SAFETY: as above.
+            assert!(unsafe { super::evaluate::mul_encoded(&key.to_bytes(), &encoded, &mut out) });
+            for (p, answer) in points.iter().zip(out.chunks_exact(32)) {
+                assert_eq!(answer, (p * key).compress().as_bytes(), "n = {n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn evaluation_rejects_what_decoding_rejects() {
+    if !supported() {
+        return;
+    }
+    let good: Vec<u8> = random_points(9, 3)
+        .iter()
+        .flat_map(|p| p.compress().to_bytes())
+        .collect();
+    let mut negative_s = [0u8; 32];
+    negative_s[0] = 1;
+    for (position, bad) in [(0usize, [0u8; 32]), (8, negative_s), (4, [0xff; 32])] {
+        let mut encoded = good.clone();
+        encoded[32 * position..32 * position + 32].copy_from_slice(&bad);
+        let mut out = vec![0u8; encoded.len()];
+        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        unsafe {
+            assert!(!super::evaluate::all_valid_non_identity(&encoded));
+            // The identity decodes (zero bytes are its encoding): only the
+            // check refuses it.
+            let decodes = bad == [0; 32];
+            let key = Scalar::from(5u64).to_bytes();
+            assert_eq!(
+                super::evaluate::mul_encoded(&key, &encoded, &mut out),
+                decodes
+            );
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The server's evaluation on ristretto255, 8 elements per vector: decode
+//! the blinded elements' encodings, multiply each by the one secret key,
+//! encode the products; and the validity check of a batch of encodings,
+//! which is the decoding alone.
+//!
+//! Constant time in the key: its signed radix-16 digits (`[-8, 8]`, from
+//! `group/straus.rs`) are read in a fixed order, each becomes a lane mask
+//! by vector comparisons that scan every entry of the table `1·P .. 8·P`
+//! (`msm.rs`'s select), and the instruction stream depends only on the
+//! number of elements. The elements, their validity and the products are
+//! public (the request and the server's answer).
+
+use super::codec::{decode, encode, LANES};
+use super::msm::{multiples, select, Table};
+use super::point::Extended8;
+use crate::group::straus::signed_digits;
+use zeroize::Zeroizing;
+
+/// Bytes of an encoding.
+const ENCODING_LEN: usize = 32;
+
+/// Bits of a canonical scalar (`ℓ < 2^253`).
+const SCALAR_BITS: usize = 253;
+
+/// Up to 8 encodings as lanes (missing lanes hold zeros, the identity's
+/// encoding) and the mask of the lanes in use.
+fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
+    let mut lanes = [[0u8; ENCODING_LEN]; LANES];
+    let mut used = 0u8;
+    for (lane, encoding) in chunk.chunks_exact(ENCODING_LEN).enumerate() {
+        lanes[lane].copy_from_slice(encoding);
+        used |= 1 << lane;
+    }
+    (lanes, used)
+}
+
+/// Whether every 32-byte encoding in `encoded` (a whole number of them) is
+/// a valid RFC 9496 encoding of an element other than the identity (whose
+/// only valid encoding is 32 zero bytes).
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn all_valid_non_identity(encoded: &[u8]) -> bool {
+    let mut all_valid = true;
+    for chunk in encoded.chunks(LANES * ENCODING_LEN) {
+        let (lanes, used) = lanes_of(chunk);
+        let (_, valid) = decode(&lanes);
+        let not_identity = lanes
+            .iter()
+            .enumerate()
+            .fold(0u8, |m, (lane, b)| m | (u8::from(*b != [0; 32]) << lane));
+        all_valid &= valid & not_identity & used == used;
+    }
+    all_valid
+}
+
+/// `k·X_i` encoded into `out` for each encoding `X_i` in `encoded`, with
+/// `key` the little-endian bytes of `k < 2^253`; `false` (and `out` partly
+/// written) if an encoding is invalid. `out` has the length of `encoded`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn mul_encoded(key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
+    // The digits broadcast to the 8 lanes, as the table select reads them
+    // (secret: wiped on drop).
+    let digits = signed_digits(key, SCALAR_BITS);
+    let lane_digits: Zeroizing<Vec<[i64; LANES]>> =
+        Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect());
+    for (chunk, answer) in encoded
+        .chunks(LANES * ENCODING_LEN)
+        .zip(out.chunks_mut(LANES * ENCODING_LEN))
+    {
+        let (lanes, used) = lanes_of(chunk);
+        let (point, valid) = decode(&lanes);
+        if valid & used != used {
+            return false;
+        }
+        let product = multiply(&multiples(&point), &lane_digits);
+        for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encode(&product)) {
+            slot.copy_from_slice(&encoding);
+        }
+    }
+    true
+}
+
+/// `Σ digits[j]·16^j · P` per lane, for the table of `P` and the digits
+/// (most significant last): four doublings and one table addition per
+/// digit, from the top.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn multiply(table: &Table, digits: &[[i64; LANES]]) -> Extended8 {
+    let mut acc = Extended8::identity();
+    for (position, lane_digits) in digits.iter().enumerate().rev() {
+        if position + 1 < digits.len() {
+            acc = acc.double_times(4);
+        }
+        acc = acc.add(&select(table, lane_digits));
+    }
+    acc
+}
