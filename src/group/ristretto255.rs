@@ -198,9 +198,9 @@ impl PrimeOrderGroup for Ristretto255 {
     ) {
         #[cfg(target_arch = "x86_64")]
         {
-            // The key's bytes are as secret as the key.
-            let key = Zeroizing::new(s.0.to_bytes());
-            if super::ristretto_ifma::mul_encoded(&key, encoded, out) {
+            // The halved key's bytes are as secret as the key.
+            let half_key = Zeroizing::new((s.0 * inverse_of_two()).to_bytes());
+            if super::ristretto_ifma::mul_encoded(&half_key, encoded, out) {
                 return;
             }
         }

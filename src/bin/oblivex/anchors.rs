@@ -24,10 +24,10 @@ const RTLD_NOW: c_int = 2;
 
 /// A shared library loaded for the process's lifetime (never closed: the
 /// functions taken from it stay valid).
-struct Library(*mut c_void);
+pub struct Library(*mut c_void);
 
 impl Library {
-    fn open(name: &CStr) -> Option<Library> {
+    pub fn open(name: &CStr) -> Option<Library> {
         // SAFETY: `name` is a NUL-terminated string; dlopen has no other
         // precondition (a library's initialisers run, as for any link).
         let handle = unsafe { dlopen(name.as_ptr(), RTLD_NOW) };
@@ -39,7 +39,7 @@ impl Library {
     /// # Safety
     /// `F` must be an `extern "C"` function pointer type matching the
     /// symbol's C declaration.
-    unsafe fn function<F: Copy>(&self, name: &CStr) -> Option<F> {
+    pub unsafe fn function<F: Copy>(&self, name: &CStr) -> Option<F> {
         assert_eq!(size_of::<F>(), size_of::<*mut c_void>());
         // SAFETY: a live handle and a NUL-terminated name.
         let address = unsafe { dlsym(self.0, name.as_ptr()) };

@@ -6,6 +6,7 @@
 //! ```
 
 mod anchors;
+mod crypto_mb;
 mod modexp;
 mod oprf;
 mod report;
@@ -29,7 +30,11 @@ speed oprf     the batch OPRF with the malicious-server check against the
                semi-honest OPRF and the VOPRF proof, server and client µs per
                element, per suite and batch size (default n = 1,16,256,1024,
                and 4096 for ristretto255; the slow suites stop at 1024 or 256
-               unless --n is given), then FFDHE-2048 per backend
+               unless --n is given), then the ristretto255, P-256 and
+               FFDHE-2048 servers per backend, beside Intel crypto_mb's
+               mbx_x25519_mb8 and mbx_nistp256_ecdh_mb8 when it is installed
+               (OBLIVEX_CRYPTO_MB=path, else libcrypto_mb.so on the loader's
+               path: scripts/install-crypto-mb)
 speed threshold  threshold blind BLS (batch check vs a pairing per share)
                and threshold OPRF client costs (default n = 1,64,1024)
 speed          all three
@@ -115,7 +120,10 @@ fn main() -> ExitCode {
     }
     let (what, rest) = match args.first().map(String::as_str) {
         Some("speed") => match args.get(1).map(String::as_str) {
-            Some(w @ ("modexp" | "oprf" | "threshold" | "ffdhe-server")) => (w, &args[2..]),
+            Some(w @ ("modexp" | "oprf" | "threshold")) => (w, &args[2..]),
+            // Internal: one server figure for `speed oprf`'s per-backend
+            // comparison, in a child process.
+            Some("server") => ("server", &args[2..]),
             _ => ("all", &args[1..]),
         },
         Some("version") => {
@@ -127,6 +135,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let (suite, rest) = match (what, rest) {
+        ("server", [suite, rest @ ..]) => (suite.as_str(), rest),
+        _ => ("", rest),
+    };
     let options = match parse(rest) {
         Ok(o) => o,
         Err(message) => {
@@ -134,10 +146,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if what == "ffdhe-server" {
-        // Internal: one figure for `speed oprf`'s per-backend comparison.
-        println!("{}", oprf::ffdhe_server_throughput(options.seconds));
-        return ExitCode::SUCCESS;
+    if what == "server" {
+        let n = options.ns.first().copied().unwrap_or(256);
+        return match oprf::server_us_per_element(suite, n, options.seconds) {
+            Some(us) => {
+                println!("{us}");
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("oblivex speed server: unknown suite {suite:?}");
+                ExitCode::from(2)
+            }
+        };
     }
     if !options.json {
         println!(

@@ -12,9 +12,11 @@
 //! not counted); the server's is its evaluation. The six measurements of one
 //! (suite, n) are interleaved round by round, and each ratio is the median
 //! of the per-round ratios, so slow drifts of this machine's speed cancel.
-//! Last, the FFDHE-2048 server evaluation on each arithmetic backend (child
-//! processes with `OBLIVEX_BACKEND` set, since the backend is chosen once
-//! per process).
+//! Last, the server evaluation of ristretto255, P-256 and FFDHE-2048 on
+//! each arithmetic backend (child processes with `OBLIVEX_BACKEND` set,
+//! since the backend is chosen once per process), beside Intel crypto_mb's
+//! 8-way X25519 and P-256 scalar multiplications where it is installed
+//! (`crypto_mb.rs`).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -24,8 +26,9 @@ use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{CheckedOprfClient, OprfClient, OprfServer, Proof, VoprfClient, VoprfServer};
 
+use crate::crypto_mb::CryptoMb;
 use crate::report::{OprfFigure, Report};
-use crate::timing::median;
+use crate::timing::{median, median_us_per_item, TestData};
 
 /// The protocols compared, in output order.
 const PROTOCOLS: [&str; 3] = ["semi-honest", "balancer", "voprf"];
@@ -253,72 +256,127 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) -> Vec<OprfFi
         .collect()
 }
 
-/// Elements per second of the FFDHE-2048 server's batch evaluation
-/// (n = 256) in this process.
-pub fn ffdhe_server_throughput(seconds: f64) -> f64 {
-    type G = Ffdhe2048;
+/// The servers compared across arithmetic backends, with their batch
+/// sizes: the groups whose evaluation the backend choice changes
+/// (ristretto255: the 8-lane engine or dalek; FFDHE: the exponentiation
+/// engine) and P-256 (the same code on both, beside its crypto_mb anchor).
+const SERVER_PATHS: [(&str, usize); 3] = [
+    (Ristretto255::SUITE_ID, 1024),
+    (P256::SUITE_ID, 256),
+    (Ffdhe2048::SUITE_ID, 256),
+];
+
+/// µs per element of the server's evaluation of a request of `n` elements
+/// received as bytes (decode and check, evaluate, encode) for the suite
+/// named, in this process; `None` for a suite not in [`SERVER_PATHS`].
+pub fn server_us_per_element(suite: &str, n: usize, seconds: f64) -> Option<f64> {
+    match suite {
+        Ristretto255::SUITE_ID => Some(server_us::<Ristretto255>(n, seconds)),
+        P256::SUITE_ID => Some(server_us::<P256>(n, seconds)),
+        Ffdhe2048::SUITE_ID => Some(server_us::<Ffdhe2048>(n, seconds)),
+        _ => None,
+    }
+}
+
+fn server_us<G: PrimeOrderGroup>(n: usize, seconds: f64) -> f64 {
     let mut rng = oblivex::rng::os_rng().expect("OS randomness");
-    let n = 256;
     let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("input {i}").into_bytes()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
     let server = OprfServer::<G>::generate(&mut rng);
     let request = OprfClient::<G>::new().blind(&refs, &mut rng).unwrap();
     let request = request.request().to_bytes();
-    let run = || {
-        let start = Instant::now();
-        let decoded = BlindedElements::<G>::from_bytes(&request).unwrap();
-        drop(server.evaluate(&decoded).to_bytes());
-        start.elapsed().as_secs_f64()
-    };
-    run();
-    let start = Instant::now();
-    let mut times = Vec::new();
-    while times.len() < 5 || start.elapsed().as_secs_f64() < seconds {
-        times.push(run());
-    }
-    n as f64 / median(times)
+    median_us_per_item(
+        seconds,
+        n,
+        || (),
+        |()| {
+            let decoded = BlindedElements::<G>::from_bytes(&request).unwrap();
+            drop(server.evaluate(&decoded).to_bytes());
+        },
+    )
 }
 
-/// The FFDHE-2048 server throughput on each backend this CPU runs, measured
-/// in child processes.
+/// The server evaluation of each suite of [`SERVER_PATHS`] on each backend
+/// this CPU runs (child processes: the backend is chosen once per
+/// process), beside crypto_mb's 8-way scalar multiplication where it is
+/// installed.
 fn backends(seconds: f64, json: bool) {
     let Ok(exe) = std::env::current_exe() else {
         return;
     };
-    let mut results = Vec::new();
-    for backend in ["portable", "ifma"] {
-        let output = Command::new(&exe)
-            .args(["speed", "ffdhe-server", "--seconds", &seconds.to_string()])
-            .env("OBLIVEX_BACKEND", backend)
-            .output();
-        let rate = output
-            .ok()
-            .filter(|o| o.status.success())
-            .and_then(|o| String::from_utf8(o.stdout).ok())
-            .and_then(|s| s.trim().parse::<f64>().ok());
-        if let Some(rate) = rate {
-            results.push((backend, rate));
-        }
+    let crypto_mb = CryptoMb::load();
+    let mut data = TestData(0x0b11_7e55);
+    if !json {
+        println!(
+            "\nServer evaluation per arithmetic backend, µs per element (decode and check, k·X, encode)"
+        );
     }
-    for (backend, rate) in &results {
-        if json {
-            println!(
-                "{{\"suite\":\"FFDHE2048-SHA512\",\"n\":256,\"protocol\":\"semi-honest\",\"side\":\"server\",\"backend\":\"{backend}\",\"elements_per_second\":{rate:.1}}}"
-            );
+    for (suite, n) in SERVER_PATHS {
+        let mut results = Vec::new();
+        for backend in ["portable", "ifma"] {
+            let output = Command::new(&exe)
+                .args(["speed", "server", suite, "--n", &n.to_string()])
+                .args(["--seconds", &seconds.to_string()])
+                .env("OBLIVEX_BACKEND", backend)
+                .output();
+            let us = output
+                .ok()
+                .filter(|o| o.status.success())
+                .and_then(|o| String::from_utf8(o.stdout).ok())
+                .and_then(|s| s.trim().parse::<f64>().ok());
+            if let Some(us) = us {
+                results.push((backend, us));
+            }
         }
+        let anchor = crypto_mb.as_ref().and_then(|library| match suite {
+            Ristretto255::SUITE_ID => {
+                Some(("mbx_x25519_mb8", library.x25519_us(&mut data, seconds)?))
+            }
+            P256::SUITE_ID => Some((
+                "mbx_nistp256_ecdh_mb8",
+                library.nistp256_us(&mut data, seconds)?,
+            )),
+            _ => None,
+        });
+        if json {
+            for (backend, us) in &results {
+                println!(
+                    "{{\"suite\":\"{suite}\",\"n\":{n},\"protocol\":\"semi-honest\",\"side\":\"server\",\"backend\":\"{backend}\",\"us_per_element\":{us:.3}}}"
+                );
+            }
+            if let Some((function, us)) = anchor {
+                println!(
+                    "{{\"suite\":\"{suite}\",\"anchor\":\"crypto_mb {function}\",\"us_per_scalar_multiplication\":{us:.3}}}"
+                );
+            }
+            continue;
+        }
+        let mut line: Vec<String> = results
+            .iter()
+            .map(|(b, us)| format!("{b} {us:.2}"))
+            .collect();
+        if let [(_, portable), (_, ifma)] = results.as_slice() {
+            line.push(format!("portable/ifma {:.2}x", portable / ifma));
+        }
+        if let Some((function, us)) = anchor {
+            let best = results
+                .iter()
+                .map(|(_, us)| *us)
+                .fold(f64::INFINITY, f64::min);
+            line.push(format!(
+                "crypto_mb {function} {us:.2} per scalar multiplication (best/crypto_mb {:.2})",
+                best / us
+            ));
+        }
+        println!("{suite:>20} n = {n:>4}: {}", line.join(", "));
     }
     if !json {
-        let line: Vec<String> = results
-            .iter()
-            .map(|(b, r)| format!("{b} {r:.0}/s"))
-            .collect();
-        let speedup = match results.as_slice() {
-            [(_, portable), (_, ifma)] => format!(" (ifma/portable {:.2}x)", ifma / portable),
-            _ => String::new(),
-        };
-        println!(
-            "FFDHE2048-SHA512 server evaluation, n = 256: {}{speedup}",
-            line.join(", ")
-        );
+        match &crypto_mb {
+            Some(library) => println!("crypto_mb: {}", library.name),
+            None => println!(
+                "crypto_mb: not installed (scripts/install-crypto-mb DIR, then LD_LIBRARY_PATH=DIR/lib, \
+                 or OBLIVEX_CRYPTO_MB=/path/to/libcrypto_mb.so)"
+            ),
+        }
     }
 }

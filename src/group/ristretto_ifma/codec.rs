@@ -11,7 +11,7 @@ use super::point::Extended8;
 pub(super) const LANES: usize = 8;
 
 /// The field elements of 8 little-endian 32-byte strings (bit 255 dropped).
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn field_from_bytes(bytes: &[[u8; 32]; LANES]) -> Fe8 {
     let mask = (1u64 << 51) - 1;
     let mut limbs = [[0u64; LANES]; 5];
@@ -32,7 +32,7 @@ pub(super) fn field_from_bytes(bytes: &[[u8; 32]; LANES]) -> Fe8 {
 }
 
 /// The canonical 32-byte little-endian encodings of 8 field elements.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn field_to_bytes(f: &Fe8) -> [[u8; 32]; LANES] {
     let canonical = f.canonical();
     let mut limbs = [[0u64; LANES]; 5];
@@ -59,7 +59,7 @@ pub(super) fn field_to_bytes(f: &Fe8) -> [[u8; 32]; LANES] {
 /// RFC 9496 decoding of 8 encodings: the points, and the lanes whose
 /// encoding is valid (canonical, non-negative `s`, a square ratio,
 /// non-negative `t`, `y ≠ 0`). Invalid lanes hold unspecified points.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, __mmask8) {
     let s = field_from_bytes(bytes);
     let canonical = field_to_bytes(&s)
@@ -83,8 +83,65 @@ pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, __mmask8) {
     (Extended8 { x, y, z: one, t }, valid)
 }
 
+/// The RFC 9496 encoding of `2·Q` for 8 points `Q`, which needs an
+/// inversion but no square root, so that a batch shares one inversion
+/// (the server encodes `2·((k/2)·X)`). With `Q = (X : Y : Z : T)`, `2·Q`
+/// is `(E·H : G·F : F·H : E·G)` for `E = 2XY`, `F = Z² + d·T²`, `G = Y² +
+/// X²`, `H = Z² − d·T²`; the inverse of `E·G·F·H` gives `1/(F·H)` and
+/// `1/(E·G)`, and the encoding's inverse square root is a product of known
+/// factors. `E·G·F·H` is zero exactly when `Q` is a torsion point (then
+/// `2·Q` is the identity, encoded as zeros).
+pub(super) struct DoubledEncoding {
+    e: Fe8,
+    f: Fe8,
+    g: Fe8,
+    h: Fe8,
+    eg: Fe8,
+    fh: Fe8,
+}
+
+impl DoubledEncoding {
+    /// The factors of `2·Q`.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn new(q: &Extended8) -> DoubledEncoding {
+        let xx = q.x.square();
+        let yy = q.y.square();
+        let zz = q.z.square();
+        let dtt = q.t.square().mul(&splat(D));
+        let e = q.x.add(&q.x).mul(&q.y);
+        let f = zz.add(&dtt);
+        let g = yy.add(&xx);
+        let h = zz.sub(&dtt);
+        let (eg, fh) = (e.mul(&g), f.mul(&h));
+        DoubledEncoding { e, f, g, h, eg, fh }
+    }
+
+    /// `E·G·F·H`, to be inverted (zero lanes replaced by one first).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn denominator(&self) -> Fe8 {
+        self.eg.mul(&self.fh)
+    }
+
+    /// The encodings, given `inverse = 1/(E·G·F·H)` in the lanes of
+    /// `nonzero` (others: anything; they encode the identity).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn finish(&self, inverse: &Fe8, nonzero: __mmask8) -> [[u8; 32]; LANES] {
+        let sqrt_m1 = splat(SQRT_M1);
+        let z_inv = self.eg.mul(inverse); // 1/(F·H)
+        let t_inv = self.fh.mul(inverse); // 1/(E·G)
+        let rotate = self.eg.mul(&z_inv).is_negative();
+        let e = self.e.select(&self.g, rotate);
+        let g = self.g.select(&self.e.neg(), rotate);
+        let h = self.h.select(&self.f.mul(&sqrt_m1), rotate);
+        let magic = splat(INVSQRT_A_MINUS_D).select(&sqrt_m1, rotate);
+        let g = g.negate_where(h.mul(&e).mul(&z_inv).is_negative());
+        let s = h.sub(&g).mul(&magic.mul(&g.mul(&t_inv))).abs();
+        field_to_bytes(&Fe8::zero().select(&s, nonzero))
+    }
+}
+
 /// RFC 9496 encoding of 8 points.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn encode(p: &Extended8) -> [[u8; 32]; LANES] {
     let u1 = p.z.add(&p.y).mul(&p.z.sub(&p.y));
     let u2 = p.x.mul(&p.y);

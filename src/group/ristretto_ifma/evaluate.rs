@@ -1,7 +1,8 @@
 //! The server's evaluation on ristretto255, 8 elements per vector: decode
-//! the blinded elements' encodings, multiply each by the one secret key,
-//! encode the products; and the validity check of a batch of encodings,
-//! which is the decoding alone.
+//! the blinded elements' encodings, multiply each by half the secret key,
+//! encode the doubled products (one inversion per pass of 256 elements, no
+//! square root); and the validity check of a batch of encodings, which is
+//! the decoding alone.
 //!
 //! Constant time in the key: its signed radix-16 digits (`[-8, 8]`, from
 //! `group/straus.rs`) are read in a fixed order, each becomes a lane mask
@@ -10,7 +11,8 @@
 //! number of elements. The elements, their validity and the products are
 //! public (the request and the server's answer).
 
-use super::codec::{decode, encode, LANES};
+use super::codec::{decode, DoubledEncoding, LANES};
+use super::field::{invert_all, Fe8};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
 use crate::group::straus::signed_digits;
@@ -37,7 +39,7 @@ fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
 /// Whether every 32-byte encoding in `encoded` (a whole number of them) is
 /// a valid RFC 9496 encoding of an element other than the identity (whose
 /// only valid encoding is 32 zero bytes).
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn all_valid_non_identity(encoded: &[u8]) -> bool {
     let mut all_valid = true;
     for chunk in encoded.chunks(LANES * ENCODING_LEN) {
@@ -52,28 +54,59 @@ pub(super) fn all_valid_non_identity(encoded: &[u8]) -> bool {
     all_valid
 }
 
-/// `k·X_i` encoded into `out` for each encoding `X_i` in `encoded`, with
-/// `key` the little-endian bytes of `k < 2^253`; `false` (and `out` partly
-/// written) if an encoding is invalid. `out` has the length of `encoded`.
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn mul_encoded(key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
+/// Vectors of 8 points whose encodings share one inversion: their pending
+/// encodings (six field elements each, 60 KiB in all) stay in the L2
+/// cache, and the inversion costs each about 8 multiplications.
+const VECTORS_PER_INVERSION: usize = 32;
+
+/// `2·h·X_i` encoded into `out` for each encoding `X_i` in `encoded`, with
+/// `half_key` the little-endian bytes of `h < 2^253` (the server passes
+/// `h = k/2 mod ℓ` and so answers `k·X_i`: the encoding of a doubled point
+/// needs no square root, so the whole pass shares one inversion); `false`
+/// (and `out` partly written) if an encoding is invalid. `out` has the
+/// length of `encoded`.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_encoded(half_key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
     // The digits broadcast to the 8 lanes, as the table select reads them
     // (secret: wiped on drop).
-    let digits = signed_digits(key, SCALAR_BITS);
+    let digits = signed_digits(half_key, SCALAR_BITS);
     let lane_digits: Zeroizing<Vec<[i64; LANES]>> =
         Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect());
-    for (chunk, answer) in encoded
-        .chunks(LANES * ENCODING_LEN)
-        .zip(out.chunks_mut(LANES * ENCODING_LEN))
-    {
-        let (lanes, used) = lanes_of(chunk);
-        let (point, valid) = decode(&lanes);
-        if valid & used != used {
-            return false;
+    let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
+    for (pass, answers) in encoded.chunks(pass_len).zip(out.chunks_mut(pass_len)) {
+        let mut pending = Vec::with_capacity(VECTORS_PER_INVERSION);
+        for chunk in pass.chunks(LANES * ENCODING_LEN) {
+            let (lanes, used) = lanes_of(chunk);
+            let (point, valid) = decode(&lanes);
+            if valid & used != used {
+                return false;
+            }
+            let product = multiply(&multiples(&point), &lane_digits);
+            pending.push(DoubledEncoding::new(&product));
         }
-        let product = multiply(&multiples(&point), &lane_digits);
-        for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encode(&product)) {
-            slot.copy_from_slice(&encoding);
+        // A lane's denominator is zero only for a torsion product (a zero
+        // key; padding lanes): it becomes one for the inversion, and the
+        // lane encodes the identity.
+        let mut nonzero = Vec::with_capacity(pending.len());
+        let mut denominators: Vec<Fe8> = pending
+            .iter()
+            .map(|p| {
+                let d = p.denominator();
+                let lanes = !d.is_zero();
+                nonzero.push(lanes);
+                Fe8::one().select(&d, lanes)
+            })
+            .collect();
+        invert_all(&mut denominators);
+        for ((p, inverse), (lanes, answer)) in pending
+            .iter()
+            .zip(&denominators)
+            .zip(nonzero.iter().zip(answers.chunks_mut(LANES * ENCODING_LEN)))
+        {
+            let encodings = p.finish(inverse, *lanes);
+            for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encodings) {
+                slot.copy_from_slice(&encoding);
+            }
         }
     }
     true
@@ -82,7 +115,7 @@ pub(super) fn mul_encoded(key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> boo
 /// `Σ digits[j]·16^j · P` per lane, for the table of `P` and the digits
 /// (most significant last): four doublings and one table addition per
 /// digit, from the top.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn multiply(table: &Table, digits: &[[i64; LANES]]) -> Extended8 {
     let mut acc = Extended8::identity();
     for (position, lane_digits) in digits.iter().enumerate().rev() {

@@ -20,7 +20,7 @@ pub(super) struct Fe8(pub(super) [__m512i; 5]);
 
 /// A constant broadcast to the 8 lanes.
 #[inline]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn splat(limbs: [u64; 5]) -> Fe8 {
     Fe8(limbs.map(|l| _mm512_set1_epi64(l as i64)))
 }
@@ -28,14 +28,14 @@ pub(super) fn splat(limbs: [u64; 5]) -> Fe8 {
 impl Fe8 {
     /// 0 in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn zero() -> Fe8 {
         splat([0; 5])
     }
 
     /// 1 in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn one() -> Fe8 {
         splat([1, 0, 0, 0, 0])
     }
@@ -47,7 +47,7 @@ impl Fe8 {
     /// One round instead of a ripple keeps the dependency chain three
     /// instructions long.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     fn carry(c: [__m512i; 5]) -> Fe8 {
         let mask = _mm512_set1_epi64(LOW_51);
         let carries = c.map(|limb| _mm512_srli_epi64::<51>(limb));
@@ -69,7 +69,7 @@ impl Fe8 {
     /// below `2^51 + 2^17`) where an element is made and where IFMA reads
     /// one; release builds compile this to nothing.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     fn debug_assert_reduced(&self) {
         if cfg!(debug_assertions) {
             let bound = _mm512_set1_epi64((1 << 51) + (1 << 17));
@@ -85,7 +85,7 @@ impl Fe8 {
 
     /// `self + other`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn add(&self, other: &Fe8) -> Fe8 {
         Fe8::carry(core::array::from_fn(|i| {
             _mm512_add_epi64(self.0[i], other.0[i])
@@ -95,7 +95,7 @@ impl Fe8 {
     /// `self − other`, computed as `self + 2p − other` (every limb of 2p
     /// exceeds a reduced limb, so nothing goes negative).
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn sub(&self, other: &Fe8) -> Fe8 {
         const TWO_P: [i64; 5] = [
             (1 << 52) - 38,
@@ -110,9 +110,27 @@ impl Fe8 {
         }))
     }
 
+    /// `self − a − b` with one carry, computed as `self + 4p − a − b` (every
+    /// limb of 4p exceeds the sum of two reduced limbs).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub_both(&self, a: &Fe8, b: &Fe8) -> Fe8 {
+        const FOUR_P: [i64; 5] = [
+            (1 << 53) - 76,
+            (1 << 53) - 4,
+            (1 << 53) - 4,
+            (1 << 53) - 4,
+            (1 << 53) - 4,
+        ];
+        Fe8::carry(core::array::from_fn(|i| {
+            let biased = _mm512_add_epi64(self.0[i], _mm512_set1_epi64(FOUR_P[i]));
+            _mm512_sub_epi64(biased, _mm512_add_epi64(a.0[i], b.0[i]))
+        }))
+    }
+
     /// `−self`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn neg(&self) -> Fe8 {
         Fe8::zero().sub(self)
     }
@@ -126,7 +144,7 @@ impl Fe8 {
     /// so a column is below `5·2^52 + 5·2^52 < 2^56`, and after adding 19
     /// times a higher column below `2^61`: the carry handles it.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
         self.debug_assert_reduced();
         other.debug_assert_reduced();
@@ -146,8 +164,25 @@ impl Fe8 {
     /// `self²`: the 10 cross products once (then doubled) and the 5
     /// squares; otherwise as [`Fe8::mul`].
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn square(&self) -> Fe8 {
+        let (lo, hi) = self.square_columns();
+        Fe8::fold(&lo, &hi)
+    }
+
+    /// `2·self²`, with the one carry of a squaring (the doubled columns
+    /// stay below 2^63).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn square_doubled(&self) -> Fe8 {
+        let (lo, hi) = self.square_columns();
+        Fe8::carry(Fe8::fold_columns(&lo, &hi).map(|c| _mm512_slli_epi64::<1>(c)))
+    }
+
+    /// The low and high columns of `self²` (see [`Fe8::mul`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn square_columns(&self) -> ([__m512i; 9], [__m512i; 9]) {
         self.debug_assert_reduced();
         let a = &self.0;
         let zero = _mm512_setzero_si512();
@@ -167,13 +202,21 @@ impl Fe8 {
             lo[2 * i] = _mm512_madd52lo_epu64(lo[2 * i], a[i], a[i]);
             hi[2 * i] = _mm512_madd52hi_epu64(hi[2 * i], a[i], a[i]);
         }
-        Fe8::fold(&lo, &hi)
+        (lo, hi)
     }
 
     /// Columns (low halves, high halves) of a product to a reduced element.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     fn fold(lo: &[__m512i; 9], hi: &[__m512i; 9]) -> Fe8 {
+        Fe8::carry(Fe8::fold_columns(lo, hi))
+    }
+
+    /// The five limbs (below 2^61, not yet carried) of the columns of a
+    /// product, those above 2^255 folded back times 19.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn fold_columns(lo: &[__m512i; 9], hi: &[__m512i; 9]) -> [__m512i; 5] {
         let zero = _mm512_setzero_si512();
         let column = |k: usize| {
             let low = if k < 9 { lo[k] } else { zero };
@@ -184,14 +227,12 @@ impl Fe8 {
             };
             _mm512_add_epi64(low, high)
         };
-        let c: [__m512i; 5] =
-            core::array::from_fn(|k| _mm512_add_epi64(column(k), times_19(column(k + 5))));
-        Fe8::carry(c)
+        core::array::from_fn(|k| _mm512_add_epi64(column(k), times_19(column(k + 5))))
     }
 
     /// `self^(2^k)`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn square_times(&self, k: u32) -> Fe8 {
         let mut x = *self;
         for _ in 0..k {
@@ -201,7 +242,7 @@ impl Fe8 {
     }
 
     /// `self^((p − 5)/8) = self^(2^252 − 3)` (the addition chain of ref10).
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn pow_p58(&self) -> Fe8 {
         let z = *self;
         let z2 = z.square();
@@ -218,11 +259,19 @@ impl Fe8 {
         z_250_0.square_times(2).mul(&z)
     }
 
+    /// `self^(p − 2) = 1/self` (`0` for `0`): `self^((p − 5)/8)` raised to
+    /// the 8th power, times `self³`.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn invert(&self) -> Fe8 {
+        let cube = self.square().mul(self);
+        self.pow_p58().square_times(3).mul(&cube)
+    }
+
     /// The canonical value (`< p`) of each lane as limbs below 2^51: add 19
     /// to find whether the value is at least p (its carry out of bit 255),
     /// subtract p by adding 19 and dropping bit 255.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn canonical(&self) -> [__m512i; 5] {
         let mask = _mm512_set1_epi64(LOW_51);
         let mut l = self.0;
@@ -241,7 +290,7 @@ impl Fe8 {
 
     /// Lanes whose value is odd once canonical (RFC 9496 `IS_NEGATIVE`).
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn is_negative(&self) -> __mmask8 {
         let one = _mm512_set1_epi64(1);
         _mm512_test_epi64_mask(self.canonical()[0], one)
@@ -249,7 +298,7 @@ impl Fe8 {
 
     /// Lanes whose value is zero modulo p.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn is_zero(&self) -> __mmask8 {
         let c = self.canonical();
         let any = _mm512_or_si512(
@@ -261,14 +310,14 @@ impl Fe8 {
 
     /// Lanes where `self ≡ other`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn equals(&self, other: &Fe8) -> __mmask8 {
         self.sub(other).is_zero()
     }
 
     /// `other` in the lanes of `mask`, `self` elsewhere.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
         Fe8(core::array::from_fn(|i| {
             _mm512_mask_blend_epi64(mask, self.0[i], other.0[i])
@@ -277,32 +326,51 @@ impl Fe8 {
 
     /// `−self` in the lanes of `mask`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn negate_where(&self, mask: __mmask8) -> Fe8 {
         self.select(&self.neg(), mask)
     }
 
     /// `|self|`: the non-negative one of `±self` (RFC 9496 `CT_ABS`).
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn abs(&self) -> Fe8 {
         self.negate_where(self.is_negative())
     }
 }
 
-/// `19·x` for `x < 2^59`, by shifts and adds (16x + 2x + x).
+/// `19·x` for `x < 2^59`: one 64-bit multiplication (AVX-512DQ), where a
+/// shift-and-add form is rewritten by the compiler into a multiplication
+/// emulated with five instructions.
 #[inline]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512dq")]
 fn times_19(x: __m512i) -> __m512i {
-    _mm512_add_epi64(
-        _mm512_add_epi64(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<1>(x)),
-        x,
-    )
+    _mm512_mullo_epi64(x, _mm512_set1_epi64(19))
+}
+
+/// Replaces every element by its inverse with one inversion (Montgomery's
+/// trick, lane by lane: 3 multiplications per element); every lane of
+/// every element must be non-zero.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn invert_all(values: &mut [Fe8]) {
+    // prefix[i]: the product of the elements before i.
+    let mut prefix = Vec::with_capacity(values.len());
+    let mut product = Fe8::one();
+    for v in values.iter() {
+        prefix.push(product);
+        product = product.mul(v);
+    }
+    let mut inverse = product.invert(); // of values[..i + 1] at step i
+    for (v, before) in values.iter_mut().zip(&prefix).rev() {
+        let next = inverse.mul(v);
+        *v = inverse.mul(before);
+        inverse = next;
+    }
 }
 
 /// RFC 9496 `SQRT_RATIO_M1(u, v)`: per lane, whether `u/v` is a square, and
 /// the non-negative `sqrt(u/v)` if so, else `sqrt(i·u/v)` (`i = sqrt(−1)`).
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn sqrt_ratio_m1(u: &Fe8, v: &Fe8) -> (__mmask8, Fe8) {
     let sqrt_m1 = splat(super::constants::SQRT_M1);
     let v3 = v.square().mul(v);

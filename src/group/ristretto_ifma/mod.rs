@@ -8,7 +8,9 @@
 //! from the encodings the client already has).
 //!
 //! Reached only when the `mp` backend selection chose `ifma` (so
-//! `OBLIVEX_BACKEND=portable` turns it off, e.g. under valgrind).
+//! `OBLIVEX_BACKEND=portable` turns it off, e.g. under valgrind) and the CPU
+//! also has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
+//! multiplication folds the high product columns.
 
 mod codec;
 mod constants;
@@ -22,43 +24,50 @@ mod tests;
 use crate::group::ShortScalar;
 use crate::mp::Backend;
 
+/// Whether this engine runs: the `ifma` backend is selected (so the CPU
+/// has AVX-512F and AVX-512 IFMA, checked at selection) and the CPU has
+/// AVX-512DQ.
+fn engine_selected() -> bool {
+    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
+}
+
 /// `Σ d_i·P_i` (encoded) for the encoded points `encoded` and short secret
-/// scalars `d_i < 2^bits`, constant time in the `d_i`; `None` when the IFMA
-/// backend is not selected or an encoding is invalid (the caller then uses
+/// scalars `d_i < 2^bits`, constant time in the `d_i`; `None` when the
+/// engine is not selected or an encoding is invalid (the caller then uses
 /// the portable method).
 pub(crate) fn short_msm_ct(
     encoded: &[u8],
     scalars: &[ShortScalar],
     bits: usize,
 ) -> Option<[u8; 32]> {
-    if Backend::selected() != Ok(Backend::Ifma) {
+    if !engine_selected() {
         return None;
     }
-    // SAFETY: the IFMA backend is only selectable on CPUs with AVX-512F and
-    // AVX-512 IFMA (checked at selection).
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
     unsafe { msm::short_msm_ct(encoded, scalars, bits) }
 }
 
 /// Whether every 32-byte encoding in `encoded` is valid and not the
-/// identity (as `Ristretto255::decode` requires); `None` when the IFMA
-/// backend is not selected.
+/// identity (as `Ristretto255::decode` requires); `None` when the engine
+/// is not selected.
 pub(crate) fn check_encodings(encoded: &[u8]) -> Option<bool> {
-    if Backend::selected() != Ok(Backend::Ifma) {
+    if !engine_selected() {
         return None;
     }
-    // SAFETY: the IFMA backend is only selectable on CPUs with AVX-512F and
-    // AVX-512 IFMA (checked at selection).
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
     Some(unsafe { evaluate::all_valid_non_identity(encoded) })
 }
 
 /// `k·X_i` encoded into `out` for every encoding `X_i` in `encoded` (`out`
-/// as long as `encoded`), `key` the little-endian bytes of the secret `k <
-/// ℓ`, constant time in `k`; `false` when the IFMA backend is not selected
-/// or an encoding is invalid (the caller then uses the portable method).
-pub(crate) fn mul_encoded(key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
-    if Backend::selected() != Ok(Backend::Ifma) || out.len() != encoded.len() {
+/// as long as `encoded`), given `half_key`, the little-endian bytes of the
+/// secret `k/2 mod ℓ` (the encodings of doubled points share one
+/// inversion), constant time in the key; `false` when the engine is not
+/// selected or an encoding is invalid (the caller then uses the portable
+/// method).
+pub(crate) fn mul_encoded(half_key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
+    if !engine_selected() || out.len() != encoded.len() {
         return false;
     }
-    // SAFETY: as in `check_encodings`.
-    unsafe { evaluate::mul_encoded(key, encoded, out) }
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
+    unsafe { evaluate::mul_encoded(half_key, encoded, out) }
 }

@@ -25,7 +25,7 @@ pub(super) type Table = [Cached8; 8];
 /// Constant time in the `d_i`: digits become lane masks by vector
 /// comparisons, every table entry is read, and the instruction stream
 /// depends only on the number of points and `bits`.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(crate) fn short_msm_ct(
     encoded: &[u8],
     scalars: &[ShortScalar],
@@ -75,7 +75,7 @@ pub(crate) fn short_msm_ct(
 }
 
 /// `[1·P, …, 8·P]` in cached form.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn multiples(p: &Extended8) -> Table {
     let p_cached = p.cached();
     let mut table = [p_cached; 8];
@@ -90,7 +90,7 @@ pub(super) fn multiples(p: &Extended8) -> Table {
 
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
 /// `d < 0`: every entry is read and kept under a comparison mask.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
     // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
     let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };

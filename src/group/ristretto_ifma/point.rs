@@ -31,7 +31,7 @@ pub(super) struct Cached8 {
 impl Extended8 {
     /// The neutral element `(0 : 1 : 1 : 0)` in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn identity() -> Extended8 {
         Extended8 {
             x: Fe8::zero(),
@@ -43,7 +43,7 @@ impl Extended8 {
 
     /// The cached form (one multiplication).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn cached(&self) -> Cached8 {
         Cached8 {
             y_plus_x: self.y.add(&self.x),
@@ -55,7 +55,7 @@ impl Extended8 {
 
     /// `self + other` (8 multiplications).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add(&self, other: &Cached8) -> Extended8 {
         let a = self.y.sub(&self.x).mul(&other.y_minus_x);
         let b = self.y.add(&self.x).mul(&other.y_plus_x);
@@ -72,7 +72,7 @@ impl Extended8 {
 
     /// `2·self` (4 squarings, 4 multiplications).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double(&self) -> Extended8 {
         let [e, f, g, h] = self.doubling_factors();
         Extended8 {
@@ -87,7 +87,7 @@ impl Extended8 {
     /// before the last skip it (3 multiplications instead of 4); the
     /// result is a complete extended point.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double_times(&self, k: u32) -> Extended8 {
         let mut p = *self;
         for _ in 1..k {
@@ -105,22 +105,21 @@ impl Extended8 {
     /// The factors `E, F, G, H` of `dbl-2008-hwcd` (`2P = (E·F : G·H : F·G
     /// : E·H)`), from `X, Y, Z` only.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     fn doubling_factors(&self) -> [Fe8; 4] {
         let a = self.x.square();
         let b = self.y.square();
-        let c = self.z.square();
-        let c = c.add(&c);
-        let e = self.x.add(&self.y).square().sub(&a).sub(&b);
+        let c = self.z.square_doubled(); // C = 2·Z²
+        let e = self.x.add(&self.y).square().sub_both(&a, &b);
         let g = b.sub(&a); // D + B with D = a·A = −A
-        let f = g.sub(&c);
-        let h = a.add(&b).neg(); // D − B
+        let f = b.sub_both(&a, &c); // G − C
+        let h = Fe8::zero().sub_both(&a, &b); // D − B
         [e, f, g, h]
     }
 
     /// Lane sums: the sum of all 8 lanes, in every lane (three rounds of
     /// adding the lanes a half, a quarter and an eighth of the way round).
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn sum_lanes(&self) -> Extended8 {
         let mut acc = *self;
         for shift in [4, 2, 1] {
@@ -150,7 +149,7 @@ impl Extended8 {
 impl Cached8 {
     /// The neutral element `(1, 1, 2, 0)` in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn identity() -> Cached8 {
         Cached8 {
             y_plus_x: Fe8::one(),
@@ -162,7 +161,7 @@ impl Cached8 {
 
     /// `other` in the lanes of `mask`, `self` elsewhere.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn select(&self, other: &Cached8, mask: __mmask8) -> Cached8 {
         Cached8 {
             y_plus_x: self.y_plus_x.select(&other.y_plus_x, mask),
@@ -175,7 +174,7 @@ impl Cached8 {
     /// `−self` in the lanes of `mask`: `−(x, y) = (−x, y)` swaps `Y + X`
     /// with `Y − X` and negates `T`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn negate_where(&self, mask: __mmask8) -> Cached8 {
         Cached8 {
             y_plus_x: self.y_plus_x.select(&self.y_minus_x, mask),

@@ -11,7 +11,7 @@ use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
 fn supported() -> bool {
-    crate::mp::Backend::Ifma.is_available()
+    crate::mp::Backend::Ifma.is_available() && std::is_x86_feature_detected!("avx512dq")
 }
 
 fn p() -> BigUint {
@@ -68,7 +68,7 @@ fn field_operations_match_bigint() {
     let mut rotated = all.clone();
     rotated.rotate_left(3);
     for (a_vals, b_vals) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let (sum, difference, product, square, negative) = unsafe {
             let a = field_from_bytes(&lanes(a_vals));
             let b = field_from_bytes(&lanes(b_vals));
@@ -103,7 +103,7 @@ fn chained_operations_match_bigint() {
     let all = values();
     let (a_vals, b_vals) = (&all[..LANES], &all[LANES..2 * LANES]);
     let mut expected: Vec<BigUint> = a_vals.to_vec();
-    // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
     let result = unsafe {
         let mut x = field_from_bytes(&lanes(a_vals));
         let y = field_from_bytes(&lanes(b_vals));
@@ -153,7 +153,7 @@ fn constants_are_what_they_claim() {
         (a_minus_d * big(INVSQRT_A_MINUS_D).pow(2)) % &p,
         BigUint::from(1u32)
     );
-    // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
     let root = unsafe {
         let (square, root) = sqrt_ratio_m1(&splat([4, 0, 0, 0, 0]), &Fe8::one());
         assert_eq!(square, 0xff);
@@ -188,7 +188,7 @@ fn decode_encode_add_double_match_dalek() {
         }
         let other_bytes: [[u8; 32]; LANES] =
             core::array::from_fn(|i| others[i].compress().to_bytes());
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let (valid, round_trip, sums, doubles) = unsafe {
             let (p, valid) = decode(&bytes);
             let (q, valid_q) = decode(&other_bytes);
@@ -233,7 +233,7 @@ fn invalid_encodings_are_flagged_like_dalek() {
         .collect();
     for chunk in candidates.chunks(LANES) {
         let bytes: [[u8; 32]; LANES] = core::array::from_fn(|i| chunk[i % chunk.len()]);
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let (_, valid) = unsafe { decode(&bytes) };
         for (lane, encoding) in bytes.iter().enumerate() {
             let dalek_ok = CompressedRistretto(*encoding).decompress().is_some();
@@ -249,7 +249,7 @@ fn lane_sum_adds_the_eight_points() {
     }
     let points = random_points(LANES, 7);
     let bytes: [[u8; 32]; LANES] = core::array::from_fn(|i| points[i].compress().to_bytes());
-    // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
     let sum = unsafe { encode(&decode(&bytes).0.sum_lanes()) };
     let expected: RistrettoPoint = points.iter().sum();
     assert!(sum.iter().all(|s| *s == expected.compress().to_bytes()));
@@ -290,7 +290,7 @@ fn short_msm_matches_the_generic_method() {
                 ),
             })
             .collect();
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let fast = unsafe { super::msm::short_msm_ct(&encoded, &scalars, bits) }.unwrap();
         let reference = generic_short_msm_ct::<Elements<Ristretto255>>(&scalars, &points, bits);
         assert_eq!(
@@ -317,7 +317,7 @@ fn select_uses_masks_only() {
     let points = random_points(1, 42);
     let encoded = points[0].compress().to_bytes();
     for d in [0u128, 1, 7, 8, 9, 15, 16, 255, 256] {
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let fast = unsafe { super::msm::short_msm_ct(&encoded, &[ShortScalar::from_u128(d)], 12) }
             .unwrap();
         let expected = points[0] * Scalar::from(d as u64);
@@ -360,7 +360,7 @@ fn evaluation_matches_dalek() {
     }
     // Sizes around the 8-lane chunks; a point and its negation, and a
     // point twice, in the same chunk.
-    for n in [1usize, 7, 8, 9, 17] {
+    for n in [1usize, 7, 8, 9, 17, 8 * 33 + 3] {
         let mut points = random_points(n, n as u8 + 1);
         if n >= 8 {
             points[1] = -points[0];
@@ -370,12 +370,14 @@ fn evaluation_matches_dalek() {
             .iter()
             .flat_map(|p| p.compress().to_bytes())
             .collect();
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         assert!(unsafe { super::evaluate::all_valid_non_identity(&encoded) });
-        for key in edge_and_random_scalars(12) {
+        let keys = if n > 100 { 3 } else { 12 };
+        for key in edge_and_random_scalars(keys) {
             let mut out = vec![0u8; encoded.len()];
+            let half_key = (key * Scalar::from(2u64).invert()).to_bytes();
             // SAFETY: as above.
-            assert!(unsafe { super::evaluate::mul_encoded(&key.to_bytes(), &encoded, &mut out) });
+            assert!(unsafe { super::evaluate::mul_encoded(&half_key, &encoded, &mut out) });
             for (p, answer) in points.iter().zip(out.chunks_exact(32)) {
                 assert_eq!(answer, (p * key).compress().as_bytes(), "n = {n}");
             }
@@ -398,7 +400,7 @@ fn evaluation_rejects_what_decoding_rejects() {
         let mut encoded = good.clone();
         encoded[32 * position..32 * position + 32].copy_from_slice(&bad);
         let mut out = vec![0u8; encoded.len()];
-        // SAFETY: the CPU has AVX-512F and IFMA (checked above).
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         unsafe {
             assert!(!super::evaluate::all_valid_non_identity(&encoded));
             // The identity decodes (zero bytes are its encoding): only the
@@ -409,6 +411,30 @@ fn evaluation_rejects_what_decoding_rejects() {
                 super::evaluate::mul_encoded(&key, &encoded, &mut out),
                 decodes
             );
+        }
+    }
+}
+
+#[test]
+fn inversions_invert() {
+    if !supported() {
+        return;
+    }
+    let nonzero: Vec<BigUint> = values()
+        .into_iter()
+        .filter(|v| *v != BigUint::from(0u32))
+        .collect();
+    let vectors: Vec<[[u8; 32]; LANES]> = nonzero.chunks(LANES).map(lanes).collect();
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    unsafe {
+        let elements: Vec<Fe8> = vectors.iter().map(|v| field_from_bytes(v)).collect();
+        let mut inverses = elements.clone();
+        super::field::invert_all(&mut inverses);
+        let one = BigUint::from(1u32);
+        for (x, batch_inverse) in elements.iter().zip(&inverses) {
+            let by_batch = field_to_bytes(&x.mul(batch_inverse));
+            let by_one = field_to_bytes(&x.mul(&x.invert()));
+            assert!(by_batch.iter().chain(&by_one).all(|b| to_big(b) == one));
         }
     }
 }
