@@ -10,9 +10,10 @@
 //! So a value of these types is always a well-formed, non-empty batch of at
 //! most [`MAX_BATCH`] elements.
 
+use core::any::Any;
 use std::sync::OnceLock;
 
-use crate::group::PrimeOrderGroup;
+use crate::group::{CheckedBatch, PrimeOrderGroup, ReceivedBatch};
 use crate::Error;
 
 /// The most elements a message holds (RFC 9497 numbers a batch's elements
@@ -26,13 +27,19 @@ pub const MAX_BATCH: usize = u16::MAX as usize;
 pub(crate) struct Elements<G: PrimeOrderGroup> {
     elements: OnceLock<Vec<G::Element>>,
     bytes: Vec<u8>,
+    /// The group's own decoded form of a request it checked, if it kept
+    /// one (see [`PrimeOrderGroup::check_batch`]).
+    prepared: Option<Box<dyn Any + Send + Sync>>,
 }
 
 impl<G: PrimeOrderGroup> Clone for Elements<G> {
+    /// A clone without the group's decoded form (opaque, so not
+    /// clonable): its evaluation works from the encodings.
     fn clone(&self) -> Self {
         Elements {
             elements: self.elements.clone(),
             bytes: self.bytes.clone(),
+            prepared: None,
         }
     }
 }
@@ -63,15 +70,16 @@ impl<G: PrimeOrderGroup> Elements<G> {
         }
         let checked = match keep {
             Keep::Encodings => G::check_batch(bytes)?,
-            Keep::Elements => Some(G::decode_batch(bytes)?),
+            Keep::Elements => CheckedBatch::Elements(G::decode_batch(bytes)?),
         };
-        let elements = match checked {
-            Some(elements) => OnceLock::from(elements),
-            None => OnceLock::new(),
+        let (elements, prepared) = match checked {
+            CheckedBatch::Elements(elements) => (OnceLock::from(elements), None),
+            CheckedBatch::Prepared(prepared) => (OnceLock::new(), Some(prepared)),
         };
         Ok(Elements {
             elements,
             bytes: bytes.to_vec(),
+            prepared,
         })
     }
 
@@ -83,6 +91,7 @@ impl<G: PrimeOrderGroup> Elements<G> {
         Elements {
             elements: OnceLock::from(elements),
             bytes,
+            prepared: None,
         }
     }
 
@@ -93,6 +102,7 @@ impl<G: PrimeOrderGroup> Elements<G> {
         Elements {
             elements: OnceLock::new(),
             bytes,
+            prepared: None,
         }
     }
 
@@ -102,9 +112,13 @@ impl<G: PrimeOrderGroup> Elements<G> {
         })
     }
 
-    /// The elements if they are decoded already.
-    fn decoded(&self) -> Option<&[G::Element]> {
-        self.elements.get().map(Vec::as_slice)
+    /// The batch with whichever decoded forms exist.
+    fn received(&self) -> ReceivedBatch<'_, G::Element> {
+        ReceivedBatch {
+            encoded: &self.bytes,
+            elements: self.elements.get().map(Vec::as_slice),
+            prepared: self.prepared.as_deref(),
+        }
     }
 
     fn len(&self) -> usize {
@@ -210,7 +224,7 @@ impl<G: PrimeOrderGroup> BlindedElements<G> {
     /// [`PrimeOrderGroup::check_batch`]).
     pub(crate) fn evaluate_with(&self, key: &G::Scalar) -> EvaluatedElements<G> {
         let mut bytes = vec![0u8; self.0.bytes.len()];
-        G::mul_encoded_batch_encode(key, &self.0.bytes, self.0.decoded(), &mut bytes);
+        G::mul_encoded_batch_encode(key, self.0.received(), &mut bytes);
         EvaluatedElements::from_encodings(bytes)
     }
 }

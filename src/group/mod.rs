@@ -18,6 +18,8 @@ mod ristretto_ifma;
 mod straus;
 pub(crate) mod xmd;
 
+use core::any::Any;
+
 use rand_core::CryptoRng;
 use subtle::Choice;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -143,18 +145,18 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         Self::declassify_elements(&products);
         Self::encode_batch(&products, out);
     }
-    /// [`Self::mul_batch_encode`] for elements received as `encoded` (their
-    /// valid encodings, concatenated), with the elements themselves when
-    /// they were decoded already: a group may work from the encodings
-    /// (ristretto255 with the IFMA backend decodes, multiplies and encodes
-    /// 8 at a time), else they are decoded here.
+    /// [`Self::mul_batch_encode`] for a batch received (its encodings and
+    /// whichever decoded forms exist): a group may work from the encodings
+    /// or its own decoded form (ristretto255 with the IFMA backend
+    /// multiplies and encodes 8 at a time); by default the elements,
+    /// decoded here if they were not. Not part of the public API.
+    #[doc(hidden)]
     fn mul_encoded_batch_encode(
         s: &Self::Scalar,
-        encoded: &[u8],
-        elements: Option<&[Self::Element]>,
+        batch: ReceivedBatch<'_, Self::Element>,
         out: &mut [u8],
     ) {
-        mul_elements_batch_encode::<Self>(s, encoded, elements, out)
+        mul_elements_batch_encode::<Self>(s, &batch, out)
     }
     /// Marks elements computed from secrets as public from here on, for the
     /// constant-time analysis under valgrind (nothing happens on a real
@@ -268,12 +270,14 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     }
 
     /// Validates a concatenation of encodings exactly as
-    /// [`Self::decode_batch`] does, returning the elements if the check
-    /// decoded them, or `None` when a group checked the encodings without
-    /// keeping elements (ristretto255 with the IFMA backend: 8 at a time);
-    /// they are then decoded if and when they are needed.
-    fn check_batch(bytes: &[u8]) -> Result<Option<Vec<Self::Element>>, Error> {
-        Self::decode_batch(bytes).map(Some)
+    /// [`Self::decode_batch`] does, keeping the elements or a group's own
+    /// decoded form (ristretto255 with the IFMA backend: 8 points per
+    /// vector, for [`Self::mul_encoded_batch_encode`]; the elements are
+    /// then decoded if and when they are needed). Not part of the public
+    /// API.
+    #[doc(hidden)]
+    fn check_batch(bytes: &[u8]) -> Result<CheckedBatch<Self::Element>, Error> {
+        Self::decode_batch(bytes).map(CheckedBatch::Elements)
     }
 
     /// The canonical encoding of a scalar into `out` (`SCALAR_LEN` bytes).
@@ -323,19 +327,41 @@ pub fn encode_scalar_to_vec<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
     out
 }
 
-/// [`PrimeOrderGroup::mul_batch_encode`] on the elements, decoded from
-/// their (validated) encodings if they are not given: the default of
+/// What [`PrimeOrderGroup::check_batch`] keeps of a batch it validated.
+/// Not part of the public API.
+#[doc(hidden)]
+pub enum CheckedBatch<E> {
+    /// The decoded elements.
+    Elements(Vec<E>),
+    /// A group's own decoded form, opaque to everyone but the group.
+    Prepared(Box<dyn Any + Send + Sync>),
+}
+
+/// A validated batch received: its concatenated encodings, the elements if
+/// they are decoded, and the group's own decoded form if
+/// [`PrimeOrderGroup::check_batch`] kept one. Not part of the public API.
+#[doc(hidden)]
+pub struct ReceivedBatch<'a, E> {
+    /// The encodings, concatenated.
+    pub encoded: &'a [u8],
+    /// The elements, when decoded.
+    pub elements: Option<&'a [E]>,
+    /// The group's own decoded form, when kept.
+    pub prepared: Option<&'a (dyn Any + Send + Sync)>,
+}
+
+/// [`PrimeOrderGroup::mul_batch_encode`] on the batch's elements, decoded
+/// from its encodings if they are not given: the default of
 /// [`PrimeOrderGroup::mul_encoded_batch_encode`], and a group's fallback.
 fn mul_elements_batch_encode<G: PrimeOrderGroup>(
     s: &G::Scalar,
-    encoded: &[u8],
-    elements: Option<&[G::Element]>,
+    batch: &ReceivedBatch<'_, G::Element>,
     out: &mut [u8],
 ) {
-    match elements {
+    match batch.elements {
         Some(elements) => G::mul_batch_encode(s, elements, out),
         None => {
-            let elements = G::decode_batch(encoded).expect("validated encodings decode");
+            let elements = G::decode_batch(batch.encoded).expect("validated encodings decode");
             G::mul_batch_encode(s, &elements, out)
         }
     }

@@ -12,7 +12,7 @@ use subtle::{Choice, ConditionallySelectable};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::xmd::expand_message_xmd;
-use super::{PrimeOrderGroup, ShortScalar};
+use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::Error;
 
 /// `1/2 mod ℓ = (ℓ + 1)/2`, little-endian: the batch encoders multiply by
@@ -188,23 +188,31 @@ impl PrimeOrderGroup for Ristretto255 {
         }
     }
 
-    /// The 8-lane IFMA engine from the encodings when the `ifma` backend
-    /// is selected, else dalek on the elements.
+    /// The 8-lane IFMA engine when it is selected (from the points the
+    /// request's check kept, else from the encodings), else dalek on the
+    /// elements.
     fn mul_encoded_batch_encode(
         s: &Scalar,
-        encoded: &[u8],
-        elements: Option<&[RistrettoPoint]>,
+        batch: ReceivedBatch<'_, RistrettoPoint>,
         out: &mut [u8],
     ) {
         #[cfg(target_arch = "x86_64")]
         {
+            use super::ristretto_ifma::{mul_decoded, mul_encoded, DecodedBatch};
             // The halved key's bytes are as secret as the key.
             let half_key = Zeroizing::new((s.0 * inverse_of_two()).to_bytes());
-            if super::ristretto_ifma::mul_encoded(&half_key, encoded, out) {
+            let done = match batch
+                .prepared
+                .and_then(|p| p.downcast_ref::<DecodedBatch>())
+            {
+                Some(points) => mul_decoded(&half_key, points, out),
+                None => mul_encoded(&half_key, batch.encoded, out),
+            };
+            if done {
                 return;
             }
         }
-        super::mul_elements_batch_encode::<Self>(s, encoded, elements, out)
+        super::mul_elements_batch_encode::<Self>(s, &batch, out)
     }
 
     /// As [`Self::mul_batch_encode`], with a halved scalar per element.
@@ -275,20 +283,20 @@ impl PrimeOrderGroup for Ristretto255 {
         Ok(point)
     }
 
-    /// With the IFMA backend, the encodings are checked 8 at a time and
-    /// the elements decoded (by dalek) only if needed: the server's
-    /// evaluation works from the encodings.
-    fn check_batch(bytes: &[u8]) -> Result<Option<Vec<RistrettoPoint>>, Error> {
+    /// With the IFMA engine, the encodings are decoded 8 at a time and the
+    /// points kept for the evaluation; dalek points are decoded only if
+    /// needed.
+    fn check_batch(bytes: &[u8]) -> Result<CheckedBatch<RistrettoPoint>, Error> {
         if bytes.is_empty() || !bytes.len().is_multiple_of(Self::ELEMENT_LEN) {
             return Err(Error::BadLength);
         }
         #[cfg(target_arch = "x86_64")]
-        match super::ristretto_ifma::check_encodings(bytes) {
-            Some(true) => return Ok(None),
-            Some(false) => return Err(Error::InvalidElement),
+        match super::ristretto_ifma::decode_checked(bytes) {
+            Some(Some(points)) => return Ok(CheckedBatch::Prepared(Box::new(points))),
+            Some(None) => return Err(Error::InvalidElement),
             None => {}
         }
-        Self::decode_batch(bytes).map(Some)
+        Self::decode_batch(bytes).map(CheckedBatch::Elements)
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {

@@ -36,22 +36,29 @@ fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
     (lanes, used)
 }
 
-/// Whether every 32-byte encoding in `encoded` (a whole number of them) is
-/// a valid RFC 9496 encoding of an element other than the identity (whose
-/// only valid encoding is 32 zero bytes).
+/// The points of 8 encodings and whether all the lanes in use hold valid
+/// encodings (padding lanes hold the identity).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn all_valid_non_identity(encoded: &[u8]) -> bool {
-    let mut all_valid = true;
-    for chunk in encoded.chunks(LANES * ENCODING_LEN) {
-        let (lanes, used) = lanes_of(chunk);
-        let (_, valid) = decode(&lanes);
-        let not_identity = lanes
-            .iter()
-            .enumerate()
-            .fold(0u8, |m, (lane, b)| m | (u8::from(*b != [0; 32]) << lane));
-        all_valid &= valid & not_identity & used == used;
+fn decode_vector(chunk: &[u8]) -> Option<Extended8> {
+    let (lanes, used) = lanes_of(chunk);
+    let (point, valid) = decode(&lanes);
+    (valid & used == used).then_some(point)
+}
+
+/// The points of the 32-byte encodings in `encoded` (a whole number of
+/// them), 8 per vector, if every one is a valid RFC 9496 encoding of an
+/// element other than the identity (whose only valid encoding is 32 zero
+/// bytes).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
+    let identity = [0u8; ENCODING_LEN];
+    if encoded.chunks_exact(ENCODING_LEN).any(|e| e == identity) {
+        return None;
     }
-    all_valid
+    encoded
+        .chunks(LANES * ENCODING_LEN)
+        .map(|chunk| decode_vector(chunk))
+        .collect()
 }
 
 /// Vectors of 8 points whose encodings share one inversion: their pending
@@ -67,20 +74,40 @@ const VECTORS_PER_INVERSION: usize = 32;
 /// length of `encoded`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn mul_encoded(half_key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
+    let points = encoded
+        .chunks(LANES * ENCODING_LEN)
+        .map(|chunk| decode_vector(chunk));
+    mul_vectors(half_key, points, out)
+}
+
+/// As [`mul_encoded`], for points decoded already by
+/// [`decode_non_identity`] (`out` as long as their encodings were).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_decoded(half_key: &[u8; 32], points: &[Extended8], out: &mut [u8]) -> bool {
+    mul_vectors(half_key, points.iter().map(|p| Some(*p)), out)
+}
+
+/// The work of [`mul_encoded`] on the vectors `points` yields (`None`: an
+/// invalid encoding), as many as `out` has room for.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn mul_vectors(
+    half_key: &[u8; 32],
+    mut points: impl Iterator<Item = Option<Extended8>>,
+    out: &mut [u8],
+) -> bool {
     // The digits broadcast to the 8 lanes, as the table select reads them
     // (secret: wiped on drop).
     let digits = signed_digits(half_key, SCALAR_BITS);
     let lane_digits: Zeroizing<Vec<[i64; LANES]>> =
         Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect());
     let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
-    for (pass, answers) in encoded.chunks(pass_len).zip(out.chunks_mut(pass_len)) {
-        let mut pending = Vec::with_capacity(VECTORS_PER_INVERSION);
-        for chunk in pass.chunks(LANES * ENCODING_LEN) {
-            let (lanes, used) = lanes_of(chunk);
-            let (point, valid) = decode(&lanes);
-            if valid & used != used {
+    for answers in out.chunks_mut(pass_len) {
+        let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
+        let mut pending = Vec::with_capacity(vectors);
+        for _ in 0..vectors {
+            let Some(point) = points.next().flatten() else {
                 return false;
-            }
+            };
             let product = multiply(&multiples(&point), &lane_digits);
             pending.push(DoubledEncoding::new(&product));
         }
@@ -120,9 +147,9 @@ pub(super) fn multiply(table: &Table, digits: &[[i64; LANES]]) -> Extended8 {
     let mut acc = Extended8::identity();
     for (position, lane_digits) in digits.iter().enumerate().rev() {
         if position + 1 < digits.len() {
-            acc = acc.double_times(4);
+            acc.double_times_assign(4);
         }
-        acc = acc.add(&select(table, lane_digits));
+        acc.add_assign(&select(table, lane_digits));
     }
     acc
 }

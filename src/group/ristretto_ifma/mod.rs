@@ -47,15 +47,29 @@ pub(crate) fn short_msm_ct(
     unsafe { msm::short_msm_ct(encoded, scalars, bits) }
 }
 
-/// Whether every 32-byte encoding in `encoded` is valid and not the
-/// identity (as `Ristretto255::decode` requires); `None` when the engine
-/// is not selected.
-pub(crate) fn check_encodings(encoded: &[u8]) -> Option<bool> {
+/// A request's elements as its check decoded them, 8 per vector, kept for
+/// its evaluation ([`mul_decoded`]).
+pub(crate) struct DecodedBatch(Vec<point::Extended8>);
+
+/// The points of the 32-byte encodings in `encoded` if every one is valid
+/// and not the identity (as `Ristretto255::decode` requires), else
+/// `Some(None)`; `None` when the engine is not selected.
+pub(crate) fn decode_checked(encoded: &[u8]) -> Option<Option<DecodedBatch>> {
     if !engine_selected() {
         return None;
     }
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    Some(unsafe { evaluate::all_valid_non_identity(encoded) })
+    Some(unsafe { evaluate::decode_non_identity(encoded) }.map(DecodedBatch))
+}
+
+/// As [`mul_encoded`] for the points of a [`DecodedBatch`] (`out` as long as
+/// their encodings).
+pub(crate) fn mul_decoded(half_key: &[u8; 32], batch: &DecodedBatch, out: &mut [u8]) -> bool {
+    if !engine_selected() || out.len().div_ceil(8 * 32) != batch.0.len() {
+        return false;
+    }
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
+    unsafe { evaluate::mul_decoded(half_key, &batch.0, out) }
 }
 
 /// `k·X_i` encoded into `out` for every encoding `X_i` in `encoded` (`out`

@@ -63,9 +63,9 @@ pub(crate) fn short_msm_ct(
         }
         let mut acc = Extended8::identity();
         for position in (0..positions).rev() {
-            acc = acc.double_times(4);
+            acc.double_times_assign(4);
             for (table, digits) in tables.iter().zip(digits.iter()) {
-                acc = acc.add(&select(table, &digits[position]));
+                acc.add_assign(&select(table, &digits[position]));
             }
         }
         total = total.add(&acc.cached());

@@ -371,14 +371,28 @@ fn evaluation_matches_dalek() {
             .flat_map(|p| p.compress().to_bytes())
             .collect();
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        assert!(unsafe { super::evaluate::all_valid_non_identity(&encoded) });
+        let decoded = unsafe { super::evaluate::decode_non_identity(&encoded) }.unwrap();
         let keys = if n > 100 { 3 } else { 12 };
         for key in edge_and_random_scalars(keys) {
-            let mut out = vec![0u8; encoded.len()];
             let half_key = (key * Scalar::from(2u64).invert()).to_bytes();
+            // From the encodings, and from the points the check decoded.
+            let mut from_encodings = vec![0u8; encoded.len()];
+            let mut from_points = vec![0u8; encoded.len()];
             // SAFETY: as above.
-            assert!(unsafe { super::evaluate::mul_encoded(&half_key, &encoded, &mut out) });
-            for (p, answer) in points.iter().zip(out.chunks_exact(32)) {
+            unsafe {
+                assert!(super::evaluate::mul_encoded(
+                    &half_key,
+                    &encoded,
+                    &mut from_encodings
+                ));
+                assert!(super::evaluate::mul_decoded(
+                    &half_key,
+                    &decoded,
+                    &mut from_points
+                ));
+            }
+            assert_eq!(from_encodings, from_points);
+            for (p, answer) in points.iter().zip(from_encodings.chunks_exact(32)) {
                 assert_eq!(answer, (p * key).compress().as_bytes(), "n = {n}");
             }
         }
@@ -402,7 +416,7 @@ fn evaluation_rejects_what_decoding_rejects() {
         let mut out = vec![0u8; encoded.len()];
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         unsafe {
-            assert!(!super::evaluate::all_valid_non_identity(&encoded));
+            assert!(super::evaluate::decode_non_identity(&encoded).is_none());
             // The identity decodes (zero bytes are its encoding): only the
             // check refuses it.
             let decodes = bad == [0; 32];
