@@ -110,24 +110,6 @@ impl Fe8 {
         }))
     }
 
-    /// `self − a − b` with one carry, computed as `self + 4p − a − b` (every
-    /// limb of 4p exceeds the sum of two reduced limbs).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub_both(&self, a: &Fe8, b: &Fe8) -> Fe8 {
-        const FOUR_P: [i64; 5] = [
-            (1 << 53) - 76,
-            (1 << 53) - 4,
-            (1 << 53) - 4,
-            (1 << 53) - 4,
-            (1 << 53) - 4,
-        ];
-        Fe8::carry(core::array::from_fn(|i| {
-            let biased = _mm512_add_epi64(self.0[i], _mm512_set1_epi64(FOUR_P[i]));
-            _mm512_sub_epi64(biased, _mm512_add_epi64(a.0[i], b.0[i]))
-        }))
-    }
-
     /// `−self`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
@@ -146,6 +128,15 @@ impl Fe8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+        self.mul_wide(other).carry()
+    }
+
+    /// [`Fe8::mul`] before its carry, for a result that only meets
+    /// additions and subtractions (which carry once for all; see
+    /// [`Wide8`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn mul_wide(&self, other: &Fe8) -> Wide8 {
         self.debug_assert_reduced();
         other.debug_assert_reduced();
         let (a, b) = (&self.0, &other.0);
@@ -158,7 +149,7 @@ impl Fe8 {
                 hi[i + j] = _mm512_madd52hi_epu64(hi[i + j], a[i], b[j]);
             }
         }
-        Fe8::fold(&lo, &hi)
+        Wide8::fold(&lo, &hi)
     }
 
     /// `self²`: the 10 cross products once (then doubled) and the 5
@@ -166,17 +157,23 @@ impl Fe8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn square(&self) -> Fe8 {
-        let (lo, hi) = self.square_columns();
-        Fe8::fold(&lo, &hi)
+        self.square_wide().carry()
     }
 
-    /// `2·self²`, with the one carry of a squaring (the doubled columns
-    /// stay below 2^63).
+    /// [`Fe8::square`] before its carry (see [`Fe8::mul_wide`]).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square_doubled(&self) -> Fe8 {
+    pub(super) fn square_wide(&self) -> Wide8 {
         let (lo, hi) = self.square_columns();
-        Fe8::carry(Fe8::fold_columns(&lo, &hi).map(|c| _mm512_slli_epi64::<1>(c)))
+        Wide8::fold(&lo, &hi)
+    }
+
+    /// `2·self²` before its carry (see [`Fe8::mul_wide`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn square_doubled_wide(&self) -> Wide8 {
+        let Wide8(limbs) = self.square_wide();
+        Wide8(limbs.map(|c| _mm512_slli_epi64::<1>(c)))
     }
 
     /// The low and high columns of `self²` (see [`Fe8::mul`]).
@@ -203,31 +200,6 @@ impl Fe8 {
             hi[2 * i] = _mm512_madd52hi_epu64(hi[2 * i], a[i], a[i]);
         }
         (lo, hi)
-    }
-
-    /// Columns (low halves, high halves) of a product to a reduced element.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    fn fold(lo: &[__m512i; 9], hi: &[__m512i; 9]) -> Fe8 {
-        Fe8::carry(Fe8::fold_columns(lo, hi))
-    }
-
-    /// The five limbs (below 2^61, not yet carried) of the columns of a
-    /// product, those above 2^255 folded back times 19.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    fn fold_columns(lo: &[__m512i; 9], hi: &[__m512i; 9]) -> [__m512i; 5] {
-        let zero = _mm512_setzero_si512();
-        let column = |k: usize| {
-            let low = if k < 9 { lo[k] } else { zero };
-            let high = if k > 0 {
-                _mm512_slli_epi64::<1>(hi[k - 1])
-            } else {
-                zero
-            };
-            _mm512_add_epi64(low, high)
-        };
-        core::array::from_fn(|k| _mm512_add_epi64(column(k), times_19(column(k + 5))))
     }
 
     /// `self^(2^k)`.
@@ -336,6 +308,84 @@ impl Fe8 {
     #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn abs(&self) -> Fe8 {
         self.negate_where(self.is_negative())
+    }
+}
+
+/// A product before its carry: five limbs below `2^59.3` (a column of a
+/// product of reduced elements is below `5·2^52 + 10·2^50 = 7.5·2^52`, and
+/// folding adds 19 times another: below `150·2^52`); a doubled square is
+/// below `2^60.3`. Products that only meet additions and subtractions stay
+/// in this form, and the sum or difference is carried once.
+#[derive(Clone, Copy)]
+pub(super) struct Wide8([__m512i; 5]);
+
+impl Wide8 {
+    /// The five limbs of the columns (low halves, high halves) of a
+    /// product, those above 2^255 folded back times 19.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn fold(lo: &[__m512i; 9], hi: &[__m512i; 9]) -> Wide8 {
+        let zero = _mm512_setzero_si512();
+        let column = |k: usize| {
+            let low = if k < 9 { lo[k] } else { zero };
+            let high = if k > 0 {
+                _mm512_slli_epi64::<1>(hi[k - 1])
+            } else {
+                zero
+            };
+            _mm512_add_epi64(low, high)
+        };
+        Wide8(core::array::from_fn(|k| {
+            _mm512_add_epi64(column(k), times_19(column(k + 5)))
+        }))
+    }
+
+    /// 0 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn zero() -> Wide8 {
+        Wide8([_mm512_setzero_si512(); 5])
+    }
+
+    /// The reduced element.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn carry(&self) -> Fe8 {
+        Fe8::carry(self.0)
+    }
+
+    /// `self + other`, reduced (limbs below `2^60.3`: the carry takes them).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn plus(&self, other: &Wide8) -> Fe8 {
+        Fe8::carry(core::array::from_fn(|i| {
+            _mm512_add_epi64(self.0[i], other.0[i])
+        }))
+    }
+
+    /// `self − a − b`, reduced, computed as `self + 2^10·p − a − b`: every
+    /// limb of `2^10·p` (at least `2^61 − 19456`) exceeds `a + b` (at most
+    /// a product and a doubled square: below `2^59.3 + 2^60.3 < 2^60.91`),
+    /// and the sum stays below `2^62`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn minus(&self, a: &Wide8, b: &Wide8) -> Fe8 {
+        const P_TIMES_1024: [i64; 5] = [
+            ((1 << 52) - 38) << 9,
+            ((1 << 52) - 2) << 9,
+            ((1 << 52) - 2) << 9,
+            ((1 << 52) - 2) << 9,
+            ((1 << 52) - 2) << 9,
+        ];
+        Fe8::carry(core::array::from_fn(|i| {
+            let bias = _mm512_set1_epi64(P_TIMES_1024[i]);
+            let subtrahend = _mm512_add_epi64(a.0[i], b.0[i]);
+            if cfg!(debug_assertions) {
+                let too_big = _mm512_cmpgt_epu64_mask(subtrahend, bias);
+                assert_eq!(too_big, 0, "subtrahend above its bound");
+            }
+            _mm512_sub_epi64(_mm512_add_epi64(self.0[i], bias), subtrahend)
+        }))
     }
 }
 

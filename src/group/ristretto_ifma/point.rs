@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::constants::D2;
-use super::field::{splat, Fe8};
+use super::field::{splat, Fe8, Wide8};
 
 /// 8 points in extended coordinates.
 #[derive(Clone, Copy)]
@@ -68,11 +68,18 @@ impl Extended8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add_assign(&mut self, other: &Cached8) {
-        let a = self.y.sub(&self.x).mul(&other.y_minus_x);
-        let b = self.y.add(&self.x).mul(&other.y_plus_x);
-        let c = self.t.mul(&other.t2d);
-        let d = self.z.mul(&other.z2);
-        let (e, f, g, h) = (b.sub(&a), d.sub(&c), d.add(&c), b.add(&a));
+        // The four products only meet additions and subtractions.
+        let a = self.y.sub(&self.x).mul_wide(&other.y_minus_x);
+        let b = self.y.add(&self.x).mul_wide(&other.y_plus_x);
+        let c = self.t.mul_wide(&other.t2d);
+        let d = self.z.mul_wide(&other.z2);
+        let zero = Wide8::zero();
+        let (e, f, g, h) = (
+            b.minus(&a, &zero),
+            d.minus(&c, &zero),
+            d.plus(&c),
+            b.plus(&a),
+        );
         self.x = e.mul(&f);
         self.y = g.mul(&h);
         self.z = f.mul(&g);
@@ -110,13 +117,14 @@ impl Extended8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     fn doubling_factors(&self) -> [Fe8; 4] {
-        let a = self.x.square();
-        let b = self.y.square();
-        let c = self.z.square_doubled(); // C = 2·Z²
-        let e = self.x.add(&self.y).square().sub_both(&a, &b);
-        let g = b.sub(&a); // D + B with D = a·A = −A
-        let f = b.sub_both(&a, &c); // G − C
-        let h = Fe8::zero().sub_both(&a, &b); // D − B
+        // The squares only meet subtractions: carried once, with them.
+        let a = self.x.square_wide();
+        let b = self.y.square_wide();
+        let c = self.z.square_doubled_wide(); // C = 2·Z²
+        let e = self.x.add(&self.y).square_wide().minus(&a, &b);
+        let g = b.minus(&a, &Wide8::zero()); // D + B with D = a·A = −A
+        let f = b.minus(&a, &c); // G − C
+        let h = Wide8::zero().minus(&a, &b); // D − B
         [e, f, g, h]
     }
 
