@@ -64,11 +64,12 @@ fn round_trips_on_every_suite() {
 
 /// A server's answer to a request received as bytes is `k·X_i` for each
 /// element, whichever path evaluates it (ristretto255's IFMA engine works
-/// from the encodings, 8 per vector: sizes around that), and one invalid
-/// encoding anywhere refuses the whole request.
+/// 8 elements per vector and leaves up to 2 past the last full vector to
+/// dalek: sizes around that), and one invalid encoding anywhere refuses the
+/// whole request.
 fn evaluation_from_bytes<G: PrimeOrderGroup>(invalid: &[[u8; 32]]) {
     use oblivex::oprf::OprfServer;
-    for n in [1usize, 7, 8, 9, 20] {
+    for n in [1usize, 2, 3, 7, 8, 9, 10, 11, 20, 257] {
         let elements: Vec<G::Element> = (0..n)
             .map(|i| G::hash_to_group(&[&[i as u8]], b"evaluation test"))
             .collect();

@@ -8,7 +8,7 @@ use super::field::{splat, sqrt_ratio_m1, Fe8};
 use super::point::Extended8;
 
 /// Points per vector.
-pub(super) const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// The field elements of 8 little-endian 32-byte strings (bit 255 dropped).
 #[target_feature(enable = "avx512f,avx512dq")]

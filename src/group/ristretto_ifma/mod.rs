@@ -23,6 +23,7 @@ mod tests;
 
 use crate::group::ShortScalar;
 use crate::mp::Backend;
+pub(crate) use codec::LANES;
 
 /// Whether this engine runs: the `ifma` backend is selected (so the CPU
 /// has AVX-512F and AVX-512 IFMA, checked at selection) and the CPU has
@@ -65,7 +66,7 @@ pub(crate) fn decode_checked(encoded: &[u8]) -> Option<Option<DecodedBatch>> {
 /// As [`mul_encoded`] for the points of a [`DecodedBatch`] (`out` as long as
 /// their encodings).
 pub(crate) fn mul_decoded(half_key: &[u8; 32], batch: &DecodedBatch, out: &mut [u8]) -> bool {
-    if !engine_selected() || out.len().div_ceil(8 * 32) != batch.0.len() {
+    if !engine_selected() || out.len().div_ceil(LANES * 32) != batch.0.len() {
         return false;
     }
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
