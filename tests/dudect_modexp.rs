@@ -14,8 +14,8 @@
 mod support;
 
 use oblivex::mp::{Backend, MontContext};
-use std::time::{Duration, Instant};
-use support::dudect::{cropped_t, next, seconds};
+use std::time::Instant;
+use support::dudect::{next, sample, seconds};
 
 fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
     let len = bits / 8;
@@ -25,18 +25,16 @@ fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
     modulus[len - 1] |= 1;
     let ctx = MontContext::new(&modulus).unwrap();
     let count = 8; // one full IFMA group
-    let (mut low, mut high) = (Vec::new(), Vec::new());
     let fixed_bases: Vec<u8> = (0..count * len).map(|i| (i * 7 + 1) as u8).collect();
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs_f64(seconds) {
-        let class_high = next(&mut state) & 1 == 1;
+    let mut data = state ^ 0xda7a;
+    sample(seconds, &mut state, |class_high, _| {
         let mut exponents = vec![0u8; count * len];
         let bases: Vec<u8>;
         if class_high {
             exponents
                 .iter_mut()
-                .for_each(|b| *b = next(&mut state) as u8);
-            bases = (0..count * len).map(|_| next(&mut state) as u8).collect();
+                .for_each(|b| *b = next(&mut data) as u8);
+            bases = (0..count * len).map(|_| next(&mut data) as u8).collect();
         } else {
             for e in exponents.chunks_mut(len) {
                 e[len - 1] = 1; // weight 1
@@ -48,15 +46,8 @@ fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
             ctx.mod_exp_batch_on(backend, &bases, len, &exponents, len)
                 .unwrap(),
         );
-        let elapsed = t.elapsed().as_secs_f64();
-        if class_high {
-            high.push(elapsed);
-        } else {
-            low.push(elapsed);
-        }
-    }
-    let samples = low.len() + high.len();
-    (cropped_t(low, high), samples)
+        t.elapsed().as_secs_f64()
+    })
 }
 
 #[test]

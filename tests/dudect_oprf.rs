@@ -20,8 +20,8 @@ use oblivex::group::{PrimeOrderGroup, Ristretto255, P256};
 use oblivex::mp::Backend;
 use oblivex::oprf::{KeyPair, OprfClient, OprfServer};
 use rand_core::UnwrapErr;
-use std::time::{Duration, Instant};
-use support::dudect::{cropped_t, next, seconds};
+use std::time::Instant;
+use support::dudect::{sample, seconds};
 
 /// Keys whose signed radix-16 digits are almost all zero.
 fn sparse_keys<G: PrimeOrderGroup>() -> Vec<OprfServer<G>> {
@@ -47,27 +47,16 @@ fn run<G: PrimeOrderGroup>(seconds: f64) -> (f64, usize) {
         drop(server.evaluate(request));
     }
     let mut state = 0x5eed_u64;
-    let (mut low, mut high) = (Vec::new(), Vec::new());
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs_f64(seconds) {
-        let pick = next(&mut state);
-        let class_high = pick & 1 == 1;
+    sample(seconds, &mut state, |class_high, pick| {
         let server = if class_high {
-            &random[(pick >> 1) as usize % random.len()]
+            &random[pick as usize % random.len()]
         } else {
-            &sparse[(pick >> 1) as usize % sparse.len()]
+            &sparse[pick as usize % sparse.len()]
         };
         let t = Instant::now();
         drop(server.evaluate(request));
-        let elapsed = t.elapsed().as_secs_f64();
-        if class_high {
-            high.push(elapsed);
-        } else {
-            low.push(elapsed);
-        }
-    }
-    let samples = low.len() + high.len();
-    (cropped_t(low, high), samples)
+        t.elapsed().as_secs_f64()
+    })
 }
 
 #[test]

@@ -29,6 +29,32 @@ pub fn cropped_t(low: Vec<f64>, high: Vec<f64>) -> f64 {
     welch_t(&crop(low, 0.05), &crop(high, 0.05))
 }
 
+/// Calls `run(class_high, pick)` again and again for about `seconds`, the
+/// class of each call drawn at random (`pick`: more random bits for its
+/// input); `run` returns the time of the operation alone (its input is
+/// prepared outside the timing). Returns Welch's t of the two classes
+/// (cropped) and the number of samples.
+pub fn sample(
+    seconds: f64,
+    state: &mut u64,
+    mut run: impl FnMut(bool, u64) -> f64,
+) -> (f64, usize) {
+    let (mut low, mut high) = (Vec::new(), Vec::new());
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        let pick = next(state);
+        let class_high = pick & 1 == 1;
+        let elapsed = run(class_high, pick >> 1);
+        if class_high {
+            high.push(elapsed);
+        } else {
+            low.push(elapsed);
+        }
+    }
+    let samples = low.len() + high.len();
+    (cropped_t(low, high), samples)
+}
+
 /// SplitMix64: test data only.
 pub fn next(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);

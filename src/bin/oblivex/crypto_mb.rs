@@ -88,23 +88,14 @@ impl CryptoMb {
         }
         let public_ptrs: Vec<*const u8> = publics.iter().map(|p| p.as_ptr()).collect();
         let shared_out: Vec<*mut u8> = shared.iter_mut().map(|s| s.as_mut_ptr()).collect();
-        let mut status = 0;
-        let us = median_us_per_item(
-            seconds,
-            8,
-            || (),
-            |()| {
-                // SAFETY: as above.
-                status |= unsafe {
-                    x25519(
-                        shared_out.as_ptr(),
-                        secret_ptrs.as_ptr(),
-                        public_ptrs.as_ptr(),
-                    )
-                };
-            },
-        );
-        (status == 0).then_some(us)
+        // SAFETY: as above.
+        us_per_lane(seconds, || unsafe {
+            x25519(
+                shared_out.as_ptr(),
+                secret_ptrs.as_ptr(),
+                public_ptrs.as_ptr(),
+            )
+        })
     }
 
     /// µs per P-256 scalar multiplication in `mbx_nistp256_ecdh_mb8`, 8
@@ -146,25 +137,24 @@ impl CryptoMb {
         }
         let coordinate_ptrs: Vec<*const u64> = coordinates.iter().map(|c| c.as_ptr()).collect();
         let shared_out: Vec<*mut u8> = shared.iter_mut().map(|s| s.as_mut_ptr()).collect();
-        let mut status = 0;
-        let us = median_us_per_item(
-            seconds,
-            8,
-            || (),
-            |()| {
-                // SAFETY: as above; 8 outputs of 32 bytes.
-                status |= unsafe {
-                    ecdh(
-                        shared_out.as_ptr(),
-                        secret_ptrs.as_ptr(),
-                        coordinate_ptrs[0..].as_ptr(),
-                        coordinate_ptrs[8..].as_ptr(),
-                        coordinate_ptrs[16..].as_ptr(),
-                        null,
-                    )
-                };
-            },
-        );
-        (status == 0).then_some(us)
+        // SAFETY: as above; 8 outputs of 32 bytes.
+        us_per_lane(seconds, || unsafe {
+            ecdh(
+                shared_out.as_ptr(),
+                secret_ptrs.as_ptr(),
+                coordinate_ptrs[0..].as_ptr(),
+                coordinate_ptrs[8..].as_ptr(),
+                coordinate_ptrs[16..].as_ptr(),
+                null,
+            )
+        })
     }
+}
+
+/// µs per lane of `call`, an 8-way crypto_mb function returning its status
+/// (`None` if any call failed).
+fn us_per_lane(seconds: f64, mut call: impl FnMut() -> u32) -> Option<f64> {
+    let mut status = 0;
+    let us = median_us_per_item(seconds, 8, || (), |()| status |= call());
+    (status == 0).then_some(us)
 }
