@@ -9,7 +9,7 @@ use rand_core::{TryCryptoRng, TryRng};
 use crate::Error;
 
 /// The operating system's random source. Every byte it yields is marked
-/// secret for constant-time analysis ([`crate::secret_marks`]; nothing happens on a
+/// secret for constant-time analysis (`src/secret_marks.rs`; nothing happens on a
 /// real CPU), so that under the valgrind CT test every coin drawn from it
 /// (blinds, verification factors, keys) is checked like a secret input.
 #[derive(Debug)]

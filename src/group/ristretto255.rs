@@ -238,20 +238,25 @@ impl PrimeOrderGroup for Ristretto255 {
             let prepared = batch
                 .prepared
                 .and_then(|p| p.downcast_ref::<EnginePrepared>());
-            if let Some(prepared) = prepared {
-                if mul_decoded(&half_key, &prepared.vectors, head_out) {
-                    if tail > 0 {
-                        Self::mul_batch_encode(s, &prepared.tail, tail_out);
-                    }
-                    return;
-                }
-            } else if mul_encoded(&half_key, &batch.encoded[..split], head_out) {
+            // The head on the engine; the tail's elements, when decoded
+            // already (by the check, or by whoever built the request).
+            let (head_done, tail_elements) = match prepared {
+                Some(prepared) => (
+                    mul_decoded(&half_key, &prepared.vectors, head_out),
+                    Some(prepared.tail.as_slice()),
+                ),
+                None => (
+                    mul_encoded(&half_key, &batch.encoded[..split], head_out),
+                    batch.elements.map(|e| &e[count - tail..]),
+                ),
+            };
+            if head_done {
+                let tail_batch = ReceivedBatch {
+                    encoded: &batch.encoded[split..],
+                    elements: tail_elements,
+                    prepared: None,
+                };
                 if tail > 0 {
-                    let tail_batch = ReceivedBatch {
-                        encoded: &batch.encoded[split..],
-                        elements: batch.elements.map(|e| &e[count - tail..]),
-                        prepared: None,
-                    };
                     super::mul_elements_batch_encode::<Self>(s, &tail_batch, tail_out);
                 }
                 return;

@@ -122,9 +122,8 @@ impl Fe8 {
     ///
     /// Column `k` (weight 2^51k) gets the low halves of `a_i·b_j`, `i + j =
     /// k`, and twice the high halves of column `k − 1` (a high half weighs
-    /// 2^52 = 2·2^51 more). With reduced limbs a product is below `2^103`,
-    /// so a column is below `5·2^52 + 5·2^52 < 2^56`, and after adding 19
-    /// times a higher column below `2^61`: the carry handles it.
+    /// 2^52 = 2·2^51 more); the columns above 2^255 fold back times 19
+    /// into limbs the carry takes (their bounds: [`Wide8`]).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
