@@ -11,13 +11,7 @@ if ! command -v go >/dev/null 2>&1; then
     echo "go_bindings: skipped, no Go toolchain (apt-get install golang-go; scripts/test-all does)"
     exit 77
 fi
-rm -rf "$work_dir"
-"$cmake" --install "$build_dir" --prefix "$work_dir/prefix" >/dev/null
-pc_file=$(find "$work_dir/prefix" -name oblivex.pc | head -n 1)
-lib_file=$(find "$work_dir/prefix" -name 'liboblivex.so' | head -n 1)
-PKG_CONFIG_PATH=$(dirname "$pc_file")
-LD_LIBRARY_PATH=$(dirname "$lib_file")
-export PKG_CONFIG_PATH LD_LIBRARY_PATH
+. "$(dirname "$0")/../install-prefix.sh"
 cd "$(dirname "$0")"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then

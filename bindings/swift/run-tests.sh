@@ -26,14 +26,8 @@ step() {
     echo "swift_bindings: $*"
 }
 
-rm -rf "$work_dir"
 step "installing $build_dir into $work_dir/prefix"
-"$cmake" --install "$build_dir" --prefix "$work_dir/prefix" >/dev/null
-pc_file=$(find "$work_dir/prefix" -name oblivex.pc | head -n 1)
-lib_file=$(find "$work_dir/prefix" -name 'liboblivex.so' | head -n 1)
-PKG_CONFIG_PATH=$(dirname "$pc_file")
-LD_LIBRARY_PATH=$(dirname "$lib_file")
-export PKG_CONFIG_PATH LD_LIBRARY_PATH
+. "$package_dir/../install-prefix.sh"
 cd "$package_dir"
 swift --version 2>&1 | head -n 1
 
