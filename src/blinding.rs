@@ -7,7 +7,7 @@ use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 use crate::group::PrimeOrderGroup;
-use crate::message::{BlindedElements, MAX_BATCH};
+use crate::message::{BlindedElements, EvaluatedElements, MAX_BATCH};
 use crate::Error;
 
 /// The longest input (OPRF input, POPRF info, message to sign) accepted:
@@ -54,11 +54,32 @@ impl<G: PrimeOrderGroup> Blinding<G> {
     /// inversion): the unblinded elements, secret, so wiped on drop (and so
     /// are the elements on the way).
     pub(crate) fn unblind(&self, evaluated: &[G::Element]) -> Zeroizing<Vec<u8>> {
+        let mut unblinded = Zeroizing::new(vec![0u8; evaluated.len() * G::ELEMENT_LEN]);
+        let _elements = Zeroizing::new(G::mul_each_encode(
+            &self.inverted_blinds(),
+            evaluated,
+            &mut unblinded,
+        ));
+        unblinded
+    }
+
+    /// [`Blinding::unblind`] for an answer as received (a group may work
+    /// from its encodings without decoding its elements).
+    pub(crate) fn unblind_received(&self, evaluated: &EvaluatedElements<G>) -> Zeroizing<Vec<u8>> {
+        let mut unblinded = Zeroizing::new(vec![0u8; evaluated.as_bytes().len()]);
+        G::mul_each_received_encode(
+            &self.inverted_blinds(),
+            evaluated.received(),
+            &mut unblinded,
+        );
+        unblinded
+    }
+
+    /// `r_i^{-1}` for every blind (one batch inversion), wiped on drop.
+    fn inverted_blinds(&self) -> Vec<G::Scalar> {
         let mut inverses = self.blinds.to_vec();
         G::batch_invert(&mut inverses);
-        let mut unblinded = Zeroizing::new(vec![0u8; evaluated.len() * G::ELEMENT_LEN]);
-        let _elements = Zeroizing::new(G::mul_each_encode(&inverses, evaluated, &mut unblinded));
-        unblinded
+        inverses
     }
 }
 
@@ -81,18 +102,12 @@ fn hash_and_blind<G: PrimeOrderGroup>(
     inputs: &[&[u8]],
     blinds: &[G::Scalar],
 ) -> Result<BlindedElements<G>, Error> {
-    // H(x_i) is as private as x_i: wiped, and tested in constant time
-    // (only whether some input hashed to the identity is public).
-    let hashed: Zeroizing<Vec<G::Element>> =
-        Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
-    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
-    if crate::secret_marks::public_bool(any_identity) {
-        return Err(Error::InvalidInput);
-    }
     let mut bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
-    let blinded = G::mul_each_encode(blinds, &hashed, &mut bytes);
+    let blinded = G::hash_and_blind_encode(inputs, dst, blinds, &mut bytes)?;
     // The blinded elements are sent: public from here.
-    G::declassify_elements(&blinded);
     crate::secret_marks::declassify(bytes.as_slice());
-    Ok(BlindedElements::from_parts(blinded, bytes))
+    Ok(match blinded {
+        Some(elements) => BlindedElements::from_parts(elements, bytes),
+        None => BlindedElements::from_encodings(bytes),
+    })
 }

@@ -50,29 +50,17 @@ impl<G: PrimeOrderGroup> PartialEq for Elements<G> {
     }
 }
 
-/// What a received message's validation keeps (see [`Elements::from_bytes`]).
-#[derive(Clone, Copy)]
-enum Keep {
-    Encodings,
-    Elements,
-}
-
 impl<G: PrimeOrderGroup> Elements<G> {
     /// Decodes and validates: [`Error::BadLength`] unless `bytes` is a
     /// whole, non-zero number of encodings, at most [`MAX_BATCH`];
-    /// [`Error::InvalidElement`] for any invalid one. `Keep::Encodings`
-    /// lets a group check the encodings without keeping elements (a
-    /// server's request: its evaluation may work from the encodings);
-    /// `Keep::Elements` decodes them (an answer, which the client unblinds).
-    fn from_bytes(bytes: &[u8], keep: Keep) -> Result<Self, Error> {
+    /// [`Error::InvalidElement`] for any invalid one. The group's check
+    /// ([`PrimeOrderGroup::check_batch`]) keeps the elements or its own
+    /// decoded form; the elements are then decoded if and when asked for.
+    fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() / G::ELEMENT_LEN > MAX_BATCH {
             return Err(Error::BadLength);
         }
-        let checked = match keep {
-            Keep::Encodings => G::check_batch(bytes)?,
-            Keep::Elements => CheckedBatch::Elements(G::decode_batch(bytes)?),
-        };
-        let (elements, prepared) = match checked {
+        let (elements, prepared) = match G::check_batch(bytes)? {
             CheckedBatch::Elements(elements) => (OnceLock::from(elements), None),
             CheckedBatch::Prepared(prepared) => (OnceLock::new(), Some(prepared)),
         };
@@ -112,11 +100,16 @@ impl<G: PrimeOrderGroup> Elements<G> {
         })
     }
 
+    /// The elements if they are decoded already.
+    fn decoded(&self) -> Option<&[G::Element]> {
+        self.elements.get().map(Vec::as_slice)
+    }
+
     /// The batch with whichever decoded forms exist.
     fn received(&self) -> ReceivedBatch<'_, G::Element> {
         ReceivedBatch {
             encoded: &self.bytes,
-            elements: self.elements.get().map(Vec::as_slice),
+            elements: self.decoded(),
             prepared: self.prepared.as_deref(),
         }
     }
@@ -127,7 +120,7 @@ impl<G: PrimeOrderGroup> Elements<G> {
 }
 
 macro_rules! element_message {
-    ($(#[$doc:meta])* $name:ident, $keep:expr) => {
+    ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         pub struct $name<G: PrimeOrderGroup>(Elements<G>);
 
@@ -162,7 +155,7 @@ macro_rules! element_message {
             /// [`Error::InvalidElement`] for any element that is not
             /// canonical, not in the group, or the identity.
             pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                Elements::from_bytes(bytes, $keep).map($name)
+                Elements::from_bytes(bytes).map($name)
             }
 
             /// The encoding: the elements' canonical encodings, concatenated.
@@ -190,6 +183,18 @@ macro_rules! element_message {
                 self.0.elements()
             }
 
+            /// The elements if they are decoded already (a request built
+            /// from elements; a message received, when the group's check
+            /// kept them).
+            pub(crate) fn decoded(&self) -> Option<&[G::Element]> {
+                self.0.decoded()
+            }
+
+            /// The message as a batch for the group: its encodings and
+            /// whichever decoded forms exist.
+            pub(crate) fn received(&self) -> ReceivedBatch<'_, G::Element> {
+                self.0.received()
+            }
         }
     };
 }
@@ -200,15 +205,13 @@ element_message!(
     /// with a checked batch's balancer (and padding) hidden among them. A
     /// server cannot tell which is which, so it must count every element
     /// it evaluates (rate and issuance limits).
-    BlindedElements,
-    Keep::Encodings
+    BlindedElements
 );
 
 element_message!(
     /// A server's answer to [`BlindedElements`]: its key (or key share)
     /// applied to each element, in the same order.
-    EvaluatedElements,
-    Keep::Elements
+    EvaluatedElements
 );
 
 impl<G: PrimeOrderGroup> BlindedElements<G> {
@@ -218,13 +221,20 @@ impl<G: PrimeOrderGroup> BlindedElements<G> {
         BlindedElements(Elements::from_parts(elements, bytes))
     }
 
+    /// A request of encodings the library computed (a client's blinded
+    /// inputs, when the group computed the encodings only), decoded only
+    /// if asked for.
+    pub(crate) fn from_encodings(bytes: Vec<u8>) -> Self {
+        BlindedElements(Elements::from_encodings(bytes))
+    }
+
     /// The answer `k·X_i` for every element `X_i`, in order (constant time
     /// in `key`; the answer is public from here). A group may work from
     /// the encodings when the elements were not decoded (see
     /// [`PrimeOrderGroup::check_batch`]).
     pub(crate) fn evaluate_with(&self, key: &G::Scalar) -> EvaluatedElements<G> {
         let mut bytes = vec![0u8; self.0.bytes.len()];
-        G::mul_encoded_batch_encode(key, self.0.received(), &mut bytes);
+        G::mul_encoded_batch_encode(key, self.received(), &mut bytes);
         EvaluatedElements::from_encodings(bytes)
     }
 }
@@ -234,5 +244,36 @@ impl<G: PrimeOrderGroup> EvaluatedElements<G> {
     /// elements decoded only if asked for.
     pub(crate) fn from_encodings(bytes: Vec<u8>) -> Self {
         EvaluatedElements(Elements::from_encodings(bytes))
+    }
+
+    /// The answers without the one at `slot`, the first `count` of the
+    /// rest (a checked request's caller's answers, without its balancer
+    /// and padding), with their elements if decoded. `slot` and `count`
+    /// are public (the check has run).
+    pub(crate) fn without_slot(&self, slot: usize, count: usize) -> Self {
+        let len = G::ELEMENT_LEN;
+        debug_assert!(slot < self.len() && count < self.len());
+        let kept = |i: usize| i != slot;
+        let bytes: Vec<u8> = self
+            .as_bytes()
+            .chunks_exact(len)
+            .enumerate()
+            .filter(|(i, _)| kept(*i))
+            .take(count)
+            .flat_map(|(_, e)| e.iter().copied())
+            .collect();
+        let elements = self.decoded().map(|elements| {
+            elements
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| kept(*i))
+                .take(count)
+                .map(|(_, e)| e.clone())
+                .collect()
+        });
+        match elements {
+            Some(elements) => EvaluatedElements(Elements::from_parts(elements, bytes)),
+            None => EvaluatedElements(Elements::from_encodings(bytes)),
+        }
     }
 }

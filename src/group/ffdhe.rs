@@ -21,7 +21,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use super::ffdhe_params::{FFDHE2048_P, FFDHE3072_P, FFDHE4096_P};
 use super::xmd::expand_message_xmd;
-use super::{PrimeOrderGroup, ShortScalar};
+use super::{PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::mp::limbs::{be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes};
 use crate::mp::MontContext;
 use crate::Error;
@@ -166,6 +166,37 @@ impl<P: FfdheParams> Ffdhe<P> {
         let mut limbs = vec![0u64; ctx.limbs()];
         limbs[0] = v;
         limbs
+    }
+
+    /// `Π X_i^(d_i)` for short exponents `d_i < 2^bits`: one batch
+    /// exponentiation with `bits`-bit exponents (constant time in their
+    /// values, like every `mp` exponentiation), then the product.
+    fn short_power_product(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
+        let n = scalars.len().min(elements.len());
+        if n == 0 {
+            return Self::identity();
+        }
+        let bits = bits.clamp(1, 8 * 17);
+        // Each factor as three little-endian limbs (17 bytes), wiped.
+        let limbs: Zeroizing<Vec<[u64; 3]>> = Zeroizing::new(
+            scalars[..n]
+                .iter()
+                .map(|d| {
+                    let mut bytes = [0u8; 24];
+                    bytes[..17].copy_from_slice(d.as_le_bytes());
+                    let limbs = core::array::from_fn(|i| {
+                        u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+                    });
+                    bytes.zeroize();
+                    limbs
+                })
+                .collect(),
+        );
+        let exponents: Vec<&[u64]> = limbs.iter().map(|l| &l[..bits.div_ceil(64)]).collect();
+        let bases: Vec<&Residue> = elements[..n].iter().collect();
+        Self::pow_batch(&bases, &exponents, bits)
+            .iter()
+            .fold(Self::identity(), |acc, x| Self::add(&acc, x))
     }
 
     /// `bases[i] ^ exponents[i] mod p` for every `i` in one batch call on
@@ -442,46 +473,20 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
             .collect()
     }
 
-    /// `Π X_i^(d_i)`: one batch exponentiation with `bits`-bit exponents
-    /// (constant time in their values, like every `mp` exponentiation),
-    /// then the product.
+    /// The short power product of the batch's elements (one batch
+    /// exponentiation with `bits`-bit exponents, then the product).
     fn msm_short_ct(
         scalars: &[ShortScalar],
-        elements: &[Residue],
-        _encoded: &[u8],
+        batch: ReceivedBatch<'_, Residue>,
         bits: usize,
     ) -> Residue {
-        let n = scalars.len().min(elements.len());
-        if n == 0 {
-            return Self::identity();
-        }
-        let bits = bits.clamp(1, 8 * 17);
-        // Each factor as three little-endian limbs (17 bytes), wiped.
-        let limbs: Zeroizing<Vec<[u64; 3]>> = Zeroizing::new(
-            scalars[..n]
-                .iter()
-                .map(|d| {
-                    let mut bytes = [0u8; 24];
-                    bytes[..17].copy_from_slice(d.as_le_bytes());
-                    let limbs = core::array::from_fn(|i| {
-                        u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
-                    });
-                    bytes.zeroize();
-                    limbs
-                })
-                .collect(),
-        );
-        let exponents: Vec<&[u64]> = limbs.iter().map(|l| &l[..bits.div_ceil(64)]).collect();
-        let bases: Vec<&Residue> = elements[..n].iter().collect();
-        Self::pow_batch(&bases, &exponents, bits)
-            .iter()
-            .fold(Self::identity(), |acc, x| Self::add(&acc, x))
+        Self::short_power_product(scalars, &super::received_elements::<Self>(&batch), bits)
     }
 
-    /// The constant-time method: the batch engine is the fastest way here
-    /// either way.
+    /// The constant-time method (one batch exponentiation): the batch engine
+    /// is the fastest way here either way.
     fn msm_short_vartime(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
-        Self::msm_short_ct(scalars, elements, &[], bits)
+        Self::short_power_product(scalars, elements, bits)
     }
 
     fn encode(element: &Residue, out: &mut [u8]) {

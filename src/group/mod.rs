@@ -19,6 +19,7 @@ mod straus;
 pub(crate) mod xmd;
 
 use core::any::Any;
+use std::borrow::Cow;
 
 use rand_core::CryptoRng;
 use subtle::Choice;
@@ -214,16 +215,17 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     }
     /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time
     /// in the `d_i` (the balancer of the batch check; `bits` is public).
-    /// `encoded` holds the elements' encodings, for groups whose fast path
-    /// starts from them.
+    /// The batch gives the elements' encodings, for groups whose fast path
+    /// starts from them, and the elements where they are decoded (decoded
+    /// here otherwise). Not part of the public API.
+    #[doc(hidden)]
     fn msm_short_ct(
         scalars: &[ShortScalar],
-        elements: &[Self::Element],
-        encoded: &[u8],
+        batch: ReceivedBatch<'_, Self::Element>,
         bits: usize,
     ) -> Self::Element {
-        let _ = encoded;
-        straus::short_msm_ct::<straus::Elements<Self>>(scalars, elements, bits)
+        let elements = received_elements::<Self>(&batch);
+        straus::short_msm_ct::<straus::Elements<Self>>(scalars, &elements, bits)
     }
     /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time (the
     /// client's check, after which the `d_i` are discarded). A group may
@@ -243,6 +245,54 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         let sum = Self::msm_vartime(&full, elements);
         full.iter_mut().for_each(Zeroize::zeroize);
         sum
+    }
+
+    /// [`Self::msm_short_vartime`] on a batch received (its encodings and
+    /// whichever decoded forms exist): the client's check of an answer. A
+    /// group may work from the encodings (ristretto255 with the IFMA
+    /// backend); by default the elements, decoded here if they were not.
+    /// Not part of the public API.
+    #[doc(hidden)]
+    fn msm_short_vartime_received(
+        scalars: &[ShortScalar],
+        batch: ReceivedBatch<'_, Self::Element>,
+        bits: usize,
+    ) -> Self::Element {
+        Self::msm_short_vartime(scalars, &received_elements::<Self>(&batch), bits)
+    }
+    /// `s_i·X_i` for every element of a batch received, encoded into `out`
+    /// (`ELEMENT_LEN` bytes each), constant time in the scalars: the
+    /// client's unblinding of an answer. The products are secret: nothing
+    /// of them is kept. A group may work from the encodings or its own
+    /// decoded form (ristretto255 with the IFMA backend); by default
+    /// [`Self::mul_each_encode`] on the elements, decoded here if they were
+    /// not. Not part of the public API.
+    #[doc(hidden)]
+    fn mul_each_received_encode(
+        scalars: &[Self::Scalar],
+        batch: ReceivedBatch<'_, Self::Element>,
+        out: &mut [u8],
+    ) {
+        let elements = received_elements::<Self>(&batch);
+        let products = zeroize::Zeroizing::new(Self::mul_each_encode(scalars, &elements, out));
+        drop(products);
+    }
+    /// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`
+    /// [`Self::hash_to_group`] under `dst`, encoded into `out`
+    /// (`ELEMENT_LEN` bytes each, public from here): a client's blinding.
+    /// Returns the blinded elements when the group computed them as
+    /// elements (by default; ristretto255 with the IFMA backend computes
+    /// the encodings only), and [`Error::InvalidInput`] if an input hashes
+    /// to the identity. Constant time in the inputs and blinds. Not part of
+    /// the public API.
+    #[doc(hidden)]
+    fn hash_and_blind_encode(
+        inputs: &[&[u8]],
+        dst: &[u8],
+        blinds: &[Self::Scalar],
+        out: &mut [u8],
+    ) -> Result<Option<Vec<Self::Element>>, Error> {
+        hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(Some)
     }
 
     /// The canonical encoding of `element` into `out` (`ELEMENT_LEN` bytes).
@@ -350,6 +400,17 @@ pub struct ReceivedBatch<'a, E> {
     pub prepared: Option<&'a (dyn Any + Send + Sync)>,
 }
 
+/// The elements of a batch received: its decoded elements, or decoded
+/// here from its (validated) encodings.
+fn received_elements<'a, G: PrimeOrderGroup>(
+    batch: &ReceivedBatch<'a, G::Element>,
+) -> Cow<'a, [G::Element]> {
+    match batch.elements {
+        Some(elements) => Cow::Borrowed(elements),
+        None => Cow::Owned(G::decode_batch(batch.encoded).expect("validated encodings decode")),
+    }
+}
+
 /// [`PrimeOrderGroup::mul_batch_encode`] on the batch's elements, decoded
 /// from its encodings if they are not given: the default of
 /// [`PrimeOrderGroup::mul_encoded_batch_encode`], and a group's fallback.
@@ -358,11 +419,28 @@ fn mul_elements_batch_encode<G: PrimeOrderGroup>(
     batch: &ReceivedBatch<'_, G::Element>,
     out: &mut [u8],
 ) {
-    match batch.elements {
-        Some(elements) => G::mul_batch_encode(s, elements, out),
-        None => {
-            let elements = G::decode_batch(batch.encoded).expect("validated encodings decode");
-            G::mul_batch_encode(s, &elements, out)
-        }
+    G::mul_batch_encode(s, &received_elements::<G>(batch), out)
+}
+
+/// [`PrimeOrderGroup::hash_and_blind_encode`] on elements: each input
+/// hashed to the group, tested for the identity, blinded and encoded; the
+/// default, and a group's fallback.
+fn hash_and_blind_elements<G: PrimeOrderGroup>(
+    inputs: &[&[u8]],
+    dst: &[u8],
+    blinds: &[G::Scalar],
+    out: &mut [u8],
+) -> Result<Vec<G::Element>, Error> {
+    // H(x_i) is as private as x_i: wiped, and tested in constant time
+    // (only whether some input hashed to the identity is public).
+    let hashed: zeroize::Zeroizing<Vec<G::Element>> =
+        zeroize::Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
+    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
+    if crate::secret_marks::public_bool(any_identity) {
+        return Err(Error::InvalidInput);
     }
+    let blinded = G::mul_each_encode(blinds, &hashed, out);
+    // The blinded elements are sent: public from here.
+    G::declassify_elements(&blinded);
+    Ok(blinded)
 }

@@ -51,6 +51,39 @@ struct EnginePrepared {
     tail: Vec<RistrettoPoint>,
 }
 
+/// `Σ d_i·P_i` for the points of a batch on the IFMA engine (constant time
+/// in the `d_i`), from the points its check kept and the encodings of the
+/// rest, as a dalek point; `None` when the engine does not run.
+#[cfg(target_arch = "x86_64")]
+fn engine_short_msm(
+    scalars: &[ShortScalar],
+    batch: &ReceivedBatch<'_, RistrettoPoint>,
+    bits: usize,
+) -> Option<RistrettoPoint> {
+    if batch.encoded.len() != scalars.len() * Ristretto255::ELEMENT_LEN {
+        return None;
+    }
+    let decoded = batch
+        .prepared
+        .and_then(|p| p.downcast_ref::<EnginePrepared>())
+        .map(|p| &p.vectors);
+    super::ristretto_ifma::short_msm_ct(batch.encoded, decoded, scalars, bits)
+        .and_then(|bytes| CompressedRistretto(bytes).decompress())
+}
+
+/// The little-endian bytes of `s/2 mod ℓ` for every scalar (the engine
+/// encodes doubled products), as secret as the scalars: wiped on drop.
+#[cfg(target_arch = "x86_64")]
+fn halved_bytes(scalars: &[Scalar]) -> Zeroizing<Vec<[u8; 32]>> {
+    let inverse_of_two = inverse_of_two();
+    Zeroizing::new(
+        scalars
+            .iter()
+            .map(|s| Scalar(s.0 * inverse_of_two).0.to_bytes())
+            .collect(),
+    )
+}
+
 fn inverse_of_two() -> DalekScalar {
     DalekScalar::from_bytes_mod_order(INVERSE_OF_TWO)
 }
@@ -303,19 +336,82 @@ impl PrimeOrderGroup for Ristretto255 {
     /// method over dalek's additions.
     fn msm_short_ct(
         scalars: &[ShortScalar],
-        elements: &[RistrettoPoint],
-        encoded: &[u8],
+        batch: ReceivedBatch<'_, RistrettoPoint>,
         bits: usize,
     ) -> RistrettoPoint {
         #[cfg(target_arch = "x86_64")]
-        if encoded.len() == elements.len() * Self::ELEMENT_LEN {
-            let sum = super::ristretto_ifma::short_msm_ct(encoded, scalars, bits)
-                .and_then(|bytes| CompressedRistretto(bytes).decompress());
-            if let Some(sum) = sum {
-                return sum;
+        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
+            return sum;
+        }
+        let elements = super::received_elements::<Self>(&batch);
+        super::straus::short_msm_ct::<super::straus::Elements<Self>>(scalars, &elements, bits)
+    }
+
+    /// The engine's constant-time method from the encodings when the IFMA
+    /// engine runs (the answer's points are not decoded by dalek then),
+    /// else dalek's Pippenger on the elements.
+    fn msm_short_vartime_received(
+        scalars: &[ShortScalar],
+        batch: ReceivedBatch<'_, RistrettoPoint>,
+        bits: usize,
+    ) -> RistrettoPoint {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
+            return sum;
+        }
+        Self::msm_short_vartime(scalars, &super::received_elements::<Self>(&batch), bits)
+    }
+
+    /// The 8-lane IFMA engine when it runs: each scalar halved, the points
+    /// those the answer's check kept or decoded from the encodings, the
+    /// doubled products encoded with one inversion per pass; else dalek.
+    fn mul_each_received_encode(
+        scalars: &[Scalar],
+        batch: ReceivedBatch<'_, RistrettoPoint>,
+        out: &mut [u8],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let halves = halved_bytes(scalars);
+            let decoded = batch
+                .prepared
+                .and_then(|p| p.downcast_ref::<EnginePrepared>())
+                .map(|p| &p.vectors);
+            if super::ristretto_ifma::mul_each_encoded(&halves, batch.encoded, decoded, out) {
+                return;
             }
         }
-        super::straus::short_msm_ct::<super::straus::Elements<Self>>(scalars, elements, bits)
+        let elements = super::received_elements::<Self>(&batch);
+        let products = Zeroizing::new(Self::mul_each_encode(scalars, &elements, out));
+        drop(products);
+    }
+
+    /// The 8-lane IFMA engine when it runs: 64 bytes of expand_message_xmd
+    /// per input (as [`Self::hash_to_group`]), mapped, multiplied by half
+    /// its blind and encoded doubled, 8 inputs per vector; an input that
+    /// maps to the identity makes a zero encoding (its blinded element is
+    /// the identity too), refused here. Else hashing and blinding on dalek.
+    fn hash_and_blind_encode(
+        inputs: &[&[u8]],
+        dst: &[u8],
+        blinds: &[Scalar],
+        out: &mut [u8],
+    ) -> Result<Option<Vec<RistrettoPoint>>, Error> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let uniform: Zeroizing<Vec<[u8; 64]>> =
+                Zeroizing::new(inputs.iter().map(|x| *uniform_64(&[x], dst)).collect());
+            let halves = halved_bytes(blinds);
+            if super::ristretto_ifma::hash_mul_encode(&uniform, &halves, out) {
+                let identity = [0u8; 32];
+                // The blinded elements are public: so is the test.
+                if out.chunks_exact(Self::ELEMENT_LEN).any(|e| e == identity) {
+                    return Err(Error::InvalidInput);
+                }
+                return Ok(None);
+            }
+        }
+        super::hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(Some)
     }
 
     fn encode(element: &RistrettoPoint, out: &mut [u8]) {

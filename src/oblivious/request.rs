@@ -7,7 +7,7 @@ use zeroize::Zeroize;
 
 use super::secrets::{place_balancer, sample_below, sample_factor};
 use super::{Check, Kappa};
-use crate::group::{PrimeOrderGroup, ShortScalar};
+use crate::group::{PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::message::{BlindedElements, EvaluatedElements, MAX_BATCH};
 use crate::Error;
 
@@ -111,18 +111,25 @@ impl<G: PrimeOrderGroup> Request<G> {
             return Err(Error::BadLength);
         }
         let (padding, padding_bytes) = padding::<G, R>(check, kappa, count, rng);
-        let all: Vec<G::Element> = elements
-            .elements()
-            .iter()
-            .chain(&padding)
-            .cloned()
-            .collect();
+        // The elements where the caller's are decoded (a group may have
+        // computed their encodings only, and then works from those).
+        let all: Option<Vec<G::Element>> = elements
+            .decoded()
+            .map(|decoded| decoded.iter().chain(&padding).cloned().collect());
         let others = [elements.as_bytes(), &padding_bytes].concat();
+        let others_count = count + padding.len();
 
         let bits = kappa.factor_bits();
-        let factors: Vec<ShortScalar> = all.iter().map(|_| sample_factor(kappa, rng)).collect();
+        let factors: Vec<ShortScalar> = (0..others_count)
+            .map(|_| sample_factor(kappa, rng))
+            .collect();
         // Σ d_i·X_i with the secret factors: constant time.
-        let sum = G::msm_short_ct(&factors, &all, &others, bits);
+        let batch = ReceivedBatch {
+            encoded: &others,
+            elements: all.as_deref(),
+            prepared: None,
+        };
+        let sum = G::msm_short_ct(&factors, batch, bits);
         let (balancer, balancer_factor, modifier) = match check {
             Check::CommittedKey => {
                 // X = d^{-1}·(s·B − Σ d_i·X_i): uniform, since s·B is.
@@ -149,11 +156,13 @@ impl<G: PrimeOrderGroup> Request<G> {
             // again with fresh coins.
             return Self::new(elements, key, kappa, rng);
         }
-        let position = sample_below(all.len() + 1, rng);
-        let sent = place_balancer::<G>(&all, &others, &balancer, position);
+        let position = sample_below(others_count + 1, rng);
+        let sent = place_balancer::<G>(all.as_deref(), &others, &balancer, position);
         // The request is sent: public from here (the position stays
         // secret: every slot holds a uniform-looking element).
-        G::declassify_elements(sent.elements());
+        if let Some(elements) = sent.decoded() {
+            G::declassify_elements(elements);
+        }
         crate::secret_marks::declassify(sent.as_bytes());
         Ok(Request {
             kappa,
@@ -200,15 +209,36 @@ impl<G: PrimeOrderGroup> Request<G> {
     /// time: it runs after the whole answer is in and the coins are
     /// discarded with `self`.
     pub fn verify(self, response: &EvaluatedElements<G>) -> Result<Vec<G::Element>, Error> {
+        self.verify_answer(response)
+            .map(|answers| answers.elements().to_vec())
+    }
+
+    /// [`Request::verify`], the caller's answers kept as a message (their
+    /// encodings, and their elements where decoded): a group may check and
+    /// unblind from the encodings without decoding elements.
+    pub(crate) fn verify_answer(
+        self,
+        response: &EvaluatedElements<G>,
+    ) -> Result<EvaluatedElements<G>, Error> {
         if response.len() != self.len() {
             return Err(Error::BadLength);
         }
         self.spend_coins();
-        let answers = response.elements().to_vec();
-        if !self.holds(&answers, self.key.as_ref()) {
+        let balancer_answer = || match response.decoded() {
+            Some(answers) => answers[self.position].clone(),
+            None => {
+                let start = self.position * G::ELEMENT_LEN;
+                let encoding = &response.as_bytes()[start..start + G::ELEMENT_LEN];
+                G::decode(encoding).expect("a validated answer decodes")
+            }
+        };
+        let holds = self.relation_holds(self.key.as_ref(), balancer_answer, |factors, bits| {
+            G::msm_short_vartime_received(factors, response.received(), bits)
+        });
+        if !holds {
             return Err(Error::VerificationFailed);
         }
-        Ok(self.callers_answers(answers))
+        Ok(response.without_slot(self.position, self.count))
     }
 
     /// Marks the coins public for constant-time analysis ([`crate::secret_marks`]):
@@ -232,24 +262,41 @@ impl<G: PrimeOrderGroup> Request<G> {
     /// only once every answer it will ever check is in.
     pub(crate) fn holds(&self, answers: &[G::Element], key: Option<&G::Element>) -> bool {
         debug_assert_eq!(answers.len(), self.len());
-        let mut answers = answers.to_vec();
-        let balancer_answer = answers.remove(self.position);
+        let balancer_answer = || answers[self.position].clone();
+        self.relation_holds(key, balancer_answer, |factors, bits| {
+            G::msm_short_vartime(factors, answers, bits)
+        })
+    }
+
+    /// The relation of [`Request::holds`], given the balancer's answer (for
+    /// the key-free check) and
+    /// `sum(factors, bits)`, the short multi-scalar multiplication of the
+    /// answers in the order sent. The factors are aligned with the slots
+    /// sent: `d_i` for the caller's elements and padding, at the
+    /// balancer's slot `d` (committed key: `Σ d_i·Y_i + d·Y = s·key`) or
+    /// 0 (key-free: `Σ d_i·Y_i = Y`).
+    fn relation_holds(
+        &self,
+        key: Option<&G::Element>,
+        balancer_answer: impl FnOnce() -> G::Element,
+        sum: impl FnOnce(&[ShortScalar], usize) -> G::Element,
+    ) -> bool {
         let bits = self.kappa.factor_bits();
+        let balancer_factor = match self.check() {
+            Check::CommittedKey => self.balancer_factor.clone(),
+            Check::KeyFree => ShortScalar::from_parts(0, false),
+        };
+        // Sized up front: growing the vector would free a copy of the
+        // factors without wiping it.
+        let mut factors = Vec::with_capacity(self.factors.len() + 1);
+        factors.extend(self.factors[..self.position].iter().cloned());
+        factors.push(balancer_factor);
+        factors.extend(self.factors[self.position..].iter().cloned());
+        let total = sum(&factors, bits);
+        factors.iter_mut().for_each(Zeroize::zeroize);
         match (self.check(), key, self.modifier.as_ref()) {
-            (Check::CommittedKey, Some(key), Some(modifier)) => {
-                // Sized up front: growing the vector would free a copy of
-                // the factors without wiping it.
-                let mut factors = Vec::with_capacity(self.factors.len() + 1);
-                factors.extend(self.factors.iter().cloned());
-                factors.push(self.balancer_factor.clone());
-                answers.push(balancer_answer);
-                let lhs = G::msm_short_vartime(&factors, &answers, bits);
-                factors.iter_mut().for_each(Zeroize::zeroize);
-                lhs == G::mul(key, modifier)
-            }
-            (Check::KeyFree, _, _) => {
-                G::msm_short_vartime(&self.factors, &answers, bits) == balancer_answer
-            }
+            (Check::CommittedKey, Some(key), Some(modifier)) => total == G::mul(key, modifier),
+            (Check::KeyFree, _, _) => total == balancer_answer(),
             // A committed-key request without a key proves nothing.
             (Check::CommittedKey, _, _) => false,
         }

@@ -3,7 +3,7 @@
 //! constant-time placement of the balancer among the elements sent.
 
 use rand_core::CryptoRng;
-use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroize;
 
 use super::Kappa;
@@ -44,13 +44,13 @@ pub(crate) fn sample_below<R: CryptoRng + ?Sized>(bound: usize, rng: &mut R) -> 
     }
 }
 
-/// The elements sent: `others` (with `others_bytes`, their encodings) with
-/// `balancer` inserted at slot `position`. Constant time in `position`:
-/// every slot reads its three candidates (the element with its index, the
-/// one before it, the balancer) and keeps one by masks, for the elements
-/// and for their encodings alike.
+/// The elements sent: `others_bytes` (encodings; with `others`, their
+/// elements, where decoded) with `balancer` inserted at slot `position`.
+/// Constant time in `position`: every slot reads its three candidates (the
+/// element with its index, the one before it, the balancer) and keeps one
+/// by masks, for the encodings and the elements alike.
 pub(crate) fn place_balancer<G: PrimeOrderGroup>(
-    others: &[G::Element],
+    others: Option<&[G::Element]>,
     others_bytes: &[u8],
     balancer: &G::Element,
     position: usize,
@@ -59,18 +59,9 @@ pub(crate) fn place_balancer<G: PrimeOrderGroup>(
     let mut balancer_bytes = vec![0u8; len];
     G::encode(balancer, &mut balancer_bytes);
     let position = position as u64;
-    let mut elements = Vec::with_capacity(others.len() + 1);
     let mut bytes = vec![0u8; others_bytes.len() + len];
     for (slot, chunk) in bytes.chunks_exact_mut(len).enumerate() {
-        let slot_index = slot as u64;
-        let is_balancer = slot_index.ct_eq(&position);
-        let after = position.ct_lt(&slot_index);
-        // The first slot has no element before it and the last none with
-        // its index: the balancer stands in (it is never kept there).
-        let same = others.get(slot).unwrap_or(balancer);
-        let previous = slot.checked_sub(1).map_or(balancer, |p| &others[p]);
-        let element = G::ct_select(after, previous, same);
-        elements.push(G::ct_select(is_balancer, balancer, &element));
+        let (is_balancer, after) = slot_choices(slot, position);
         let same = others_bytes.get(slot * len..(slot + 1) * len);
         let previous = slot
             .checked_sub(1)
@@ -82,7 +73,29 @@ pub(crate) fn place_balancer<G: PrimeOrderGroup>(
             *byte = u8::conditional_select(&value, &balancer_bytes[i], is_balancer);
         }
     }
+    let Some(others) = others else {
+        return BlindedElements::from_encodings(bytes);
+    };
+    let elements = (0..=others.len())
+        .map(|slot| {
+            let (is_balancer, after) = slot_choices(slot, position);
+            // The first slot has no element before it and the last none
+            // with its index: the balancer stands in (never kept there).
+            let same = others.get(slot).unwrap_or(balancer);
+            let previous = slot.checked_sub(1).map_or(balancer, |p| &others[p]);
+            let element = G::ct_select(after, previous, same);
+            G::ct_select(is_balancer, balancer, &element)
+        })
+        .collect();
     BlindedElements::from_parts(elements, bytes)
+}
+
+/// For a slot of the request and the balancer's secret `position`:
+/// whether the slot is the balancer's, and whether it comes after it
+/// (then it holds the element before its index), as masks.
+fn slot_choices(slot: usize, position: u64) -> (Choice, Choice) {
+    let slot_index = slot as u64;
+    (slot_index.ct_eq(&position), position.ct_lt(&slot_index))
 }
 
 #[cfg(test)]
@@ -131,7 +144,7 @@ mod tests {
         G::encode_batch(&others, &mut others_bytes);
         let balancer = G::mul_base(&G::scalar_from_u64(9));
         for position in 0..=3 {
-            let sent = place_balancer::<G>(&others, &others_bytes, &balancer, position);
+            let sent = place_balancer::<G>(Some(&others), &others_bytes, &balancer, position);
             let mut expected = others.clone();
             expected.insert(position, balancer);
             assert_eq!(sent.elements(), expected.as_slice());

@@ -7,7 +7,7 @@
 
 use rand_core::CryptoRng;
 
-use super::client::{finalize_outputs, Output};
+use super::client::{finalize_received, Output};
 use super::context::{Context, Mode};
 use crate::blinding::Blinding;
 use crate::group::PrimeOrderGroup;
@@ -138,7 +138,7 @@ impl<G: PrimeOrderGroup> CheckedOprfBatch<G> {
     /// element, [`Error::BadLength`] for an answer of the wrong size.
     pub fn finalize(self, response: &EvaluatedElements<G>) -> Result<Vec<Output>, Error> {
         let CheckedOprfBatch { blinding, request } = self;
-        let answers = request.verify(response)?;
-        Ok(finalize_outputs(&blinding, &answers, None))
+        let answers = request.verify_answer(response)?;
+        Ok(finalize_received(&blinding, &answers, None))
     }
 }

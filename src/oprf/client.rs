@@ -18,15 +18,14 @@ use crate::Error;
 pub type Output = Zeroizing<Vec<u8>>;
 
 /// The RFC 9497 `Finalize` hash of each input with its unblinded element
-/// `N_i` (and the POPRF `info`, if given); the outputs are wiped on drop.
+/// `N_i` (the encodings `unblinded`, in order; and the POPRF `info`, if
+/// given); the outputs are wiped on drop.
 pub(crate) fn finalize_outputs<G: PrimeOrderGroup>(
-    blinding: &Blinding<G>,
-    evaluated: &[G::Element],
+    inputs: &[Vec<u8>],
+    unblinded: &[u8],
     poprf_info: Option<&[u8]>,
 ) -> Vec<Output> {
-    let unblinded = blinding.unblind(evaluated);
-    blinding
-        .inputs
+    inputs
         .iter()
         .zip(unblinded.chunks_exact(G::ELEMENT_LEN))
         .map(|(input, n)| {
@@ -43,6 +42,17 @@ pub(crate) fn finalize_outputs<G: PrimeOrderGroup>(
             Zeroizing::new(G::hash(&parts))
         })
         .collect()
+}
+
+/// The outputs of a batch for the server's answer as received: unblinded
+/// (a group may work from the answer's encodings) and hashed.
+pub(crate) fn finalize_received<G: PrimeOrderGroup>(
+    blinding: &Blinding<G>,
+    response: &EvaluatedElements<G>,
+    poprf_info: Option<&[u8]>,
+) -> Vec<Output> {
+    let unblinded = blinding.unblind_received(response);
+    finalize_outputs::<G>(&blinding.inputs, &unblinded, poprf_info)
 }
 
 /// [`Error::BadLength`] unless the answer has one element per input.
@@ -154,7 +164,7 @@ impl<G: PrimeOrderGroup> OprfBatch<G> {
     /// element per input.
     pub fn finalize(self, response: &EvaluatedElements<G>) -> Result<Vec<Output>, Error> {
         check_answer(&self.blinding, response)?;
-        Ok(finalize_outputs(&self.blinding, response.elements(), None))
+        Ok(finalize_received(&self.blinding, response, None))
     }
 }
 
@@ -240,7 +250,7 @@ impl<G: PrimeOrderGroup> VoprfBatch<G> {
             response,
             proof,
         )?;
-        Ok(finalize_outputs(&self.blinding, response.elements(), None))
+        Ok(finalize_received(&self.blinding, response, None))
     }
 }
 
@@ -333,9 +343,9 @@ impl<G: PrimeOrderGroup> PoprfBatch<G> {
             response,
             proof,
         )?;
-        Ok(finalize_outputs(
+        Ok(finalize_received(
             &self.blinding,
-            response.elements(),
+            response,
             Some(&self.info),
         ))
     }

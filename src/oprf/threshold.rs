@@ -115,7 +115,11 @@ impl<G: PrimeOrderGroup> ThresholdOprfBatch<G> {
         let ThresholdOprfBatch { blinding, request } = self;
         let combined = request.combine(responses)?;
         Ok(Recovered {
-            outputs: finalize_outputs(&blinding, &combined.outputs, None),
+            outputs: finalize_outputs::<G>(
+                &blinding.inputs,
+                &blinding.unblind(&combined.outputs),
+                None,
+            ),
             cheaters: combined.cheaters,
         })
     }

@@ -91,6 +91,7 @@ pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, __mmask8) {
 /// `1/(E·G)`, and the encoding's inverse square root is a product of known
 /// factors. `E·G·F·H` is zero exactly when `Q` is a torsion point (then
 /// `2·Q` is the identity, encoded as zeros).
+#[derive(Clone, Copy)]
 pub(super) struct DoubledEncoding {
     e: Fe8,
     f: Fe8,
@@ -99,6 +100,9 @@ pub(super) struct DoubledEncoding {
     eg: Fe8,
     fh: Fe8,
 }
+
+// SAFETY: six field elements (`PlainLimbs`), nothing else.
+unsafe impl super::field::PlainLimbs for DoubledEncoding {}
 
 impl DoubledEncoding {
     /// The factors of `2·Q`.

@@ -1,18 +1,24 @@
-//! The server's evaluation on ristretto255, 8 elements per vector: decode
-//! the blinded elements' encodings, multiply each by half the secret key,
-//! encode the doubled products (one inversion per pass of 256 elements, no
-//! square root); and the validity check of a batch of encodings, which is
-//! the decoding alone.
+//! Scalar multiplication of whole batches on ristretto255, 8 elements per
+//! vector, each product encoded doubled (one inversion per pass of 256
+//! elements, no square root): the server's evaluation (decode the blinded
+//! elements, multiply each by half the key), the client's blinding (map
+//! its hashed inputs, multiply each by half its blind) and unblinding
+//! (decode the answers, multiply each by half the blind's inverse); and
+//! the validity check of a batch of encodings, which is the decoding alone.
 //!
-//! Constant time in the key: its signed radix-16 digits (`[-8, 8]`, from
+//! Constant time in the scalars (key, blinds, inverses) and in the hashed
+//! inputs: each scalar's signed radix-16 digits (`[-8, 8]`, from
 //! `group/straus.rs`) are read in a fixed order, each becomes a lane mask
 //! by vector comparisons that scan every entry of the table `1·P .. 8·P`
-//! (`msm.rs`'s select), and the instruction stream depends only on the
-//! number of elements. The elements, their validity and the products are
-//! public (the request and the server's answer).
+//! (`msm.rs`'s select), the map merges its cases by masks (`map.rs`), and
+//! the instruction stream depends only on the number of elements. The
+//! received elements, their validity and the encodings sent are public
+//! (requests and answers); the unblinded products are secret and their
+//! buffers are wiped.
 
 use super::codec::{decode, DoubledEncoding, LANES};
-use super::field::{invert_all, Fe8};
+use super::field::{invert_all, Fe8, PlainLimbs};
+use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
 use crate::group::straus::signed_digits;
@@ -74,41 +80,114 @@ const VECTORS_PER_INVERSION: usize = 32;
 /// length of `encoded`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn mul_encoded(half_key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
-    let points = encoded
-        .chunks(LANES * ENCODING_LEN)
-        .map(|chunk| decode_vector(chunk));
-    mul_vectors(half_key, points, out)
+    let digits = broadcast_digits(half_key);
+    mul_vectors(decode_vectors(encoded), |_| digits.clone(), out)
 }
 
 /// As [`mul_encoded`], for points decoded already by
 /// [`decode_non_identity`] (`out` as long as their encodings were).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn mul_decoded(half_key: &[u8; 32], points: &[Extended8], out: &mut [u8]) -> bool {
-    mul_vectors(half_key, points.iter().map(|p| Some(*p)), out)
+    let digits = broadcast_digits(half_key);
+    mul_vectors(points.iter().map(|p| Some(*p)), |_| digits.clone(), out)
+}
+
+/// `2·h_i·X_i` encoded into `out` for each encoding `X_i` in `encoded` and
+/// its own `h_i < 2^253` in `half_scalars` (little-endian; the client
+/// passes `r_i^{-1}/2` to unblind), constant time in the `h_i`; `false` if
+/// an encoding is invalid. `out` has the length of `encoded`.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_each_encoded(half_scalars: &[[u8; 32]], encoded: &[u8], out: &mut [u8]) -> bool {
+    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
+    mul_vectors(decode_vectors(encoded), digits, out)
+}
+
+/// As [`mul_each_encoded`], for points decoded already by
+/// [`decode_non_identity`].
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_each_decoded(
+    half_scalars: &[[u8; 32]],
+    points: &[Extended8],
+    out: &mut [u8],
+) -> bool {
+    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
+    mul_vectors(points.iter().map(|p| Some(*p)), digits, out)
+}
+
+/// `2·h_i·H_i` encoded into `out`, with `H_i` the element of the 64
+/// uniform bytes `uniform[i]` (RFC 9496's one-way map) and `h_i` in
+/// `half_scalars`: a client's blinded inputs `r_i·H(x_i)` when it passes
+/// `r_i/2`. Constant time in the inputs and the scalars. An `H_i` that is
+/// the identity gives 32 zero bytes (the identity's encoding), which the
+/// caller refuses. `out` holds 32 bytes per input.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn hash_mul_encode(
+    uniform: &[[u8; UNIFORM_LEN]],
+    half_scalars: &[[u8; 32]],
+    out: &mut [u8],
+) {
+    let points = uniform.chunks(LANES).map(|chunk| {
+        // Padding lanes map zeros; their scalars are zero.
+        let mut lanes = Zeroizing::new([[0u8; UNIFORM_LEN]; LANES]);
+        lanes[..chunk.len()].copy_from_slice(chunk);
+        Some(from_uniform_bytes(&lanes))
+    });
+    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
+    let written = mul_vectors(points, digits, out);
+    debug_assert!(written, "every mapped point is a point");
+}
+
+/// The points of the encodings in `encoded`, 8 per vector (`None`: a
+/// vector holds an invalid encoding).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '_ {
+    encoded
+        .chunks(LANES * ENCODING_LEN)
+        .map(|chunk| decode_vector(chunk))
+}
+
+/// The signed digits of one scalar (little-endian bytes) in every lane, as
+/// the table select reads them (secret: wiped on drop).
+fn broadcast_digits(scalar: &[u8; 32]) -> Zeroizing<Vec<[i64; LANES]>> {
+    let digits = signed_digits(scalar, SCALAR_BITS);
+    Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect())
+}
+
+/// The signed digits of up to 8 scalars, lane `i` holding those of
+/// `scalars[i]` (lanes past the scalars: zero), wiped on drop.
+fn per_lane_digits(scalars: &[[u8; 32]]) -> Zeroizing<Vec<[i64; LANES]>> {
+    let mut lanes = Zeroizing::new(vec![[0i64; LANES]; SCALAR_BITS.div_ceil(4) + 1]);
+    for (lane, scalar) in scalars.iter().take(LANES).enumerate() {
+        for (position, d) in signed_digits(scalar, SCALAR_BITS).iter().enumerate() {
+            lanes[position][lane] = i64::from(*d);
+        }
+    }
+    lanes
 }
 
 /// The work of [`mul_encoded`] on the vectors `points` yields (`None`: an
-/// invalid encoding), as many as `out` has room for.
+/// invalid encoding), as many as `out` has room for, vector `v` multiplied
+/// by the lane digits `digits(v)`. The products and their pending
+/// encodings may be secret (a client's unblinded elements): wiped.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn mul_vectors(
-    half_key: &[u8; 32],
     mut points: impl Iterator<Item = Option<Extended8>>,
+    digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
     out: &mut [u8],
 ) -> bool {
-    // The digits broadcast to the 8 lanes, as the table select reads them
-    // (secret: wiped on drop).
-    let digits = signed_digits(half_key, SCALAR_BITS);
-    let lane_digits: Zeroizing<Vec<[i64; LANES]>> =
-        Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect());
     let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
-    for answers in out.chunks_mut(pass_len) {
+    for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
         let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
         let mut pending = Vec::with_capacity(vectors);
-        for _ in 0..vectors {
+        for v in 0..vectors {
             let Some(point) = points.next().flatten() else {
+                wipe(&mut pending);
                 return false;
             };
-            let product = multiply(&multiples(&point), &lane_digits);
+            let product = multiply(
+                &multiples(&point),
+                &digits(pass * VECTORS_PER_INVERSION + v),
+            );
             pending.push(DoubledEncoding::new(&product));
         }
         // A lane's denominator is zero only for a torsion product (a zero
@@ -135,8 +214,20 @@ fn mul_vectors(
                 slot.copy_from_slice(&encoding);
             }
         }
+        wipe(&mut pending);
+        wipe(&mut denominators);
     }
     true
+}
+
+/// Overwrites the values of `values` with zero bytes (volatile writes, as
+/// `zeroize` does): vectors of field elements that may be secret.
+fn wipe<T: PlainLimbs>(values: &mut [T]) {
+    let len = core::mem::size_of_val(values);
+    // SAFETY: the bytes of `values` are `len` initialized bytes it owns,
+    // and all-zero bytes are a valid `T` (`PlainLimbs`).
+    let bytes = unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), len) };
+    zeroize::Zeroize::zeroize(bytes);
 }
 
 /// `Σ digits[j]·16^j · P` per lane, for the table of `P` and the digits

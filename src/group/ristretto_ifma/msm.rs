@@ -22,12 +22,15 @@ pub(super) type Table = [Cached8; 8];
 
 /// `Σ d_i·P_i` encoded, for the ristretto255 encodings `encoded` (32 bytes
 /// each) and short secret `d_i < 2^bits`; `None` if an encoding is invalid.
+/// The first vectors of points may be given decoded already (`decoded`,
+/// 8 points each, in order); the rest are decoded from `encoded`.
 /// Constant time in the `d_i`: digits become lane masks by vector
 /// comparisons, every table entry is read, and the instruction stream
 /// depends only on the number of points and `bits`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(crate) fn short_msm_ct(
     encoded: &[u8],
+    decoded: &[Extended8],
     scalars: &[ShortScalar],
     bits: usize,
 ) -> Option<[u8; 32]> {
@@ -54,10 +57,13 @@ pub(crate) fn short_msm_ct(
                     }
                 }
             }
-            let (point, valid) = decode(&bytes);
-            if valid != 0xff {
-                return None;
-            }
+            let point = match decoded.get(slot) {
+                Some(point) => *point,
+                None => match decode(&bytes) {
+                    (point, 0xff) => point,
+                    _ => return None,
+                },
+            };
             tables.push(multiples(&point));
             digits.push(lane_digits);
         }

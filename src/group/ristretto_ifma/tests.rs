@@ -5,8 +5,11 @@ use curve25519_dalek::scalar::Scalar;
 use num_bigint::BigUint;
 
 use super::codec::{decode, encode, field_from_bytes, field_to_bytes, LANES};
-use super::constants::{D, D2, INVSQRT_A_MINUS_D, SQRT_M1};
+use super::constants::{
+    D, D2, D_MINUS_ONE_SQ, INVSQRT_A_MINUS_D, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1,
+};
 use super::field::{splat, sqrt_ratio_m1, Fe8};
+use super::map::from_uniform_bytes;
 use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
@@ -153,6 +156,14 @@ fn constants_are_what_they_claim() {
         (a_minus_d * big(INVSQRT_A_MINUS_D).pow(2)) % &p,
         BigUint::from(1u32)
     );
+    let one = BigUint::from(1u32);
+    assert_eq!(big(ONE_MINUS_D_SQ), (&p + &one - (&d * &d) % &p) % &p);
+    assert_eq!(big(D_MINUS_ONE_SQ), ((&d + &p - &one) % &p).pow(2) % &p);
+    // sqrt(a·d − 1)² = −d − 1 with a = −1.
+    assert_eq!(
+        big(SQRT_AD_MINUS_ONE).pow(2) % &p,
+        (&p - &d + &p - &one) % &p
+    );
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
     let root = unsafe {
         let (square, root) = sqrt_ratio_m1(&splat([4, 0, 0, 0, 0]), &Fe8::one());
@@ -291,13 +302,19 @@ fn short_msm_matches_the_generic_method() {
             })
             .collect();
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        let fast = unsafe { super::msm::short_msm_ct(&encoded, &scalars, bits) }.unwrap();
+        let fast = unsafe { super::msm::short_msm_ct(&encoded, &[], &scalars, bits) }.unwrap();
         let reference = generic_short_msm_ct::<Elements<Ristretto255>>(&scalars, &points, bits);
         assert_eq!(
             fast,
             reference.compress().to_bytes(),
             "n = {n}, bits = {bits}"
         );
+        // The same with the first vectors' points decoded already (as a
+        // check keeps them), the rest from their encodings.
+        let head = &encoded[..(n / LANES) * LANES * 32];
+        let decoded = super::decode_checked(head).unwrap().unwrap();
+        let with_points = super::short_msm_ct(&encoded, Some(&decoded), &scalars, bits).unwrap();
+        assert_eq!(with_points, fast, "n = {n}, bits = {bits}, decoded head");
         let by_scalars: RistrettoPoint = scalars
             .iter()
             .zip(&points)
@@ -318,8 +335,9 @@ fn select_uses_masks_only() {
     let encoded = points[0].compress().to_bytes();
     for d in [0u128, 1, 7, 8, 9, 15, 16, 255, 256] {
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        let fast = unsafe { super::msm::short_msm_ct(&encoded, &[ShortScalar::from_u128(d)], 12) }
-            .unwrap();
+        let fast =
+            unsafe { super::msm::short_msm_ct(&encoded, &[], &[ShortScalar::from_u128(d)], 12) }
+                .unwrap();
         let expected = points[0] * Scalar::from(d as u64);
         assert_eq!(fast, expected.compress().to_bytes(), "d = {d}");
     }
@@ -450,5 +468,89 @@ fn inversions_invert() {
             let by_one = field_to_bytes(&x.mul(&x.invert()));
             assert!(by_batch.iter().chain(&by_one).all(|b| to_big(b) == one));
         }
+    }
+}
+
+/// RFC 9496's one-way map, 8 lanes at once, equals dalek's
+/// `from_uniform_bytes` on random inputs and on the edges of the field
+/// encoding: zeros, ones, a set top bit (dropped), halves at and above `p`,
+/// and the same input in two lanes.
+#[test]
+fn one_way_map_matches_dalek() {
+    if !supported() {
+        return;
+    }
+    let p_bytes = from_big(&p());
+    let mut p_plus_one = p_bytes;
+    p_plus_one[0] += 1;
+    let mut inputs: Vec<[u8; 64]> = vec![[0u8; 64], [0xff; 64], [0x80; 64]];
+    let mut one = [0u8; 64];
+    one[0] = 1;
+    one[32] = 1;
+    inputs.push(one);
+    let mut at_p = [0u8; 64];
+    at_p[..32].copy_from_slice(&p_bytes);
+    at_p[32..].copy_from_slice(&p_plus_one);
+    inputs.push(at_p);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    while inputs.len() < 40 {
+        let mut bytes = [0u8; 64];
+        for b in bytes.iter_mut() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            *b = (state >> 56) as u8;
+        }
+        inputs.push(bytes);
+    }
+    inputs.push(inputs[7]);
+    for chunk in inputs.chunks(LANES) {
+        let mut lanes = [[0u8; 64]; LANES];
+        lanes[..chunk.len()].copy_from_slice(chunk);
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let encoded = unsafe { encode(&from_uniform_bytes(&lanes)) };
+        for (lane, input) in chunk.iter().enumerate() {
+            let expected = RistrettoPoint::from_uniform_bytes(input).compress();
+            assert_eq!(encoded[lane], expected.to_bytes(), "input {input:02x?}");
+        }
+    }
+}
+
+/// Each lane multiplied by its own scalar (the client's blinds and their
+/// inverses) equals dalek, from encodings and from decoded points, over
+/// partial vectors and more than one inversion pass, with the edge scalars
+/// (zero among them) beside random ones.
+#[test]
+fn per_lane_multiplication_matches_dalek() {
+    if !supported() {
+        return;
+    }
+    for n in [1usize, 8, 13, 257, 300] {
+        let points = random_points(n, n as u8);
+        let mut scalars: Vec<Scalar> = edge_and_random_scalars(n);
+        scalars.truncate(n);
+        let half = Scalar::from(2u64).invert();
+        let halves: Vec<[u8; 32]> = scalars.iter().map(|s| (s * half).to_bytes()).collect();
+        let encoded: Vec<u8> = points
+            .iter()
+            .flat_map(|p| p.compress().to_bytes())
+            .collect();
+        let expected: Vec<u8> = points
+            .iter()
+            .zip(&scalars)
+            .flat_map(|(p, s)| (p * s).compress().to_bytes())
+            .collect();
+        let mut out = vec![0u8; encoded.len()];
+        assert!(super::mul_each_encoded(&halves, &encoded, None, &mut out));
+        assert!(out == expected, "n={n} from encodings");
+        let decoded = super::decode_checked(&encoded).unwrap().unwrap();
+        out.fill(0);
+        assert!(super::mul_each_encoded(
+            &halves,
+            &encoded,
+            Some(&decoded),
+            &mut out
+        ));
+        assert!(out == expected, "n={n} from decoded points");
     }
 }

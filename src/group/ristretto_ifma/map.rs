@@ -1,0 +1,57 @@
+//! RFC 9496's one-way map from 64 uniform bytes to an element (§4.3.4,
+//! the map RFC 9380's `hash_to_ristretto255` ends with), 8 inputs at once:
+//! the two halves of each input are mapped by `MAP` and the two points
+//! added. Constant time: the inputs (hashed private inputs) steer no
+//! branch; `MAP`'s two cases are merged by lane masks.
+
+use super::codec::{field_from_bytes, LANES};
+use super::constants::{D, D_MINUS_ONE_SQ, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1};
+use super::field::{splat, sqrt_ratio_m1, Fe8};
+use super::point::Extended8;
+
+/// Bytes of one input to the map.
+pub(super) const UNIFORM_LEN: usize = 64;
+
+/// RFC 9496 `MAP(t)` in every lane (one square root ratio, 15
+/// multiplications).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn map(t: &Fe8) -> Extended8 {
+    let one = Fe8::one();
+    let minus_one = one.neg();
+    let d = splat(D);
+    let r = splat(SQRT_M1).mul(&t.square());
+    let u = r.add(&one).mul(&splat(ONE_MINUS_D_SQ));
+    let v = minus_one.sub(&r.mul(&d)).mul(&r.add(&d));
+    let (was_square, s) = sqrt_ratio_m1(&u, &v);
+    let s_prime = s.mul(t).abs().neg();
+    let s = s_prime.select(&s, was_square);
+    let c = r.select(&minus_one, was_square);
+    let n = c.mul(&r.sub(&one)).mul(&splat(D_MINUS_ONE_SQ)).sub(&v);
+    let ss = s.square();
+    let w0 = s.add(&s).mul(&v);
+    let w1 = n.mul(&splat(SQRT_AD_MINUS_ONE));
+    let w2 = one.sub(&ss);
+    let w3 = one.add(&ss);
+    Extended8 {
+        x: w0.mul(&w3),
+        y: w2.mul(&w1),
+        z: w1.mul(&w3),
+        t: w0.mul(&w2),
+    }
+}
+
+/// The element of 64 uniform bytes in every lane: `MAP` of each 32-byte
+/// half (its top bit dropped, as RFC 9496 masks it), added.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn from_uniform_bytes(inputs: &[[u8; UNIFORM_LEN]; LANES]) -> Extended8 {
+    let half = |offset: usize| {
+        field_from_bytes(&core::array::from_fn(|lane| {
+            let mut bytes = [0u8; 32];
+            bytes.copy_from_slice(&inputs[lane][offset..offset + 32]);
+            bytes
+        }))
+    };
+    let first = map(&half(0));
+    let second = map(&half(32));
+    first.add(&second.cached())
+}
