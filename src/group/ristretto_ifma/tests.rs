@@ -361,11 +361,11 @@ fn edge_and_random_scalars(count: usize) -> Vec<Scalar> {
         Scalar::from_bytes_mod_order(all_ones_windows),
         Scalar::from_bytes_mod_order(eights),
     ];
-    let mut i = 0u8;
+    let mut i = 0u16;
     while scalars.len() < count {
-        scalars.push(Scalar::from_bytes_mod_order_wide(
-            &[i.wrapping_mul(37) ^ 0x5a; 64],
-        ));
+        let mut wide = [(i as u8).wrapping_mul(37) ^ 0x5a; 64];
+        wide[..2].copy_from_slice(&i.to_le_bytes());
+        scalars.push(Scalar::from_bytes_mod_order_wide(&wide));
         i += 1;
     }
     scalars
