@@ -106,8 +106,5 @@ fn hash_and_blind<G: PrimeOrderGroup>(
     let blinded = G::hash_and_blind_encode(inputs, dst, blinds, &mut bytes)?;
     // The blinded elements are sent: public from here.
     crate::secret_marks::declassify(bytes.as_slice());
-    Ok(match blinded {
-        Some(elements) => BlindedElements::from_parts(elements, bytes),
-        None => BlindedElements::from_encodings(bytes),
-    })
+    Ok(BlindedElements::from_computed(blinded, bytes))
 }

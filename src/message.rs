@@ -228,6 +228,20 @@ impl<G: PrimeOrderGroup> BlindedElements<G> {
         BlindedElements(Elements::from_encodings(bytes))
     }
 
+    /// A request the library computed (a client's blinded inputs): their
+    /// encodings `bytes` with the elements or the group's own form of them
+    /// (see [`PrimeOrderGroup::hash_and_blind_encode`]).
+    pub(crate) fn from_computed(computed: CheckedBatch<G::Element>, bytes: Vec<u8>) -> Self {
+        match computed {
+            CheckedBatch::Elements(elements) => Self::from_parts(elements, bytes),
+            CheckedBatch::Prepared(prepared) => BlindedElements(Elements {
+                elements: OnceLock::new(),
+                bytes,
+                prepared: Some(prepared),
+            }),
+        }
+    }
+
     /// The answer `k·X_i` for every element `X_i`, in order (constant time
     /// in `key`; the answer is public from here). A group may work from
     /// the encodings when the elements were not decoded (see

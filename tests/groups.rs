@@ -5,7 +5,7 @@
 //! for BLS12-381 G1.
 
 use oblivex::group::{
-    encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
+    encode_scalar_to_vec, encode_to_vec, Bls12381G1, CheckedBatch, Ffdhe2048, Ffdhe3072, Ffdhe4096,
     PrimeOrderGroup, ReceivedBatch, Ristretto255, ShortScalar, P256,
 };
 use oblivex::Error;
@@ -127,6 +127,17 @@ fn msm_sizes<G: PrimeOrderGroup>() {
             "{} n={n}",
             G::SUITE_ID
         );
+        let mut encoded = vec![0u8; n * G::ELEMENT_LEN];
+        G::encode_batch(&elements, &mut encoded);
+        for given in [Some(elements.as_slice()), None] {
+            assert_eq!(
+                G::msm_vartime_received(&scalars, received(&encoded, given)),
+                sum,
+                "{} n={n} received, elements given: {}",
+                G::SUITE_ID,
+                given.is_some()
+            );
+        }
 
         // Short scalars (the batch check's): constant-time and variable-time
         // forms, with the extreme values 1, 2^64 and up to 2^123.
@@ -137,8 +148,6 @@ fn msm_sizes<G: PrimeOrderGroup>() {
                 _ => ShortScalar::from_u128(u128::from(rng().next_u64()) << (i % 60)),
             })
             .collect();
-        let mut encoded = vec![0u8; n * G::ELEMENT_LEN];
-        G::encode_batch(&elements, &mut encoded);
         let expected = elements
             .iter()
             .zip(&short)
@@ -212,7 +221,7 @@ fn client_batches<G: PrimeOrderGroup>() {
         let mut out = vec![0u8; n * G::ELEMENT_LEN];
         let blinded = G::hash_and_blind_encode(&input_refs, dst, &blinds, &mut out).unwrap();
         assert!(out == expected_bytes, "{} n={n} blinded", G::SUITE_ID);
-        if let Some(blinded) = blinded {
+        if let CheckedBatch::Elements(blinded) = blinded {
             assert!(
                 blinded == expected,
                 "{} n={n} blinded elements",

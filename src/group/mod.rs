@@ -197,6 +197,18 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     }
     /// `Σ s_i·X_i`, variable time: for public scalars and elements only.
     fn msm_vartime(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Self::Element;
+    /// [`Self::msm_vartime`] on a batch received (its encodings and
+    /// whichever decoded forms exist): a VOPRF proof's composites. A group
+    /// may work from the encodings or its own decoded form (ristretto255
+    /// with the IFMA backend); by default the elements, decoded here if
+    /// they were not. Not part of the public API.
+    #[doc(hidden)]
+    fn msm_vartime_received(
+        scalars: &[Self::Scalar],
+        batch: ReceivedBatch<'_, Self::Element>,
+    ) -> Self::Element {
+        Self::msm_vartime(scalars, &received_elements::<Self>(&batch))
+    }
     /// `Σ_j w_j·columns[j][i]` for every row `i` (all columns have the same
     /// length): the Lagrange combination of t servers' answers. Variable
     /// time: public weights and elements only. By default one small
@@ -280,10 +292,10 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`
     /// [`Self::hash_to_group`] under `dst`, encoded into `out`
     /// (`ELEMENT_LEN` bytes each, public from here): a client's blinding.
-    /// Returns the blinded elements when the group computed them as
-    /// elements (by default; ristretto255 with the IFMA backend computes
-    /// the encodings only), and [`Error::InvalidInput`] if an input hashes
-    /// to the identity. Constant time in the inputs and blinds. Not part of
+    /// Returns the blinded elements (by default) or the group's own form of
+    /// them (ristretto255 with the IFMA backend keeps its points, no dalek
+    /// point is made), and [`Error::InvalidInput`] if an input hashes to
+    /// the identity. Constant time in the inputs and blinds. Not part of
     /// the public API.
     #[doc(hidden)]
     fn hash_and_blind_encode(
@@ -291,8 +303,8 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         dst: &[u8],
         blinds: &[Self::Scalar],
         out: &mut [u8],
-    ) -> Result<Option<Vec<Self::Element>>, Error> {
-        hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(Some)
+    ) -> Result<CheckedBatch<Self::Element>, Error> {
+        hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(CheckedBatch::Elements)
     }
 
     /// The canonical encoding of `element` into `out` (`ELEMENT_LEN` bytes).
@@ -377,8 +389,9 @@ pub fn encode_scalar_to_vec<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
     out
 }
 
-/// What [`PrimeOrderGroup::check_batch`] keeps of a batch it validated.
-/// Not part of the public API.
+/// What [`PrimeOrderGroup::check_batch`] keeps of a batch it validated (and
+/// [`PrimeOrderGroup::hash_and_blind_encode`] of a batch it computed). Not
+/// part of the public API.
 #[doc(hidden)]
 pub enum CheckedBatch<E> {
     /// The decoded elements.

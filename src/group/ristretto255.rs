@@ -11,7 +11,7 @@ use sha2::{Digest, Sha512};
 use subtle::{Choice, ConditionallySelectable};
 use zeroize::{Zeroize, Zeroizing};
 
-use super::xmd::expand_message_xmd;
+use super::xmd::{expand_message_xmd_after, zero_padded};
 use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::Error;
 
@@ -21,6 +21,10 @@ const INVERSE_OF_TWO: [u8; 32] = [
     247, 233, 122, 46, 141, 49, 9, 44, 107, 206, 123, 81, 239, 124, 111, 10, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 8,
 ];
+
+/// Bits of a scalar modulo ℓ (`ℓ < 2^253`).
+#[cfg(target_arch = "x86_64")]
+const SCALAR_BITS: usize = 253;
 
 /// At most this many elements past the IFMA engine's last full vector of
 /// 8 are evaluated by dalek instead (see [`dalek_tail`]).
@@ -42,33 +46,52 @@ fn dalek_tail(count: usize) -> usize {
     }
 }
 
-/// What a server's check of a request keeps when the IFMA engine runs:
-/// the points of the full vectors, decoded by the engine, and the
-/// elements of the [`dalek_tail`], decoded by dalek.
+/// What a batch keeps beside its encodings when the IFMA engine runs: the
+/// points of its first vectors (decoded by a message's check, or a
+/// client's blinded elements as the engine computed them: all of them)
+/// and the elements of the rest, decoded by dalek, where the check left
+/// them to dalek (its [`dalek_tail`]; empty otherwise).
 #[cfg(target_arch = "x86_64")]
 struct EnginePrepared {
     vectors: super::ristretto_ifma::DecodedBatch,
     tail: Vec<RistrettoPoint>,
 }
 
-/// `Σ d_i·P_i` for the points of a batch on the IFMA engine (constant time
-/// in the `d_i`), from the points its check kept and the encodings of the
-/// rest, as a dalek point; `None` when the engine does not run.
+/// The engine's points of a batch, if it kept them.
 #[cfg(target_arch = "x86_64")]
-fn engine_short_msm(
-    scalars: &[ShortScalar],
+fn engine_points<'a>(batch: &ReceivedBatch<'a, RistrettoPoint>) -> Option<&'a EnginePrepared> {
+    batch
+        .prepared
+        .and_then(|p| p.downcast_ref::<EnginePrepared>())
+}
+
+/// `Σ d_i·P_i` for the points of a batch on the IFMA engine (constant time
+/// in the `d_i`, little-endian bytes of which `bits` are read), from the
+/// points its check kept and the encodings of the rest, as a dalek point;
+/// `None` when the engine does not run.
+#[cfg(target_arch = "x86_64")]
+fn engine_msm(
+    scalars: &[&[u8]],
     batch: &ReceivedBatch<'_, RistrettoPoint>,
     bits: usize,
 ) -> Option<RistrettoPoint> {
     if batch.encoded.len() != scalars.len() * Ristretto255::ELEMENT_LEN {
         return None;
     }
-    let decoded = batch
-        .prepared
-        .and_then(|p| p.downcast_ref::<EnginePrepared>())
-        .map(|p| &p.vectors);
-    super::ristretto_ifma::short_msm_ct(batch.encoded, decoded, scalars, bits)
+    let decoded = engine_points(batch).map(|p| &p.vectors);
+    super::ristretto_ifma::msm_ct(batch.encoded, decoded, scalars, bits)
         .and_then(|bytes| CompressedRistretto(bytes).decompress())
+}
+
+/// [`engine_msm`] for the balancer's short factors.
+#[cfg(target_arch = "x86_64")]
+fn engine_short_msm(
+    scalars: &[ShortScalar],
+    batch: &ReceivedBatch<'_, RistrettoPoint>,
+    bits: usize,
+) -> Option<RistrettoPoint> {
+    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
+    engine_msm(&bytes, batch, bits)
 }
 
 /// The little-endian bytes of `s/2 mod ℓ` for every scalar (the engine
@@ -110,8 +133,14 @@ impl zeroize::ZeroizeOnDrop for Scalar {}
 /// 64 bytes of expand_message_xmd (SHA-512), wiped on drop: the message may
 /// be a private input.
 fn uniform_64(msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
+    uniform_64_after(&zero_padded::<Sha512>(), msg, dst)
+}
+
+/// [`uniform_64`] from the hash state after `Z_pad` (computed once per
+/// batch).
+fn uniform_64_after(zero_padded: &Sha512, msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
     let mut uniform = Zeroizing::new([0u8; 64]);
-    uniform.copy_from_slice(&expand_message_xmd::<Sha512>(msg, dst, 64));
+    uniform.copy_from_slice(&expand_message_xmd_after(zero_padded, msg, dst, 64));
     uniform
 }
 
@@ -261,35 +290,28 @@ impl PrimeOrderGroup for Ristretto255 {
     ) {
         #[cfg(target_arch = "x86_64")]
         {
-            use super::ristretto_ifma::{mul_decoded, mul_encoded};
             let count = batch.encoded.len() / Self::ELEMENT_LEN;
             let tail = dalek_tail(count);
             let split = (count - tail) * Self::ELEMENT_LEN;
             let (head_out, tail_out) = out.split_at_mut(split);
             // The halved key's bytes are as secret as the key.
             let half_key = Zeroizing::new((s.0 * inverse_of_two()).to_bytes());
-            let prepared = batch
-                .prepared
-                .and_then(|p| p.downcast_ref::<EnginePrepared>());
-            // The head on the engine; the tail's elements, when decoded
-            // already (by the check, or by whoever built the request).
-            let (head_done, tail_elements) = match prepared {
-                Some(prepared) => (
-                    mul_decoded(&half_key, &prepared.vectors, head_out),
-                    Some(prepared.tail.as_slice()),
-                ),
-                None => (
-                    mul_encoded(&half_key, &batch.encoded[..split], head_out),
-                    batch.elements.map(|e| &e[count - tail..]),
-                ),
-            };
-            if head_done {
-                let tail_batch = ReceivedBatch {
-                    encoded: &batch.encoded[split..],
-                    elements: tail_elements,
-                    prepared: None,
-                };
+            let prepared = engine_points(&batch);
+            let decoded = prepared.map(|p| &p.vectors);
+            let head = &batch.encoded[..split];
+            if super::ristretto_ifma::mul_by_key(&half_key, head, decoded, head_out) {
                 if tail > 0 {
+                    // The tail's elements, when decoded already (by the
+                    // check, or by whoever built the request).
+                    let elements = prepared
+                        .map(|p| p.tail.as_slice())
+                        .filter(|elements| elements.len() == tail)
+                        .or(batch.elements.map(|e| &e[count - tail..]));
+                    let tail_batch = ReceivedBatch {
+                        encoded: &batch.encoded[split..],
+                        elements,
+                        prepared: None,
+                    };
                     super::mul_elements_batch_encode::<Self>(s, &tail_batch, tail_out);
                 }
                 return;
@@ -329,6 +351,24 @@ impl PrimeOrderGroup for Ristretto255 {
 
     fn msm_vartime(scalars: &[Scalar], elements: &[RistrettoPoint]) -> RistrettoPoint {
         RistrettoPoint::vartime_multiscalar_mul(scalars.iter().map(|s| &s.0), elements)
+    }
+
+    /// The engine's constant-time method over the full 253 bits when it
+    /// runs (from the points the batch's check kept, else its encodings:
+    /// no dalek point is decoded), else dalek's Pippenger on the elements.
+    fn msm_vartime_received(
+        scalars: &[Scalar],
+        batch: ReceivedBatch<'_, RistrettoPoint>,
+    ) -> RistrettoPoint {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bytes: Vec<[u8; 32]> = scalars.iter().map(|s| s.0.to_bytes()).collect();
+            let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
+            if let Some(sum) = engine_msm(&refs, &batch, SCALAR_BITS) {
+                return sum;
+            }
+        }
+        Self::msm_vartime(scalars, &super::received_elements::<Self>(&batch))
     }
 
     /// The 8-lane IFMA engine from the encodings when the `ifma` backend is
@@ -373,11 +413,8 @@ impl PrimeOrderGroup for Ristretto255 {
         #[cfg(target_arch = "x86_64")]
         {
             let halves = halved_bytes(scalars);
-            let decoded = batch
-                .prepared
-                .and_then(|p| p.downcast_ref::<EnginePrepared>())
-                .map(|p| &p.vectors);
-            if super::ristretto_ifma::mul_each_encoded(&halves, batch.encoded, decoded, out) {
+            let decoded = engine_points(&batch).map(|p| &p.vectors);
+            if super::ristretto_ifma::mul_each(&halves, batch.encoded, decoded, out) {
                 return;
             }
         }
@@ -388,30 +425,38 @@ impl PrimeOrderGroup for Ristretto255 {
 
     /// The 8-lane IFMA engine when it runs: 64 bytes of expand_message_xmd
     /// per input (as [`Self::hash_to_group`]), mapped, multiplied by half
-    /// its blind and encoded doubled, 8 inputs per vector; an input that
-    /// maps to the identity makes a zero encoding (its blinded element is
-    /// the identity too), refused here. Else hashing and blinding on dalek.
+    /// its blind and encoded doubled, 8 inputs per vector, the blinded
+    /// points kept for the balancer; an input that maps to the identity
+    /// makes a zero encoding (its blinded element is the identity too),
+    /// refused here. Else hashing and blinding on dalek.
     fn hash_and_blind_encode(
         inputs: &[&[u8]],
         dst: &[u8],
         blinds: &[Scalar],
         out: &mut [u8],
-    ) -> Result<Option<Vec<RistrettoPoint>>, Error> {
+    ) -> Result<CheckedBatch<RistrettoPoint>, Error> {
         #[cfg(target_arch = "x86_64")]
         {
-            let uniform: Zeroizing<Vec<[u8; 64]>> =
-                Zeroizing::new(inputs.iter().map(|x| *uniform_64(&[x], dst)).collect());
+            let padded = zero_padded::<Sha512>();
+            let uniform: Zeroizing<Vec<[u8; 64]>> = Zeroizing::new(
+                inputs
+                    .iter()
+                    .map(|x| *uniform_64_after(&padded, &[x], dst))
+                    .collect(),
+            );
             let halves = halved_bytes(blinds);
-            if super::ristretto_ifma::hash_mul_encode(&uniform, &halves, out) {
+            if let Some(vectors) = super::ristretto_ifma::hash_mul_encode(&uniform, &halves, out) {
                 let identity = [0u8; 32];
                 // The blinded elements are public: so is the test.
                 if out.chunks_exact(Self::ELEMENT_LEN).any(|e| e == identity) {
                     return Err(Error::InvalidInput);
                 }
-                return Ok(None);
+                let tail = Vec::new();
+                let prepared = EnginePrepared { vectors, tail };
+                return Ok(CheckedBatch::Prepared(Box::new(prepared)));
             }
         }
-        super::hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(Some)
+        super::hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(CheckedBatch::Elements)
     }
 
     fn encode(element: &RistrettoPoint, out: &mut [u8]) {

@@ -14,7 +14,27 @@ use zeroize::Zeroizing;
 ///
 /// Panics if `len` is 0 or above `255·H::output_size()` or `dst` is longer
 /// than 255 bytes; every caller passes constants within those limits.
-pub(crate) fn expand_message_xmd<H: Digest + BlockSizeUser>(
+pub(crate) fn expand_message_xmd<H: Digest + BlockSizeUser + Clone>(
+    msg_parts: &[&[u8]],
+    dst: &[u8],
+    len: usize,
+) -> Zeroizing<Vec<u8>> {
+    expand_message_xmd_after(&zero_padded::<H>(), msg_parts, dst, len)
+}
+
+/// `H` after absorbing `Z_pad`, the block of zeros every `b_0` starts
+/// with: a batch computes it once and hands it to
+/// [`expand_message_xmd_after`] per message (one compression fewer each).
+pub(crate) fn zero_padded<H: Digest + BlockSizeUser>() -> H {
+    let mut h = H::new();
+    h.update(vec![0u8; H::block_size()]);
+    h
+}
+
+/// [`expand_message_xmd`] given `zero_padded`, the state of
+/// [`zero_padded`] (the message's bytes follow it).
+pub(crate) fn expand_message_xmd_after<H: Digest + BlockSizeUser + Clone>(
+    zero_padded: &H,
     msg_parts: &[&[u8]],
     dst: &[u8],
     len: usize,
@@ -32,8 +52,7 @@ pub(crate) fn expand_message_xmd<H: Digest + BlockSizeUser>(
     };
 
     // b_0 = H(Z_pad || msg || l_i_b_str || I2OSP(0, 1) || DST_prime)
-    let mut h = H::new();
-    h.update(vec![0u8; H::block_size()]);
+    let mut h = zero_padded.clone();
     for part in msg_parts {
         h.update(part);
     }

@@ -124,10 +124,12 @@ impl<G: PrimeOrderGroup> Request<G> {
             .map(|_| sample_factor(kappa, rng))
             .collect();
         // Σ d_i·X_i with the secret factors: constant time.
+        // The group's own form of the caller's elements serves when no
+        // padding follows them.
         let batch = ReceivedBatch {
             encoded: &others,
             elements: all.as_deref(),
-            prepared: None,
+            prepared: elements.received().prepared.filter(|_| padding.is_empty()),
         };
         let sum = G::msm_short_ct(&factors, batch, bits);
         let (balancer, balancer_factor, modifier) = match check {

@@ -145,7 +145,7 @@ pub(crate) fn generate_proof<G: PrimeOrderGroup>(
     };
     let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
     // The blinded elements and the weights are public.
-    let composite = G::msm_vartime(&weights, blinded.elements());
+    let composite = G::msm_vartime_received(&weights, blinded.received());
     // The three secret-scalar products of the proof in one batch call (one
     // batch exponentiation on FFDHE, one shared inversion when encoding on
     // ristretto255): VOPRF `Z = k·M`, POPRF `M = k^{-1}·composite`, and
@@ -196,23 +196,13 @@ pub(crate) fn verify_proof<G: PrimeOrderGroup>(
     evaluated: &EvaluatedElements<G>,
     proof: &Proof<G>,
 ) -> Result<(), Error> {
-    let (c_elements, c_bytes, d_elements, d_bytes) = match relation {
-        Relation::EvaluatedIsKeyTimesBlinded => (
-            blinded.elements(),
-            blinded.as_bytes(),
-            evaluated.elements(),
-            evaluated.as_bytes(),
-        ),
-        Relation::BlindedIsKeyTimesEvaluated => (
-            evaluated.elements(),
-            evaluated.as_bytes(),
-            blinded.elements(),
-            blinded.as_bytes(),
-        ),
+    let (c, d) = match relation {
+        Relation::EvaluatedIsKeyTimesBlinded => (blinded.received(), evaluated.received()),
+        Relation::BlindedIsKeyTimesEvaluated => (evaluated.received(), blinded.received()),
     };
-    let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
-    let m = G::msm_vartime(&weights, c_elements);
-    let z = G::msm_vartime(&weights, d_elements);
+    let weights = composite_weights::<G>(context, public, c.encoded, d.encoded);
+    let m = G::msm_vartime_received(&weights, c);
+    let z = G::msm_vartime_received(&weights, d);
     let t2 = G::msm_vartime(
         &[proof.s.clone(), proof.c.clone()],
         &[G::generator(), public.clone()],

@@ -72,46 +72,36 @@ pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
 /// cache, and the inversion costs each about 8 multiplications.
 const VECTORS_PER_INVERSION: usize = 32;
 
-/// `2·h·X_i` encoded into `out` for each encoding `X_i` in `encoded`, with
+/// `2·h·X_i` encoded into `out` for each element `X_i` of a batch, with
 /// `half_key` the little-endian bytes of `h < 2^253` (the server passes
 /// `h = k/2 mod ℓ` and so answers `k·X_i`: the encoding of a doubled point
-/// needs no square root, so the whole pass shares one inversion); `false`
-/// (and `out` partly written) if an encoding is invalid. `out` has the
-/// length of `encoded`.
+/// needs no square root, so the whole pass shares one inversion). The
+/// batch's points are `decoded` (vectors a check kept), then those of
+/// `encoded` past them; `false` (and `out` partly written) if one of those
+/// encodings is invalid. `out` has the length of `encoded`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn mul_encoded(half_key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
+pub(super) fn mul_by_key(
+    half_key: &[u8; 32],
+    decoded: &[Extended8],
+    encoded: &[u8],
+    out: &mut [u8],
+) -> bool {
     let digits = broadcast_digits(half_key);
-    mul_vectors(decode_vectors(encoded), |_| digits.clone(), out)
+    mul_vectors(points_of(decoded, encoded), |_| digits.clone(), out, None)
 }
 
-/// As [`mul_encoded`], for points decoded already by
-/// [`decode_non_identity`] (`out` as long as their encodings were).
+/// As [`mul_by_key`], each element with its own `h_i < 2^253` in
+/// `half_scalars` (the client passes `r_i^{-1}/2` to unblind), constant
+/// time in the `h_i`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn mul_decoded(half_key: &[u8; 32], points: &[Extended8], out: &mut [u8]) -> bool {
-    let digits = broadcast_digits(half_key);
-    mul_vectors(points.iter().map(|p| Some(*p)), |_| digits.clone(), out)
-}
-
-/// `2·h_i·X_i` encoded into `out` for each encoding `X_i` in `encoded` and
-/// its own `h_i < 2^253` in `half_scalars` (little-endian; the client
-/// passes `r_i^{-1}/2` to unblind), constant time in the `h_i`; `false` if
-/// an encoding is invalid. `out` has the length of `encoded`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn mul_each_encoded(half_scalars: &[[u8; 32]], encoded: &[u8], out: &mut [u8]) -> bool {
-    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
-    mul_vectors(decode_vectors(encoded), digits, out)
-}
-
-/// As [`mul_each_encoded`], for points decoded already by
-/// [`decode_non_identity`].
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn mul_each_decoded(
+pub(super) fn mul_each(
     half_scalars: &[[u8; 32]],
-    points: &[Extended8],
+    decoded: &[Extended8],
+    encoded: &[u8],
     out: &mut [u8],
 ) -> bool {
     let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
-    mul_vectors(points.iter().map(|p| Some(*p)), digits, out)
+    mul_vectors(points_of(decoded, encoded), digits, out, None)
 }
 
 /// `2·h_i·H_i` encoded into `out`, with `H_i` the element of the 64
@@ -119,13 +109,15 @@ pub(super) fn mul_each_decoded(
 /// `half_scalars`: a client's blinded inputs `r_i·H(x_i)` when it passes
 /// `r_i/2`. Constant time in the inputs and the scalars. An `H_i` that is
 /// the identity gives 32 zero bytes (the identity's encoding), which the
-/// caller refuses. `out` holds 32 bytes per input.
+/// caller refuses. `out` holds 32 bytes per input. Returns the blinded
+/// points, 8 per vector (public, like their encodings), for the
+/// balancer's multi-scalar multiplication.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn hash_mul_encode(
     uniform: &[[u8; UNIFORM_LEN]],
     half_scalars: &[[u8; 32]],
     out: &mut [u8],
-) {
+) -> Vec<Extended8> {
     let points = uniform.chunks(LANES).map(|chunk| {
         // Padding lanes map zeros; their scalars are zero.
         let mut lanes = Zeroizing::new([[0u8; UNIFORM_LEN]; LANES]);
@@ -133,8 +125,24 @@ pub(super) fn hash_mul_encode(
         Some(from_uniform_bytes(&lanes))
     });
     let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
-    let written = mul_vectors(points, digits, out);
+    let mut blinded = Vec::with_capacity(uniform.len().div_ceil(LANES));
+    let written = mul_vectors(points, digits, out, Some(&mut blinded));
     debug_assert!(written, "every mapped point is a point");
+    blinded
+}
+
+/// The points of a batch: the vectors `decoded`, then those of the
+/// encodings in `encoded` past them (`None`: a vector holds an invalid
+/// encoding).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn points_of<'a>(
+    decoded: &'a [Extended8],
+    encoded: &'a [u8],
+) -> impl Iterator<Item = Option<Extended8>> + 'a {
+    let rest = encoded
+        .get(decoded.len() * LANES * ENCODING_LEN..)
+        .unwrap_or(&[]);
+    decoded.iter().map(|p| Some(*p)).chain(decode_vectors(rest))
 }
 
 /// The points of the encodings in `encoded`, 8 per vector (`None`: a
@@ -165,15 +173,17 @@ fn per_lane_digits(scalars: &[[u8; 32]]) -> Zeroizing<Vec<[i64; LANES]>> {
     lanes
 }
 
-/// The work of [`mul_encoded`] on the vectors `points` yields (`None`: an
+/// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an
 /// invalid encoding), as many as `out` has room for, vector `v` multiplied
-/// by the lane digits `digits(v)`. The products and their pending
-/// encodings may be secret (a client's unblinded elements): wiped.
+/// by the lane digits `digits(v)`; with `doubled`, the doubled products
+/// (the points encoded) are pushed there too. The products and their
+/// pending encodings may be secret (a client's unblinded elements): wiped.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn mul_vectors(
     mut points: impl Iterator<Item = Option<Extended8>>,
     digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
     out: &mut [u8],
+    mut doubled: Option<&mut Vec<Extended8>>,
 ) -> bool {
     let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
     for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
@@ -188,6 +198,9 @@ fn mul_vectors(
                 &multiples(&point),
                 &digits(pass * VECTORS_PER_INVERSION + v),
             );
+            if let Some(doubled) = doubled.as_mut() {
+                doubled.push(product.double());
+            }
             pending.push(DoubledEncoding::new(&product));
         }
         // A lane's denominator is zero only for a torsion product (a zero

@@ -24,7 +24,6 @@ mod point;
 #[cfg(test)]
 mod tests;
 
-use crate::group::ShortScalar;
 use crate::mp::Backend;
 pub(crate) use codec::LANES;
 
@@ -35,28 +34,47 @@ fn engine_selected() -> bool {
     Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
 }
 
-/// `Σ d_i·P_i` (encoded) for the encoded points `encoded` and short secret
-/// scalars `d_i < 2^bits`, constant time in the `d_i`; `None` when the
-/// engine is not selected or an encoding is invalid (the caller then uses
-/// the portable method).
-/// The first vectors may be given decoded (`decoded`: a check kept them).
-pub(crate) fn short_msm_ct(
+/// `Σ d_i·P_i` (encoded) for the encoded points `encoded` and secret
+/// scalars `d_i < 2^bits` given as little-endian bytes (the balancer's
+/// short factors; 253 bits for any scalar modulo ℓ), constant time in the
+/// `d_i`; `None` when the engine is not selected or an encoding is invalid
+/// (the caller then uses the portable method). The first vectors may be
+/// given decoded (`decoded`: a check kept them).
+pub(crate) fn msm_ct(
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
-    scalars: &[ShortScalar],
+    scalars: &[&[u8]],
     bits: usize,
 ) -> Option<[u8; 32]> {
     if !engine_selected() {
         return None;
     }
-    let decoded = decoded.map_or(&[][..], |batch| batch.0.as_slice());
+    let decoded = DecodedBatch::vectors(decoded, scalars.len().min(encoded.len() / 32));
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    unsafe { msm::short_msm_ct(encoded, decoded, scalars, bits) }
+    unsafe { msm::msm_ct(encoded, decoded, scalars, bits) }
 }
 
-/// A request's elements as its check decoded them, 8 per vector, kept for
-/// its evaluation ([`mul_decoded`]).
-pub(crate) struct DecodedBatch(Vec<point::Extended8>);
+/// Points of a batch, 8 per vector, in order, kept beside its encodings:
+/// those a message's check decoded, or a client's blinded elements as it
+/// computed them. Only the engine reads them.
+pub(crate) struct DecodedBatch {
+    vectors: Vec<point::Extended8>,
+    /// How many elements the vectors hold (the last vector may be partial).
+    elements: usize,
+}
+
+impl DecodedBatch {
+    /// The vectors that hold elements of a batch of `count` elements in
+    /// every lane: all of them if they hold the whole batch, else the full
+    /// ones (a partial last vector has padding where the batch goes on).
+    fn vectors(batch: Option<&DecodedBatch>, count: usize) -> &[point::Extended8] {
+        match batch {
+            Some(batch) if batch.elements >= count => &batch.vectors,
+            Some(batch) => &batch.vectors[..batch.elements / LANES],
+            None => &[],
+        }
+    }
+}
 
 /// The points of the 32-byte encodings in `encoded` if every one is valid
 /// and not the identity (as `Ristretto255::decode` requires), else
@@ -65,40 +83,36 @@ pub(crate) fn decode_checked(encoded: &[u8]) -> Option<Option<DecodedBatch>> {
     if !engine_selected() {
         return None;
     }
+    let elements = encoded.len() / 32;
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    Some(unsafe { evaluate::decode_non_identity(encoded) }.map(DecodedBatch))
+    let vectors = unsafe { evaluate::decode_non_identity(encoded) };
+    Some(vectors.map(|vectors| DecodedBatch { vectors, elements }))
 }
 
-/// As [`mul_encoded`] for the points of a [`DecodedBatch`] (`out` as long as
-/// their encodings).
-pub(crate) fn mul_decoded(half_key: &[u8; 32], batch: &DecodedBatch, out: &mut [u8]) -> bool {
-    if !engine_selected() || out.len().div_ceil(LANES * 32) != batch.0.len() {
-        return false;
-    }
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    unsafe { evaluate::mul_decoded(half_key, &batch.0, out) }
-}
-
-/// `k·X_i` encoded into `out` for every encoding `X_i` in `encoded` (`out`
-/// as long as `encoded`), given `half_key`, the little-endian bytes of the
-/// secret `k/2 mod ℓ` (the encodings of doubled points share one
-/// inversion), constant time in the key; `false` when the engine is not
-/// selected or an encoding is invalid (the caller then uses the portable
-/// method).
-pub(crate) fn mul_encoded(half_key: &[u8; 32], encoded: &[u8], out: &mut [u8]) -> bool {
+/// `k·X_i` encoded into `out` for every element `X_i` of a batch (`out` as
+/// long as its encodings `encoded`), given `half_key`, the little-endian
+/// bytes of the secret `k/2 mod ℓ` (the encodings of doubled points share
+/// one inversion), constant time in the key. The points are those of
+/// `decoded` (a check kept them) as far as it goes, then decoded from
+/// `encoded`. `false` when the engine is not selected or an encoding is
+/// invalid (the caller then uses the portable method).
+pub(crate) fn mul_by_key(
+    half_key: &[u8; 32],
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    out: &mut [u8],
+) -> bool {
     if !engine_selected() || out.len() != encoded.len() {
         return false;
     }
+    let decoded = DecodedBatch::vectors(decoded, encoded.len() / 32);
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    unsafe { evaluate::mul_encoded(half_key, encoded, out) }
+    unsafe { evaluate::mul_by_key(half_key, decoded, encoded, out) }
 }
 
-/// `2·h_i·X_i` encoded into `out` for every encoding `X_i` in `encoded`
-/// (valid: a message's check passed) and its own secret `h_i < 2^253` in
-/// `half_scalars`, constant time in the `h_i`; decoded by the engine, or
-/// taken from `decoded` when the check kept the points. `false` when the
-/// engine is not selected (the caller then uses the portable method).
-pub(crate) fn mul_each_encoded(
+/// As [`mul_by_key`], each element `X_i` with its own secret `h_i < 2^253`
+/// in `half_scalars` (the encodings `2·h_i·X_i`: a client's unblinding).
+pub(crate) fn mul_each(
     half_scalars: &[[u8; 32]],
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
@@ -108,32 +122,30 @@ pub(crate) fn mul_each_encoded(
     if !engine_selected() || out.len() != encoded.len() || half_scalars.len() != count {
         return false;
     }
+    let decoded = DecodedBatch::vectors(decoded, count);
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    unsafe {
-        match decoded {
-            Some(batch) if batch.0.len() == count.div_ceil(LANES) => {
-                evaluate::mul_each_decoded(half_scalars, &batch.0, out)
-            }
-            _ => evaluate::mul_each_encoded(half_scalars, encoded, out),
-        }
-    }
+    unsafe { evaluate::mul_each(half_scalars, decoded, encoded, out) }
 }
 
 /// `2·h_i·H_i` encoded into `out`, for `H_i` the element RFC 9496's
 /// one-way map gives the 64 uniform bytes `uniform[i]` and the secret
 /// `h_i < 2^253` in `half_scalars` (a client's blinding), constant time in
-/// both. An `H_i` that is the identity encodes as 32 zero bytes. `false`
-/// when the engine is not selected.
+/// both, and the points encoded (public: the blinded elements). An `H_i`
+/// that is the identity encodes as 32 zero bytes. `None` when the engine
+/// is not selected.
 pub(crate) fn hash_mul_encode(
     uniform: &[[u8; 64]],
     half_scalars: &[[u8; 32]],
     out: &mut [u8],
-) -> bool {
+) -> Option<DecodedBatch> {
     if !engine_selected() || half_scalars.len() != uniform.len() || out.len() != 32 * uniform.len()
     {
-        return false;
+        return None;
     }
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
-    unsafe { evaluate::hash_mul_encode(uniform, half_scalars, out) };
-    true
+    let vectors = unsafe { evaluate::hash_mul_encode(uniform, half_scalars, out) };
+    Some(DecodedBatch {
+        vectors,
+        elements: uniform.len(),
+    })
 }

@@ -1,5 +1,6 @@
-//! The balancer's constant-time short-scalar multi-scalar multiplication on
-//! ristretto255, 8 points per vector: point `i` runs in lane `i mod 8` of
+//! Constant-time multi-scalar multiplication on ristretto255 (the
+//! balancer's short factors, a VOPRF proof's full-width composite
+//! weights), 8 points per vector: point `i` runs in lane `i mod 8` of
 //! slot `i / 8`, each lane accumulates its own share by Straus's method with
 //! signed radix-16 digits (the digits, tables and masked scan of
 //! `group/straus.rs`, vectorized), and the 8 lane sums are added at the end.
@@ -9,7 +10,6 @@ use core::arch::x86_64::*;
 use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
 use crate::group::straus::signed_digits;
-use crate::group::ShortScalar;
 use zeroize::Zeroizing;
 
 /// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
@@ -21,17 +21,19 @@ const SLOTS_PER_PASS: usize = 32;
 pub(super) type Table = [Cached8; 8];
 
 /// `Σ d_i·P_i` encoded, for the ristretto255 encodings `encoded` (32 bytes
-/// each) and short secret `d_i < 2^bits`; `None` if an encoding is invalid.
+/// each) and secret `d_i < 2^bits` (little-endian bytes: the balancer's
+/// short factors, or the full-width weights of a proof's composites);
+/// `None` if an encoding is invalid.
 /// The first vectors of points may be given decoded already (`decoded`,
 /// 8 points each, in order); the rest are decoded from `encoded`.
 /// Constant time in the `d_i`: digits become lane masks by vector
 /// comparisons, every table entry is read, and the instruction stream
 /// depends only on the number of points and `bits`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn short_msm_ct(
+pub(crate) fn msm_ct(
     encoded: &[u8],
     decoded: &[Extended8],
-    scalars: &[ShortScalar],
+    scalars: &[&[u8]],
     bits: usize,
 ) -> Option<[u8; 32]> {
     let n = scalars.len().min(encoded.len() / 32);
@@ -52,7 +54,7 @@ pub(crate) fn short_msm_ct(
                 let i = slot * LANES + lane;
                 if i < n {
                     bytes[lane].copy_from_slice(&encoded[32 * i..32 * i + 32]);
-                    for (position, d) in signed_digits(&scalars[i].0, bits).iter().enumerate() {
+                    for (position, d) in signed_digits(scalars[i], bits).iter().enumerate() {
                         lane_digits[position][lane] = i64::from(*d);
                     }
                 }

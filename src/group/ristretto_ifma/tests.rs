@@ -266,6 +266,17 @@ fn lane_sum_adds_the_eight_points() {
     assert!(sum.iter().all(|s| *s == expected.compress().to_bytes()));
 }
 
+/// The engine's multi-scalar multiplication of short scalars.
+fn short_msm(
+    encoded: &[u8],
+    decoded: Option<&super::DecodedBatch>,
+    scalars: &[ShortScalar],
+    bits: usize,
+) -> Option<[u8; 32]> {
+    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
+    super::msm_ct(encoded, decoded, &bytes, bits)
+}
+
 #[test]
 fn short_msm_matches_the_generic_method() {
     if !supported() {
@@ -301,8 +312,7 @@ fn short_msm_matches_the_generic_method() {
                 ),
             })
             .collect();
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        let fast = unsafe { super::msm::short_msm_ct(&encoded, &[], &scalars, bits) }.unwrap();
+        let fast = short_msm(&encoded, None, &scalars, bits).unwrap();
         let reference = generic_short_msm_ct::<Elements<Ristretto255>>(&scalars, &points, bits);
         assert_eq!(
             fast,
@@ -313,7 +323,7 @@ fn short_msm_matches_the_generic_method() {
         // check keeps them), the rest from their encodings.
         let head = &encoded[..(n / LANES) * LANES * 32];
         let decoded = super::decode_checked(head).unwrap().unwrap();
-        let with_points = super::short_msm_ct(&encoded, Some(&decoded), &scalars, bits).unwrap();
+        let with_points = short_msm(&encoded, Some(&decoded), &scalars, bits).unwrap();
         assert_eq!(with_points, fast, "n = {n}, bits = {bits}, decoded head");
         let by_scalars: RistrettoPoint = scalars
             .iter()
@@ -334,10 +344,7 @@ fn select_uses_masks_only() {
     let points = random_points(1, 42);
     let encoded = points[0].compress().to_bytes();
     for d in [0u128, 1, 7, 8, 9, 15, 16, 255, 256] {
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        let fast =
-            unsafe { super::msm::short_msm_ct(&encoded, &[], &[ShortScalar::from_u128(d)], 12) }
-                .unwrap();
+        let fast = short_msm(&encoded, None, &[ShortScalar::from_u128(d)], 12).unwrap();
         let expected = points[0] * Scalar::from(d as u64);
         assert_eq!(fast, expected.compress().to_bytes(), "d = {d}");
     }
@@ -393,23 +400,21 @@ fn evaluation_matches_dalek() {
         let keys = if n > 100 { 3 } else { 12 };
         for key in edge_and_random_scalars(keys) {
             let half_key = (key * Scalar::from(2u64).invert()).to_bytes();
-            // From the encodings, and from the points the check decoded.
+            // From the encodings, from the points the check decoded, and
+            // from the first half of those points and the rest's encodings.
             let mut from_encodings = vec![0u8; encoded.len()];
             let mut from_points = vec![0u8; encoded.len()];
+            let mut from_both = vec![0u8; encoded.len()];
+            let head = &decoded[..decoded.len() / 2];
             // SAFETY: as above.
             unsafe {
-                assert!(super::evaluate::mul_encoded(
-                    &half_key,
-                    &encoded,
-                    &mut from_encodings
-                ));
-                assert!(super::evaluate::mul_decoded(
-                    &half_key,
-                    &decoded,
-                    &mut from_points
-                ));
+                use super::evaluate::mul_by_key;
+                assert!(mul_by_key(&half_key, &[], &encoded, &mut from_encodings));
+                assert!(mul_by_key(&half_key, &decoded, &encoded, &mut from_points));
+                assert!(mul_by_key(&half_key, head, &encoded, &mut from_both));
             }
             assert_eq!(from_encodings, from_points);
+            assert_eq!(from_encodings, from_both);
             for (p, answer) in points.iter().zip(from_encodings.chunks_exact(32)) {
                 assert_eq!(answer, (p * key).compress().as_bytes(), "n = {n}");
             }
@@ -440,7 +445,7 @@ fn evaluation_rejects_what_decoding_rejects() {
             let decodes = bad == [0; 32];
             let key = Scalar::from(5u64).to_bytes();
             assert_eq!(
-                super::evaluate::mul_encoded(&key, &encoded, &mut out),
+                super::evaluate::mul_by_key(&key, &[], &encoded, &mut out),
                 decodes
             );
         }
@@ -541,16 +546,53 @@ fn per_lane_multiplication_matches_dalek() {
             .flat_map(|(p, s)| (p * s).compress().to_bytes())
             .collect();
         let mut out = vec![0u8; encoded.len()];
-        assert!(super::mul_each_encoded(&halves, &encoded, None, &mut out));
+        assert!(super::mul_each(&halves, &encoded, None, &mut out));
         assert!(out == expected, "n={n} from encodings");
         let decoded = super::decode_checked(&encoded).unwrap().unwrap();
         out.fill(0);
-        assert!(super::mul_each_encoded(
-            &halves,
-            &encoded,
-            Some(&decoded),
-            &mut out
-        ));
+        assert!(super::mul_each(&halves, &encoded, Some(&decoded), &mut out));
         assert!(out == expected, "n={n} from decoded points");
+        // The first vectors' points decoded, the rest from encodings.
+        let head = &encoded[..(n / 2) * 32];
+        let decoded = super::decode_checked(head).unwrap().unwrap();
+        out.fill(0);
+        assert!(super::mul_each(&halves, &encoded, Some(&decoded), &mut out));
+        assert!(out == expected, "n={n} from some decoded points");
+    }
+}
+
+/// The multi-scalar multiplication over full-width scalars (a VOPRF
+/// proof's composite weights) equals dalek's, from encodings and with the
+/// first vectors' points decoded already, with the edge scalars among
+/// random ones.
+#[test]
+fn full_width_msm_matches_dalek() {
+    if !supported() {
+        return;
+    }
+    for n in [1usize, 9, 300] {
+        let points = random_points(n, 3 * n as u8);
+        let mut scalars = edge_and_random_scalars(n);
+        scalars.truncate(n);
+        let encoded: Vec<u8> = points
+            .iter()
+            .flat_map(|p| p.compress().to_bytes())
+            .collect();
+        let bytes: Vec<[u8; 32]> = scalars.iter().map(Scalar::to_bytes).collect();
+        let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
+        let expected: RistrettoPoint = points.iter().zip(&scalars).map(|(p, s)| p * s).sum();
+        let expected = expected.compress().to_bytes();
+        assert_eq!(
+            super::msm_ct(&encoded, None, &refs, 253),
+            Some(expected),
+            "n={n}"
+        );
+        let head = &encoded[..(n / LANES) * LANES * 32];
+        let decoded = super::decode_checked(head).unwrap().unwrap();
+        assert_eq!(
+            super::msm_ct(&encoded, Some(&decoded), &refs, 253),
+            Some(expected),
+            "n={n}, decoded head"
+        );
     }
 }
