@@ -46,7 +46,7 @@ impl<G: PrimeOrderGroup> Blinding<G> {
         rng: &mut R,
     ) -> Result<Self, Error> {
         check_inputs(inputs)?;
-        let blinds = (0..inputs.len()).map(|_| G::random_scalar(rng)).collect();
+        let blinds = G::random_scalars(inputs.len(), rng);
         Self::new(dst, inputs, blinds)
     }
 

@@ -44,3 +44,33 @@ pub fn os_rng() -> Result<OsRng, Error> {
     getrandom::fill(&mut probe).map_err(|_| Error::RngFailure)?;
     Ok(OsRng(()))
 }
+
+/// A test source yielding the bytes `start, start + 1, …` (wrapping),
+/// however they are asked for: the same bytes whether a caller draws them
+/// in one call or in many, so batched and one-by-one draws can be compared.
+#[cfg(test)]
+pub(crate) struct CountingRng(pub(crate) u8);
+
+#[cfg(test)]
+impl TryRng for CountingRng {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        next_word_via_fill(self)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        next_word_via_fill(self)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        for byte in dst {
+            *byte = self.0;
+            self.0 = self.0.wrapping_add(1);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl TryCryptoRng for CountingRng {}

@@ -91,6 +91,14 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
 
     /// A uniformly random non-zero scalar.
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Self::Scalar;
+    /// `count` uniformly random non-zero scalars, as [`Self::random_scalar`]
+    /// draws them one after the other (the same scalars from the same
+    /// random bytes); a group may draw all the bytes in one call
+    /// (ristretto255: one call of `64·count` bytes instead of one system
+    /// call per scalar from the OS generator).
+    fn random_scalars<R: CryptoRng + ?Sized>(count: usize, rng: &mut R) -> Vec<Self::Scalar> {
+        (0..count).map(|_| Self::random_scalar(rng)).collect()
+    }
     /// The scalar `v mod q`.
     fn scalar_from_u64(v: u64) -> Self::Scalar;
     /// `a + b mod q` (constant time).

@@ -218,6 +218,29 @@ impl PrimeOrderGroup for Ristretto255 {
         }
     }
 
+    /// One draw of 64 bytes per scalar, all in one call, each reduced as
+    /// [`Self::random_scalar`] reduces its own 64 bytes (a zero, which has
+    /// probability about 2^-252, is drawn again).
+    fn random_scalars<R: CryptoRng + ?Sized>(count: usize, rng: &mut R) -> Vec<Scalar> {
+        let mut bytes = Zeroizing::new(vec![0u8; 64 * count]);
+        rng.fill_bytes(&mut bytes);
+        bytes
+            .chunks_exact(64)
+            .map(|chunk| {
+                let mut wide = Zeroizing::new([0u8; 64]);
+                wide.copy_from_slice(chunk);
+                let s = Scalar(DalekScalar::from_bytes_mod_order_wide(&wide));
+                // The decision reveals only whether a discarded value was
+                // zero.
+                if crate::secret_marks::public_bool(Self::scalar_is_zero(&s)) {
+                    Self::random_scalar(rng)
+                } else {
+                    s
+                }
+            })
+            .collect()
+    }
+
     fn scalar_from_u64(v: u64) -> Scalar {
         Scalar(DalekScalar::from(v))
     }
@@ -516,6 +539,16 @@ impl PrimeOrderGroup for Ristretto255 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scalars_drawn_at_once_equal_scalars_drawn_one_by_one() {
+        use crate::rng::CountingRng;
+        let at_once = Ristretto255::random_scalars(4, &mut CountingRng(3));
+        let mut rng = CountingRng(3);
+        for s in at_once {
+            assert_eq!(s.0, Ristretto255::random_scalar(&mut rng).0);
+        }
+    }
 
     #[test]
     fn inverse_of_two_is_one_half() {

@@ -5,7 +5,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use super::secrets::{place_balancer, sample_below, sample_factor};
+use super::secrets::{place_balancer, sample_below, sample_factor, sample_factors};
 use super::{Check, Kappa};
 use crate::group::{PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::message::{BlindedElements, EvaluatedElements, MAX_BATCH};
@@ -120,9 +120,7 @@ impl<G: PrimeOrderGroup> Request<G> {
         let others_count = count + padding.len();
 
         let bits = kappa.factor_bits();
-        let factors: Vec<ShortScalar> = (0..others_count)
-            .map(|_| sample_factor(kappa, rng))
-            .collect();
+        let factors = sample_factors(kappa, others_count, rng);
         // Σ d_i·X_i with the secret factors: constant time.
         // The group's own form of the caller's elements serves when no
         // padding follows them.

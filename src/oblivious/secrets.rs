@@ -4,7 +4,7 @@
 
 use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::Kappa;
 use crate::group::{PrimeOrderGroup, ShortScalar};
@@ -13,10 +13,35 @@ use crate::message::BlindedElements;
 /// A uniform factor in `[1, 2^κ]`: `1 + r` for `r` uniform in `[0, 2^κ)`
 /// (for κ = 128 the top value `2^128` is represented with the extra bit).
 pub(crate) fn sample_factor<R: CryptoRng + ?Sized>(kappa: Kappa, rng: &mut R) -> ShortScalar {
-    let mut bytes = [0u8; 16];
+    let mut bytes = [0u8; FACTOR_BYTES];
     rng.fill_bytes(&mut bytes);
-    let mut r = u128::from_le_bytes(bytes);
+    let factor = factor_from_bytes(kappa, &bytes);
     bytes.zeroize();
+    factor
+}
+
+/// `count` factors as [`sample_factor`] draws them one after the other
+/// (the same factors from the same random bytes), all bytes in one call
+/// (one system call from the OS generator, not one per factor).
+pub(crate) fn sample_factors<R: CryptoRng + ?Sized>(
+    kappa: Kappa,
+    count: usize,
+    rng: &mut R,
+) -> Vec<ShortScalar> {
+    let mut bytes = Zeroizing::new(vec![0u8; FACTOR_BYTES * count]);
+    rng.fill_bytes(&mut bytes);
+    bytes
+        .chunks_exact(FACTOR_BYTES)
+        .map(|chunk| factor_from_bytes(kappa, chunk.try_into().expect("16 bytes")))
+        .collect()
+}
+
+/// Random bytes per factor.
+const FACTOR_BYTES: usize = 16;
+
+/// The factor of 16 uniform bytes: `1 + r` for `r` their low κ bits.
+fn factor_from_bytes(kappa: Kappa, bytes: &[u8; FACTOR_BYTES]) -> ShortScalar {
+    let mut r = u128::from_le_bytes(*bytes);
     let bits = kappa.bits();
     if bits < 128 {
         r &= (1u128 << bits) - 1;
@@ -101,6 +126,20 @@ fn slot_choices(slot: usize, position: u64) -> (Choice, Choice) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn factors_drawn_at_once_equal_factors_drawn_one_by_one() {
+        use crate::rng::CountingRng;
+        for kappa in [Kappa::DEFAULT, Kappa::insecure_for_tests(128)] {
+            let at_once = sample_factors(kappa, 5, &mut CountingRng(7));
+            let mut rng = CountingRng(7);
+            for factor in at_once {
+                let single = sample_factor(kappa, &mut rng);
+                assert_eq!(factor.as_le_bytes(), single.as_le_bytes());
+            }
+            assert_eq!(rng.0, CountingRng(7).0.wrapping_add(5 * 16));
+        }
+    }
     use rand_core::UnwrapErr;
 
     #[test]
