@@ -293,9 +293,7 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         batch: ReceivedBatch<'_, Self::Element>,
         out: &mut [u8],
     ) {
-        let elements = received_elements::<Self>(&batch);
-        let products = zeroize::Zeroizing::new(Self::mul_each_encode(scalars, &elements, out));
-        drop(products);
+        mul_each_elements_encode::<Self>(scalars, &batch, out)
     }
     /// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`
     /// [`Self::hash_to_group`] under `dst`, encoded into `out`
@@ -441,6 +439,20 @@ fn mul_elements_batch_encode<G: PrimeOrderGroup>(
     out: &mut [u8],
 ) {
     G::mul_batch_encode(s, &received_elements::<G>(batch), out)
+}
+
+/// [`PrimeOrderGroup::mul_each_encode`] on the batch's elements, decoded
+/// from its encodings if they are not given, the secret products wiped:
+/// the default of [`PrimeOrderGroup::mul_each_received_encode`], and a
+/// group's fallback.
+fn mul_each_elements_encode<G: PrimeOrderGroup>(
+    scalars: &[G::Scalar],
+    batch: &ReceivedBatch<'_, G::Element>,
+    out: &mut [u8],
+) {
+    let elements = received_elements::<G>(batch);
+    let products = zeroize::Zeroizing::new(G::mul_each_encode(scalars, &elements, out));
+    drop(products);
 }
 
 /// [`PrimeOrderGroup::hash_and_blind_encode`] on elements: each input

@@ -441,9 +441,7 @@ impl PrimeOrderGroup for Ristretto255 {
                 return;
             }
         }
-        let elements = super::received_elements::<Self>(&batch);
-        let products = Zeroizing::new(Self::mul_each_encode(scalars, &elements, out));
-        drop(products);
+        super::mul_each_elements_encode::<Self>(scalars, &batch, out)
     }
 
     /// The 8-lane IFMA engine when it runs: 64 bytes of expand_message_xmd
