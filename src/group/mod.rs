@@ -10,8 +10,12 @@
 pub mod bls12_381;
 pub mod ffdhe;
 mod ffdhe_params;
+#[cfg(target_arch = "x86_64")]
+mod ifma_lanes;
 mod msm;
 pub mod p256;
+#[cfg(target_arch = "x86_64")]
+mod p256_ifma;
 pub mod ristretto255;
 #[cfg(target_arch = "x86_64")]
 mod ristretto_ifma;

@@ -16,10 +16,10 @@ use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use sha2_010::Sha256 as Sha256ForHashToCurve;
 use subtle::{Choice, ConditionallySelectable};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::msm::pippenger_vartime;
-use super::{PrimeOrderGroup, ShortScalar};
+use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::Error;
 
 /// The NIST P-256 group (`P256-SHA256`).
@@ -54,6 +54,23 @@ fn nonzero_scalar_from_repr(repr: &mut FieldBytes) -> (Scalar, bool) {
     let s = Scalar(candidate.unwrap_or(P256Scalar::ZERO));
     let valid = bool::from(candidate.is_some()) & !bool::from(s.0.is_zero());
     (s, valid)
+}
+
+/// The little-endian bytes of a scalar, as the IFMA engine reads them
+/// (secret: wiped on drop).
+#[cfg(target_arch = "x86_64")]
+fn le_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
+    let mut bytes = Zeroizing::new(<[u8; 32]>::from(s.0.to_repr()));
+    bytes.reverse();
+    bytes
+}
+
+/// The points the IFMA engine decoded for a batch's check, if it did.
+#[cfg(target_arch = "x86_64")]
+fn engine_points<'a>(
+    batch: &ReceivedBatch<'a, ProjectivePoint>,
+) -> Option<&'a super::p256_ifma::DecodedBatch> {
+    batch.prepared.and_then(|p| p.downcast_ref())
 }
 
 impl super::sealed::Sealed for P256 {}
@@ -222,6 +239,53 @@ impl PrimeOrderGroup for P256 {
             return Err(Error::InvalidElement);
         }
         Ok(projective)
+    }
+
+    /// The 8-lane IFMA engine when it runs (from the points the batch's
+    /// check kept, or its encodings), else `p256` element by element.
+    fn mul_encoded_batch_encode(
+        s: &Scalar,
+        batch: ReceivedBatch<'_, ProjectivePoint>,
+        out: &mut [u8],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if super::p256_ifma::mul_by_key(&le_bytes(s), batch.encoded, engine_points(&batch), out) {
+            return;
+        }
+        super::mul_elements_batch_encode::<Self>(s, &batch, out)
+    }
+
+    /// The 8-lane IFMA engine when it runs, else `p256` element by element.
+    fn mul_each_received_encode(
+        scalars: &[Scalar],
+        batch: ReceivedBatch<'_, ProjectivePoint>,
+        out: &mut [u8],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bytes: Zeroizing<Vec<[u8; 32]>> =
+                Zeroizing::new(scalars.iter().map(|s| *le_bytes(s)).collect());
+            let decoded = engine_points(&batch);
+            if super::p256_ifma::mul_each(&bytes, batch.encoded, decoded, out) {
+                return;
+            }
+        }
+        super::mul_each_elements_encode::<Self>(scalars, &batch, out)
+    }
+
+    /// The 8-lane IFMA engine's decoding when it runs (its points kept for
+    /// the evaluation or unblinding), else [`Self::decode_batch`]; both
+    /// accept exactly the same encodings.
+    fn check_batch(bytes: &[u8]) -> Result<CheckedBatch<ProjectivePoint>, Error> {
+        if bytes.is_empty() || !bytes.len().is_multiple_of(Self::ELEMENT_LEN) {
+            return Err(Error::BadLength);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(vectors) = super::p256_ifma::decode_checked(bytes) {
+            let vectors = vectors.ok_or(Error::InvalidElement)?;
+            return Ok(CheckedBatch::Prepared(Box::new(vectors)));
+        }
+        Self::decode_batch(bytes).map(CheckedBatch::Elements)
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {

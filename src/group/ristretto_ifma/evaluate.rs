@@ -17,11 +17,11 @@
 //! buffers are wiped.
 
 use super::codec::{decode, DoubledEncoding, LANES};
-use super::field::{invert_all, Fe8, PlainLimbs};
+use super::field::{invert_all, Fe8};
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::straus::signed_digits;
+use crate::group::ifma_lanes::{broadcast_digits, per_lane_digits, wipe};
 use zeroize::Zeroizing;
 
 /// Bytes of an encoding.
@@ -86,7 +86,7 @@ pub(super) fn mul_by_key(
     encoded: &[u8],
     out: &mut [u8],
 ) -> bool {
-    let digits = broadcast_digits(half_key);
+    let digits = broadcast_digits(half_key, SCALAR_BITS);
     mul_vectors(points_of(decoded, encoded), |_| digits.clone(), out, None)
 }
 
@@ -100,7 +100,7 @@ pub(super) fn mul_each(
     encoded: &[u8],
     out: &mut [u8],
 ) -> bool {
-    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
+    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..], SCALAR_BITS);
     mul_vectors(points_of(decoded, encoded), digits, out, None)
 }
 
@@ -124,7 +124,7 @@ pub(super) fn hash_mul_encode(
         lanes[..chunk.len()].copy_from_slice(chunk);
         Some(from_uniform_bytes(&lanes))
     });
-    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..]);
+    let digits = |vector: usize| per_lane_digits(&half_scalars[vector * LANES..], SCALAR_BITS);
     let mut blinded = Vec::with_capacity(uniform.len().div_ceil(LANES));
     let written = mul_vectors(points, digits, out, Some(&mut blinded));
     debug_assert!(written, "every mapped point is a point");
@@ -152,25 +152,6 @@ fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '
     encoded
         .chunks(LANES * ENCODING_LEN)
         .map(|chunk| decode_vector(chunk))
-}
-
-/// The signed digits of one scalar (little-endian bytes) in every lane, as
-/// the table select reads them (secret: wiped on drop).
-fn broadcast_digits(scalar: &[u8; 32]) -> Zeroizing<Vec<[i64; LANES]>> {
-    let digits = signed_digits(scalar, SCALAR_BITS);
-    Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect())
-}
-
-/// The signed digits of up to 8 scalars, lane `i` holding those of
-/// `scalars[i]` (lanes past the scalars: zero), wiped on drop.
-fn per_lane_digits(scalars: &[[u8; 32]]) -> Zeroizing<Vec<[i64; LANES]>> {
-    let mut lanes = Zeroizing::new(vec![[0i64; LANES]; SCALAR_BITS.div_ceil(4) + 1]);
-    for (lane, scalar) in scalars.iter().take(LANES).enumerate() {
-        for (position, d) in signed_digits(scalar, SCALAR_BITS).iter().enumerate() {
-            lanes[position][lane] = i64::from(*d);
-        }
-    }
-    lanes
 }
 
 /// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an
@@ -231,16 +212,6 @@ fn mul_vectors(
         wipe(&mut denominators);
     }
     true
-}
-
-/// Overwrites the values of `values` with zero bytes (volatile writes, as
-/// `zeroize` does): vectors of field elements that may be secret.
-fn wipe<T: PlainLimbs>(values: &mut [T]) {
-    let len = core::mem::size_of_val(values);
-    // SAFETY: the bytes of `values` are `len` initialized bytes it owns,
-    // and all-zero bytes are a valid `T` (`PlainLimbs`).
-    let bytes = unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), len) };
-    zeroize::Zeroize::zeroize(bytes);
 }
 
 /// `Σ digits[j]·16^j · P` per lane, for the table of `P` and the digits

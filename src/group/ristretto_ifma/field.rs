@@ -18,17 +18,8 @@ const LOW_51: i64 = (1 << 51) - 1;
 #[derive(Clone, Copy)]
 pub(super) struct Fe8(pub(super) [__m512i; 5]);
 
-/// Types made of limb vectors only, for which all-zero bytes are a valid
-/// value, so that a buffer of them can be wiped byte by byte.
-///
-/// # Safety
-///
-/// An implementor must consist of `__m512i` values only (directly or in
-/// arrays and structs of them), with no padding.
-pub(super) unsafe trait PlainLimbs: Copy {}
-
 // SAFETY: five `__m512i`, nothing else.
-unsafe impl PlainLimbs for Fe8 {}
+unsafe impl crate::group::ifma_lanes::PlainLimbs for Fe8 {}
 
 /// A constant broadcast to the 8 lanes.
 #[inline]

@@ -9,10 +9,8 @@
 //! additions it costs 14 µs per point here; this engine works from the
 //! encodings the client already has, or the points a check kept).
 //!
-//! Reached only when the `mp` backend selection chose `ifma` (so
-//! `OBLIVEX_BACKEND=portable` turns it off, e.g. under valgrind) and the CPU
-//! also has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
-//! multiplication folds the high product columns.
+//! Reached only when `ifma_lanes::engine_selected` (the `ifma` backend and
+//! AVX-512DQ, whose 64-bit multiplication folds the high product columns).
 
 mod codec;
 mod constants;
@@ -24,15 +22,8 @@ mod point;
 #[cfg(test)]
 mod tests;
 
-use crate::mp::Backend;
+use crate::group::ifma_lanes::engine_selected;
 pub(crate) use codec::LANES;
-
-/// Whether this engine runs: the `ifma` backend is selected (so the CPU
-/// has AVX-512F and AVX-512 IFMA, checked at selection) and the CPU has
-/// AVX-512DQ.
-fn engine_selected() -> bool {
-    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
-}
 
 /// `Σ d_i·P_i` (encoded) for the encoded points `encoded` and secret
 /// scalars `d_i < 2^bits` given as little-endian bytes (the balancer's

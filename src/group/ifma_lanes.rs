@@ -1,0 +1,62 @@
+//! What the 8-lane IFMA engines of the curves (`ristretto_ifma`,
+//! `p256_ifma`) share: the lane count, when they run, and the wiping of
+//! buffers of limb vectors that may hold secrets.
+
+use crate::group::straus::signed_digits;
+use crate::mp::Backend;
+use zeroize::Zeroizing;
+
+/// Field elements (and points) per vector: one per 64-bit lane of a zmm
+/// register.
+pub(crate) const LANES: usize = 8;
+
+/// Whether the engines run: the `ifma` backend is selected (so the CPU
+/// has AVX-512F and AVX-512 IFMA, checked at selection, and
+/// `OBLIVEX_BACKEND=portable` turns them off, e.g. under valgrind) and the
+/// CPU has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
+/// multiplication and lane masks the engines use.
+pub(crate) fn engine_selected() -> bool {
+    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
+}
+
+/// Types made of limb vectors only, for which all-zero bytes are a valid
+/// value, so that a buffer of them can be wiped byte by byte.
+///
+/// # Safety
+///
+/// An implementor must consist of `__m512i` values only (directly or in
+/// arrays and structs of them), with no padding.
+pub(crate) unsafe trait PlainLimbs: Copy {}
+
+/// Overwrites the values of `values` with zero bytes (volatile writes, as
+/// `zeroize` does): vectors of field elements that may be secret.
+pub(crate) fn wipe<T: PlainLimbs>(values: &mut [T]) {
+    let len = core::mem::size_of_val(values);
+    // SAFETY: the bytes of `values` are `len` initialized bytes it owns,
+    // and all-zero bytes are a valid `T` (`PlainLimbs`).
+    let bytes = unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), len) };
+    zeroize::Zeroize::zeroize(bytes);
+}
+
+/// The signed radix-16 digits (`[-8, 8]`, least significant first) of one
+/// scalar below `2^bits` (little-endian bytes) in every lane, as the
+/// engines' table selects read them (secret: wiped on drop).
+pub(crate) fn broadcast_digits(scalar: &[u8], bits: usize) -> Zeroizing<Vec<[i64; LANES]>> {
+    let digits = signed_digits(scalar, bits);
+    Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect())
+}
+
+/// The signed digits of up to 8 scalars below `2^bits`, lane `i` holding
+/// those of `scalars[i]` (lanes past the scalars: zero), wiped on drop.
+pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
+    scalars: &[S],
+    bits: usize,
+) -> Zeroizing<Vec<[i64; LANES]>> {
+    let mut lanes = Zeroizing::new(vec![[0i64; LANES]; bits.div_ceil(4) + 1]);
+    for (lane, scalar) in scalars.iter().take(LANES).enumerate() {
+        for (position, d) in signed_digits(scalar.as_ref(), bits).iter().enumerate() {
+            lanes[position][lane] = i64::from(*d);
+        }
+    }
+    lanes
+}

@@ -1,0 +1,434 @@
+//! Arithmetic modulo P-256's prime p = 2^256 − 2^224 + 2^192 + 2^96 − 1 on
+//! 8 field elements at once: radix 2^52, five limbs, limb `i` of the 8
+//! elements in one zmm register (lane `j` is element `j`), in Montgomery
+//! form `x·R` with `R = 2^260`, products by VPMADD52LUQ/VPMADD52HUQ. Every
+//! operation is constant time: the same instructions whatever the values.
+//!
+//! Bounds. An element has limbs below 2^52 (what an IFMA multiplier reads)
+//! and a value below 2^257 (so below `2p + 2^225`, not necessarily below
+//! p). Every function returns such elements. [`Fe8::mul`] also accepts
+//! operands below 2^258, so a sum of two elements could be multiplied
+//! unreduced; the sums here are reduced at once anyway ([`Fe8::reduce`]),
+//! which keeps one bound for everything.
+//!
+//! Montgomery reduction is cheap for this p: `−p^{-1} ≡ 1 (mod 2^52)`, so
+//! each of the five reduction steps takes the column's low 52 bits as its
+//! multiplier, its lowest limb `2^52 − 1` turns into a carry, and limb 2
+//! of p is zero: six multiply-adds per step.
+
+use core::arch::x86_64::*;
+
+use crate::group::ifma_lanes::PlainLimbs;
+
+/// `2^52 − 1`.
+const LOW_52: i64 = (1 << 52) - 1;
+
+/// p in radix 2^52.
+pub(super) const P: [u64; 5] = [
+    0xfffffffffffff,
+    0x00fffffffffff,
+    0x0000000000000,
+    0x0001000000000,
+    0x0ffffffff0000,
+];
+
+/// 4p in radix 2^52: the bias of a subtraction (above any element).
+const FOUR_P: [u64; 5] = [
+    0xffffffffffffc,
+    0x03fffffffffff,
+    0x0000000000000,
+    0x0004000000000,
+    0x3fffffffc0000,
+];
+
+/// `R² mod p`: multiplying by it enters Montgomery form.
+const R_SQUARED: [u64; 5] = [
+    0x0000000000300,
+    0xffffffff00000,
+    0xffffefffffffb,
+    0xfdfffffffffff,
+    0x0000004ffffff,
+];
+
+/// `R mod p`: 1 in Montgomery form.
+const ONE: [u64; 5] = [
+    0x0000000000010,
+    0xf000000000000,
+    0xfffffffffffff,
+    0xffeffffffffff,
+    0x00000000fffff,
+];
+
+/// 8 elements of GF(p) in Montgomery form, word-sliced (see the module
+/// documentation).
+#[derive(Clone, Copy)]
+pub(super) struct Fe8(pub(super) [__m512i; 5]);
+
+// SAFETY: five `__m512i`, nothing else.
+unsafe impl PlainLimbs for Fe8 {}
+
+/// Five limbs broadcast to the 8 lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn broadcast(limbs: [u64; 5]) -> [__m512i; 5] {
+    limbs.map(|l| _mm512_set1_epi64(l as i64))
+}
+
+/// A constant already in Montgomery form, broadcast to the 8 lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(super) fn splat(limbs: [u64; 5]) -> Fe8 {
+    Fe8(broadcast(limbs))
+}
+
+impl Fe8 {
+    /// 0 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn zero() -> Fe8 {
+        Fe8([_mm512_setzero_si512(); 5])
+    }
+
+    /// 1 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn one() -> Fe8 {
+        splat(ONE)
+    }
+
+    /// The elements of plain (not Montgomery) values given as limbs below
+    /// 2^52 with a value below p (e.g. decoded bytes).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn from_canonical_limbs(limbs: [__m512i; 5]) -> Fe8 {
+        Fe8(limbs).mul(&splat(R_SQUARED))
+    }
+
+    /// Brings signed limbs (each below 2^62 in magnitude) whose value `v`
+    /// is in `[0, 2^260)` to an element of the module's bounds, congruent
+    /// modulo p: the value's bits from 2^256 up (`t < 16`, from the top
+    /// limb alone) fold back as `t·(2^224 − 2^192 − 2^96 + 1)` (≡ t·2^256),
+    /// then one ripple of signed carries. The result is below `2^256 +
+    /// 2^229`.
+    ///
+    /// Callers pass sums of elements, multiples by up to 8, or `a − b + 4p`:
+    /// each has a top limb in `[0, 2^52)` and, when the top limb is below
+    /// 2^48 (nothing folds), non-negative limbs, so the value after the
+    /// fold is non-negative (a fold of `t ≥ 1` adds at least `2^223`, more
+    /// than negative lower limbs can take away).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn reduce(l: [__m512i; 5]) -> Fe8 {
+        let mask = _mm512_set1_epi64(LOW_52);
+        let t = _mm512_srli_epi64::<48>(l[4]);
+        let mut r = [
+            _mm512_add_epi64(l[0], t),
+            _mm512_sub_epi64(l[1], _mm512_slli_epi64::<44>(t)),
+            l[2],
+            _mm512_sub_epi64(l[3], _mm512_slli_epi64::<36>(t)),
+            _mm512_add_epi64(
+                _mm512_and_si512(l[4], _mm512_set1_epi64((1 << 48) - 1)),
+                _mm512_slli_epi64::<16>(t),
+            ),
+        ];
+        for i in 0..4 {
+            let carry = _mm512_srai_epi64::<52>(r[i]);
+            r[i] = _mm512_and_si512(r[i], mask);
+            r[i + 1] = _mm512_add_epi64(r[i + 1], carry);
+        }
+        let reduced = Fe8(r);
+        reduced.debug_assert_bounds();
+        reduced
+    }
+
+    /// Debug builds check the module's bounds (limbs below 2^52, the top
+    /// limb below 2^49) where an element is made and where IFMA reads one;
+    /// release builds compile this to nothing.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn debug_assert_bounds(&self) {
+        if cfg!(debug_assertions) {
+            let limb_bound = _mm512_set1_epi64(1 << 52);
+            for limb in &self.0 {
+                let over = _mm512_cmpge_epu64_mask(*limb, limb_bound);
+                assert_eq!(over, 0, "limb above 2^52");
+            }
+            let top_over = _mm512_cmpge_epu64_mask(self.0[4], _mm512_set1_epi64(1 << 49));
+            assert_eq!(top_over, 0, "value above 2^257");
+        }
+    }
+
+    /// `self + other`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn add(&self, other: &Fe8) -> Fe8 {
+        Fe8::reduce(core::array::from_fn(|i| {
+            _mm512_add_epi64(self.0[i], other.0[i])
+        }))
+    }
+
+    /// `self − other`, computed as `self + 4p − other` (4p exceeds any
+    /// element, so the value is positive; the top limb of 4p, about 2^50,
+    /// exceeds that of any element, so the top limb is too).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub(&self, other: &Fe8) -> Fe8 {
+        let bias = broadcast(FOUR_P);
+        Fe8::reduce(core::array::from_fn(|i| {
+            _mm512_sub_epi64(_mm512_add_epi64(self.0[i], bias[i]), other.0[i])
+        }))
+    }
+
+    /// `−self`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn neg(&self) -> Fe8 {
+        Fe8::zero().sub(self)
+    }
+
+    /// `2^K · self` for `K ≤ 3` (value below `2^260`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn times_pow2<const K: u32>(&self) -> Fe8 {
+        debug_assert!(K <= 3);
+        Fe8::reduce(self.0.map(|limb| _mm512_slli_epi64::<K>(limb)))
+    }
+
+    /// `3 · self`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn times_3(&self) -> Fe8 {
+        Fe8::reduce(core::array::from_fn(|i| {
+            _mm512_add_epi64(_mm512_slli_epi64::<1>(self.0[i]), self.0[i])
+        }))
+    }
+
+    /// `self · other / R`: 25 low and 25 high product halves summed per
+    /// column, then five Montgomery steps (see the module documentation)
+    /// and one ripple of carries.
+    ///
+    /// Bound: operands below 2^258 give `(a·b + m·p)/R < 2^516/2^260 + p <
+    /// 2^257`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+        self.debug_assert_bounds();
+        other.debug_assert_bounds();
+        let (a, b) = (&self.0, &other.0);
+        let zero = _mm512_setzero_si512();
+        let mut lo = [zero; 10];
+        let mut hi = [zero; 10];
+        for i in 0..5 {
+            for j in 0..5 {
+                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], b[j]);
+                hi[i + j + 1] = _mm512_madd52hi_epu64(hi[i + j + 1], a[i], b[j]);
+            }
+        }
+        montgomery_reduce(lo, hi)
+    }
+
+    /// `self² / R`: the 10 cross products once, doubled, and the 5 squares;
+    /// otherwise as [`Fe8::mul`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn square(&self) -> Fe8 {
+        self.debug_assert_bounds();
+        let a = &self.0;
+        let zero = _mm512_setzero_si512();
+        let mut lo = [zero; 10];
+        let mut hi = [zero; 10];
+        for i in 0..5 {
+            for j in i + 1..5 {
+                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], a[j]);
+                hi[i + j + 1] = _mm512_madd52hi_epu64(hi[i + j + 1], a[i], a[j]);
+            }
+        }
+        for k in 0..10 {
+            lo[k] = _mm512_add_epi64(lo[k], lo[k]);
+            hi[k] = _mm512_add_epi64(hi[k], hi[k]);
+        }
+        for i in 0..5 {
+            lo[2 * i] = _mm512_madd52lo_epu64(lo[2 * i], a[i], a[i]);
+            hi[2 * i + 1] = _mm512_madd52hi_epu64(hi[2 * i + 1], a[i], a[i]);
+        }
+        montgomery_reduce(lo, hi)
+    }
+
+    /// `self^(2^k)`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn square_times(&self, k: u32) -> Fe8 {
+        let mut x = *self;
+        for _ in 0..k {
+            x = x.square();
+        }
+        x
+    }
+
+    /// `self^(2^k − 1)` for the `k` of an addition chain, from the powers
+    /// `self^(2^i − 1)` and `self^(2^j − 1)` with `i + j = k`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn ones(high: &Fe8, low_count: u32, low: &Fe8) -> Fe8 {
+        high.square_times(low_count).mul(low)
+    }
+
+    /// `self^(2^32 − 1)` and `self^(2^30 − 1)` (both addition chains below
+    /// start with them): 31 squarings, 8 multiplications.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn pow_ones_32(&self) -> (Fe8, Fe8) {
+        let x1 = *self;
+        let x2 = Fe8::ones(&x1, 1, &x1);
+        let x4 = Fe8::ones(&x2, 2, &x2);
+        let x8 = Fe8::ones(&x4, 4, &x4);
+        let x16 = Fe8::ones(&x8, 8, &x8);
+        let x24 = Fe8::ones(&x16, 8, &x8);
+        let x28 = Fe8::ones(&x24, 4, &x4);
+        let x30 = Fe8::ones(&x28, 2, &x2);
+        (Fe8::ones(&x30, 2, &x2), x30)
+    }
+
+    /// `self^((p + 1)/4)`, the square root of `self` when it is a square
+    /// (p ≡ 3 mod 4): `(p + 1)/4 = (((2^32 − 1)·2^32 + 1)·2^96 + 1)·2^94`.
+    /// 253 squarings and 10 multiplications.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn sqrt_candidate(&self) -> Fe8 {
+        let (x32, _) = self.pow_ones_32();
+        let r = x32.square_times(32).mul(self);
+        let r = r.square_times(96).mul(self);
+        r.square_times(94)
+    }
+
+    /// `self^(p − 2) = 1/self` (0 for 0), by `p − 2 = ((((2^32 − 1)·2^32 +
+    /// 1)·2^96)·2^94 + 2^94 − 1)·4 + 1`.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn invert(&self) -> Fe8 {
+        let (x32, x30) = self.pow_ones_32();
+        let x64 = Fe8::ones(&x32, 32, &x32);
+        let x94 = Fe8::ones(&x64, 30, &x30);
+        let r = x32.square_times(32).mul(self);
+        let r = r.square_times(96 + 94).mul(&x94);
+        r.square_times(2).mul(self)
+    }
+
+    /// The canonical plain value (`< p`, out of Montgomery form) of each
+    /// lane, as limbs below 2^52: the Montgomery product by a plain 1 is at
+    /// most p (`(x + m·p)/R < 2^257/2^260 + p`), and p itself becomes 0 by
+    /// one masked subtraction of p.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn canonical(&self) -> [__m512i; 5] {
+        let plain = self.mul(&Fe8(broadcast([1, 0, 0, 0, 0]))).0;
+        let p = broadcast(P);
+        let mask = _mm512_set1_epi64(LOW_52);
+        let mut less_p = [_mm512_setzero_si512(); 5];
+        let mut borrow = _mm512_setzero_si512();
+        for i in 0..5 {
+            let d = _mm512_add_epi64(_mm512_sub_epi64(plain[i], p[i]), borrow);
+            borrow = _mm512_srai_epi64::<52>(d);
+            less_p[i] = _mm512_and_si512(d, mask);
+        }
+        // A borrow out of the top limb: the value was below p.
+        let below_p = _mm512_cmplt_epi64_mask(borrow, _mm512_setzero_si512());
+        core::array::from_fn(|i| _mm512_mask_blend_epi64(below_p, less_p[i], plain[i]))
+    }
+
+    /// Lanes whose canonical value is odd (SEC1's `y` parity).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn is_odd(&self) -> __mmask8 {
+        _mm512_test_epi64_mask(self.canonical()[0], _mm512_set1_epi64(1))
+    }
+
+    /// Lanes whose value is zero modulo p.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn is_zero(&self) -> __mmask8 {
+        let c = self.canonical();
+        let any = _mm512_or_si512(
+            _mm512_or_si512(c[0], c[1]),
+            _mm512_or_si512(_mm512_or_si512(c[2], c[3]), c[4]),
+        );
+        _mm512_cmpeq_epi64_mask(any, _mm512_setzero_si512())
+    }
+
+    /// Lanes where `self ≡ other`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn equals(&self, other: &Fe8) -> __mmask8 {
+        self.sub(other).is_zero()
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
+        Fe8(core::array::from_fn(|i| {
+            _mm512_mask_blend_epi64(mask, self.0[i], other.0[i])
+        }))
+    }
+
+    /// `−self` in the lanes of `mask`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn negate_where(&self, mask: __mmask8) -> Fe8 {
+        self.select(&self.neg(), mask)
+    }
+}
+
+/// Replaces every element by its inverse with one inversion (Montgomery's
+/// trick, lane by lane: 3 multiplications per element); every lane of
+/// every element must be non-zero.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn invert_all(values: &mut [Fe8]) {
+    // prefix[i]: the product of the elements before i.
+    let mut prefix = Vec::with_capacity(values.len());
+    let mut product = Fe8::one();
+    for v in values.iter() {
+        prefix.push(product);
+        product = product.mul(v);
+    }
+    let mut inverse = product.invert(); // of values[..i + 1] at step i
+    for (v, before) in values.iter_mut().zip(&prefix).rev() {
+        let next = inverse.mul(v);
+        *v = inverse.mul(before);
+        inverse = next;
+    }
+    crate::group::ifma_lanes::wipe(&mut prefix);
+}
+
+/// The Montgomery reduction of a product's columns: `lo[k]` holds the low
+/// halves of weight `2^52k`, `hi[k]` the high halves landing at weight
+/// `2^52k`. Five steps add `m·p·2^52i` with `m` the low 52 bits of column
+/// `i` (`−p^{-1} ≡ 1`), which clears it; columns 5 to 9, carried, are the
+/// result.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn montgomery_reduce(lo: [__m512i; 10], hi: [__m512i; 10]) -> Fe8 {
+    let mask = _mm512_set1_epi64(LOW_52);
+    let p1 = _mm512_set1_epi64(P[1] as i64);
+    let p3 = _mm512_set1_epi64(P[3] as i64);
+    let p4 = _mm512_set1_epi64(P[4] as i64);
+    let mut c: [__m512i; 10] = core::array::from_fn(|k| _mm512_add_epi64(lo[k], hi[k]));
+    for i in 0..5 {
+        let m = _mm512_and_si512(c[i], mask);
+        // m·(2^52 − 1) + c_i = m·2^52 + (c_i − m): the column's high bits
+        // and m move up.
+        let up = _mm512_add_epi64(_mm512_srli_epi64::<52>(c[i]), m);
+        c[i + 1] = _mm512_add_epi64(c[i + 1], up);
+        c[i + 1] = _mm512_madd52lo_epu64(c[i + 1], m, p1);
+        c[i + 2] = _mm512_madd52hi_epu64(c[i + 2], m, p1);
+        c[i + 3] = _mm512_madd52lo_epu64(c[i + 3], m, p3);
+        c[i + 4] = _mm512_madd52hi_epu64(c[i + 4], m, p3);
+        c[i + 4] = _mm512_madd52lo_epu64(c[i + 4], m, p4);
+        c[i + 5] = _mm512_madd52hi_epu64(c[i + 5], m, p4);
+    }
+    let mut r = [c[5], c[6], c[7], c[8], c[9]];
+    for i in 0..4 {
+        r[i + 1] = _mm512_add_epi64(r[i + 1], _mm512_srli_epi64::<52>(r[i]));
+        r[i] = _mm512_and_si512(r[i], mask);
+    }
+    let result = Fe8(r);
+    result.debug_assert_bounds();
+    result
+}

@@ -1,0 +1,184 @@
+//! P-256 points (`y² = x³ − 3x + b`), 8 at once, in Jacobian coordinates
+//! `(X : Y : Z)` for `(X/Z², Y/Z³)`.
+//!
+//! The formulas are the fast incomplete ones (doubling `dbl-2001-b`, 3M +
+//! 5S; addition `add-2007-bl`, 11M + 5S), made safe by the callers, which
+//! know from public or masked facts when an operand is the identity and
+//! when an addition could be a doubling:
+//! - the doubling is exact for every point, the identity (`Z = 0`)
+//!   included (P-256 has no point of order 2);
+//! - the addition is exact when neither operand is the identity and they
+//!   differ, and gives the identity for `P + (−P)`; [`Jacobian8::add`]
+//!   takes the operands' identity lanes as masks and answers the other
+//!   operand there, and [`Jacobian8::add_or_double`] also replaces the
+//!   lanes where the operands are equal by the doubling (the one addition
+//!   of a scalar multiplication where that can happen is its last; see
+//!   `scalar_mul.rs`).
+
+use core::arch::x86_64::*;
+
+use super::field::{splat, Fe8};
+use crate::group::ifma_lanes::PlainLimbs;
+
+/// `b` of the curve equation, in Montgomery form.
+pub(super) const B: [u64; 5] = [
+    0xdf6229c4bddfd,
+    0xca8843090d89c,
+    0x212ed6acf005c,
+    0x83415a220abf7,
+    0x0c30061dd4874,
+];
+
+/// 8 points in Jacobian coordinates.
+#[derive(Clone, Copy)]
+pub(super) struct Jacobian8 {
+    pub(super) x: Fe8,
+    pub(super) y: Fe8,
+    pub(super) z: Fe8,
+}
+
+// SAFETY: three field elements (`PlainLimbs`), nothing else.
+unsafe impl PlainLimbs for Jacobian8 {}
+
+/// The quantities of an addition that reveal its exceptional cases:
+/// `H = U2 − U1` and `r = 2(S2 − S1)` are both zero exactly where the
+/// operands are equal (neither being the identity).
+struct Difference {
+    h: Fe8,
+    r: Fe8,
+}
+
+impl Jacobian8 {
+    /// The points of affine coordinates `(x, y)`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn from_affine(x: Fe8, y: Fe8) -> Jacobian8 {
+        Jacobian8 {
+            x,
+            y,
+            z: Fe8::one(),
+        }
+    }
+
+    /// `2·self` (`dbl-2001-b`, for `a = −3`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn double(&self) -> Jacobian8 {
+        let delta = self.z.square();
+        let gamma = self.y.square();
+        let beta = self.x.mul(&gamma);
+        let alpha = self.x.sub(&delta).mul(&self.x.add(&delta)).times_3();
+        let x = alpha.square().sub(&beta.times_pow2::<3>());
+        let z = self.y.add(&self.z).square().sub(&gamma.add(&delta));
+        let y = alpha
+            .mul(&beta.times_pow2::<2>().sub(&x))
+            .sub(&gamma.square().times_pow2::<3>());
+        Jacobian8 { x, y, z }
+    }
+
+    /// `2^k·self`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn double_times(&self, k: u32) -> Jacobian8 {
+        let mut p = *self;
+        for _ in 0..k {
+            p = p.double();
+        }
+        p
+    }
+
+    /// `add-2007-bl` as is: right unless an operand is the identity or the
+    /// operands are equal; also returns `H` and `r` (see [`Difference`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn add_incomplete(&self, other: &Jacobian8) -> (Jacobian8, Difference) {
+        let z1z1 = self.z.square();
+        let z2z2 = other.z.square();
+        let u1 = self.x.mul(&z2z2);
+        let u2 = other.x.mul(&z1z1);
+        let s1 = self.y.mul(&other.z).mul(&z2z2);
+        let s2 = other.y.mul(&self.z).mul(&z1z1);
+        let h = u2.sub(&u1);
+        let i = h.times_pow2::<1>().square();
+        let j = h.mul(&i);
+        let r = s2.sub(&s1).times_pow2::<1>();
+        let v = u1.mul(&i);
+        let x = r.square().sub(&j.add(&v.times_pow2::<1>()));
+        let y = r.mul(&v.sub(&x)).sub(&s1.mul(&j).times_pow2::<1>());
+        let z = self.z.add(&other.z).square().sub(&z1z1.add(&z2z2)).mul(&h);
+        (Jacobian8 { x, y, z }, Difference { h, r })
+    }
+
+    /// `self + other`, where `self_identity` and `other_identity` are the
+    /// lanes where each operand is the identity (their coordinates there
+    /// are ignored), for operands that differ in the other lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn add(
+        &self,
+        other: &Jacobian8,
+        self_identity: __mmask8,
+        other_identity: __mmask8,
+    ) -> Jacobian8 {
+        let (sum, _) = self.add_incomplete(other);
+        sum.select(other, self_identity)
+            .select(self, other_identity & !self_identity)
+    }
+
+    /// As [`Jacobian8::add`], right also where the operands are equal
+    /// (the doubling is computed too and taken in those lanes).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn add_or_double(
+        &self,
+        other: &Jacobian8,
+        self_identity: __mmask8,
+        other_identity: __mmask8,
+    ) -> Jacobian8 {
+        let (sum, difference) = self.add_incomplete(other);
+        let equal = difference.h.is_zero() & difference.r.is_zero();
+        sum.select(&self.double(), equal)
+            .select(other, self_identity)
+            .select(self, other_identity & !self_identity)
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn select(&self, other: &Jacobian8, mask: __mmask8) -> Jacobian8 {
+        Jacobian8 {
+            x: self.x.select(&other.x, mask),
+            y: self.y.select(&other.y, mask),
+            z: self.z.select(&other.z, mask),
+        }
+    }
+
+    /// `−self` in the lanes of `mask`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn negate_where(&self, mask: __mmask8) -> Jacobian8 {
+        Jacobian8 {
+            x: self.x,
+            y: self.y.negate_where(mask),
+            z: self.z,
+        }
+    }
+
+    /// All-zero coordinates: what a table scan gives for digit 0, and the
+    /// identity wherever a caller's mask says so (`Z = 0`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn zero() -> Jacobian8 {
+        Jacobian8 {
+            x: Fe8::zero(),
+            y: Fe8::zero(),
+            z: Fe8::zero(),
+        }
+    }
+}
+
+/// `x³ − 3x + b`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn curve_rhs(x: &Fe8) -> Fe8 {
+    x.square().mul(x).sub(&x.times_3()).add(&splat(B))
+}

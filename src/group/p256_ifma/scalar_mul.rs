@@ -1,0 +1,225 @@
+//! Scalar multiplication of whole batches on P-256, 8 elements per
+//! vector, the products encoded with one inversion per pass of 256
+//! elements: the server's evaluation (decode the blinded elements,
+//! multiply each by the key) and the client's unblinding (decode the
+//! answers, multiply each by its blind's inverse).
+//!
+//! Constant time in the scalars (key, inverses of blinds): each scalar's
+//! signed radix-16 digits (`[-8, 8]`, from `group/straus.rs`) are read in a
+//! fixed order; each becomes a lane mask by vector comparisons that scan
+//! every entry of the table `1·P .. 8·P`; whether the running sum or the
+//! selected entry is the identity (a digit of 0, or only 0 digits so far)
+//! is a lane mask too, applied by blends; and the instruction stream
+//! depends only on the number of elements. The received elements, their
+//! validity and the encodings sent are public; the unblinded products are
+//! secret and their buffers are wiped.
+//!
+//! Why the incomplete addition is right here (`point.rs`): for a scalar
+//! `s < 2^256` with digits `d_j` and `v_j = Σ_{i ≥ j} d_i·16^(i−j)`, the
+//! addition at position `j` adds `d_j·P` to `16·v_{j+1}·P`. For `j ≥ 1`,
+//! `|16·v_{j+1}| ≤ s/16 + 16 < q`, so the operands are equal only if
+//! `16·v_{j+1} = d_j` (both 0: the identity masks) and opposite only if
+//! `v_j = 0`, which likewise needs both to be 0. At `j = 0` the operands
+//! can be equal (e.g. `s = q − 2`: `16·v_1 = q − 1` and `d_0 = −1`): that
+//! addition is [`Jacobian8::add_or_double`]. The table's additions `k·P +
+//! P` (`k` from 2 to 7) never meet equal operands (P has order q).
+
+use core::arch::x86_64::*;
+
+use super::codec::{decode, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
+use super::field::{invert_all, Fe8};
+use super::point::Jacobian8;
+use crate::group::ifma_lanes::{broadcast_digits, per_lane_digits, wipe, LANES};
+use zeroize::Zeroizing;
+
+/// Bits of a scalar (`q < 2^256`).
+const SCALAR_BITS: usize = 256;
+
+/// Vectors of 8 points whose encodings share one inversion.
+const VECTORS_PER_INVERSION: usize = 32;
+
+/// The multiples `1·P .. 8·P` of 8 points.
+type Table = [Jacobian8; 8];
+
+/// Up to 8 encodings as lanes (missing lanes hold the generator's) and
+/// the mask of the lanes in use.
+fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
+    let mut lanes = [GENERATOR_ENCODING; LANES];
+    let mut used = 0u8;
+    for (lane, encoding) in chunk.chunks_exact(ENCODING_LEN).enumerate() {
+        lanes[lane].copy_from_slice(encoding);
+        used |= 1 << lane;
+    }
+    (lanes, used)
+}
+
+/// The points of up to 8 encodings if every one is valid (padding lanes:
+/// the generator).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
+    let (lanes, used) = lanes_of(chunk);
+    let (point, valid) = decode(&lanes);
+    (valid & used == used).then_some(point)
+}
+
+/// The points of the 33-byte SEC1 compressed encodings in `encoded` (a
+/// whole number of them), 8 per vector, if every one is valid (no
+/// encoding of the identity is: it has no compressed form).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn decode_all(encoded: &[u8]) -> Option<Vec<Jacobian8>> {
+    encoded
+        .chunks(LANES * ENCODING_LEN)
+        .map(|chunk| decode_vector(chunk))
+        .collect()
+}
+
+/// `[1·P, …, 8·P]`.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn multiples(p: &Jacobian8) -> Table {
+    let mut table = [*p; 8];
+    table[1] = p.double();
+    for k in 2..8 {
+        table[k] = table[k - 1].add(p, 0, 0);
+    }
+    table
+}
+
+/// Per lane, `|d|·P` from the table (zeros for 0), negated where `d < 0`,
+/// and the lanes where `d = 0`: every entry is read and kept under a
+/// comparison mask.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn select(table: &Table, digits: &[i64; LANES]) -> (Jacobian8, __mmask8) {
+    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
+    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
+    let magnitude = _mm512_abs_epi64(d);
+    let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
+    let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());
+    let mut chosen = Jacobian8::zero();
+    for (k, entry) in table.iter().enumerate() {
+        let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
+        chosen = chosen.select(entry, hit);
+    }
+    (chosen.negate_where(negative), zero)
+}
+
+/// `Σ digits[j]·16^j · P` per lane for the table of `P` and the digits
+/// (least significant first), and the lanes where it is the identity
+/// (all digits 0): four doublings and one table addition per digit, from
+/// the top (see the module documentation for the additions' cases).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn multiply(table: &Table, digits: &[[i64; LANES]]) -> (Jacobian8, __mmask8) {
+    let top = digits.len() - 1;
+    let (mut acc, mut acc_identity) = select(table, &digits[top]);
+    for position in (0..top).rev() {
+        acc = acc.double_times(4);
+        let (entry, entry_identity) = select(table, &digits[position]);
+        acc = if position == 0 {
+            acc.add_or_double(&entry, acc_identity, entry_identity)
+        } else {
+            acc.add(&entry, acc_identity, entry_identity)
+        };
+        acc_identity &= entry_identity;
+    }
+    (acc, acc_identity)
+}
+
+/// `s·X_i` encoded into `out` for each element `X_i` of a batch, with
+/// `scalar` the little-endian bytes of the secret `s < 2^256` (the
+/// server's key). The batch's points are `decoded` if given (a check kept
+/// them), else decoded from `encoded`; `false` (and `out` partly written)
+/// if an encoding is invalid. `out` has the length of `encoded`.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_by_key(
+    scalar: &[u8; 32],
+    decoded: Option<&[Jacobian8]>,
+    encoded: &[u8],
+    out: &mut [u8],
+) -> bool {
+    let digits = broadcast_digits(scalar, SCALAR_BITS);
+    mul_vectors(points_of(decoded, encoded), |_| digits.clone(), out)
+}
+
+/// As [`mul_by_key`], each element with its own secret `s_i < 2^256` in
+/// `scalars` (the client's inverses of its blinds).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_each(
+    scalars: &[[u8; 32]],
+    decoded: Option<&[Jacobian8]>,
+    encoded: &[u8],
+    out: &mut [u8],
+) -> bool {
+    let digits = |vector: usize| per_lane_digits(&scalars[vector * LANES..], SCALAR_BITS);
+    mul_vectors(points_of(decoded, encoded), digits, out)
+}
+
+/// The vectors of a batch: `decoded`, or decoded from `encoded` (`None`:
+/// a vector holds an invalid encoding).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn points_of<'a>(
+    decoded: Option<&'a [Jacobian8]>,
+    encoded: &'a [u8],
+) -> Box<dyn Iterator<Item = Option<Jacobian8>> + 'a> {
+    match decoded {
+        Some(vectors) => Box::new(vectors.iter().map(|p| Some(*p))),
+        None => Box::new(
+            encoded
+                .chunks(LANES * ENCODING_LEN)
+                .map(|chunk| decode_vector(chunk)),
+        ),
+    }
+}
+
+/// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an
+/// invalid encoding), as many as `out` has room for, vector `v` multiplied
+/// by the lane digits `digits(v)`. The products and their affine forms
+/// may be secret (a client's unblinded elements): wiped.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn mul_vectors(
+    mut points: impl Iterator<Item = Option<Jacobian8>>,
+    digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
+    out: &mut [u8],
+) -> bool {
+    let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
+    for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
+        let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
+        let mut products = Vec::with_capacity(vectors);
+        let mut identities = Vec::with_capacity(vectors);
+        for v in 0..vectors {
+            let Some(point) = points.next().flatten() else {
+                wipe(&mut products);
+                return false;
+            };
+            let mut table = multiples(&point);
+            let (product, identity) = multiply(&table, &digits(pass * VECTORS_PER_INVERSION + v));
+            wipe(&mut table);
+            products.push(product);
+            identities.push(identity);
+        }
+        // An identity lane (a zero scalar: padding) inverts 1 instead and
+        // encodes as zeros.
+        let mut inverses: Vec<Fe8> = products
+            .iter()
+            .zip(&identities)
+            .map(|(p, identity)| p.z.select(&Fe8::one(), *identity))
+            .collect();
+        invert_all(&mut inverses);
+        for ((p, inverse), (identity, answer)) in products.iter().zip(&inverses).zip(
+            identities
+                .iter()
+                .zip(answers.chunks_mut(LANES * ENCODING_LEN)),
+        ) {
+            let inverse_squared = inverse.square();
+            let mut x = p.x.mul(&inverse_squared);
+            let mut y = p.y.mul(&inverse_squared.mul(inverse));
+            let encodings = Zeroizing::new(encode_affine(&x, &y, *identity));
+            wipe(core::slice::from_mut(&mut x));
+            wipe(core::slice::from_mut(&mut y));
+            for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encodings.iter()) {
+                slot.copy_from_slice(encoding);
+            }
+        }
+        wipe(&mut products);
+        wipe(&mut inverses);
+    }
+    true
+}

@@ -1,0 +1,424 @@
+//! The P-256 engine against num-bigint (field) and RustCrypto's `p256`
+//! (points, through the crate's portable `P256` group).
+
+use num_bigint::BigUint;
+use p256::elliptic_curve::ff::PrimeField;
+use p256::{ProjectivePoint, Scalar};
+
+use super::codec::{
+    be_of_limbs, decode, encode_affine, limbs_of_be, slice, unslice, ENCODING_LEN,
+    GENERATOR_ENCODING,
+};
+use super::field::{invert_all, Fe8, P};
+use super::point::Jacobian8;
+use super::scalar_mul;
+use crate::group::ifma_lanes::LANES;
+use crate::group::{PrimeOrderGroup, P256};
+
+fn supported() -> bool {
+    crate::mp::Backend::Ifma.is_available() && std::is_x86_feature_detected!("avx512dq")
+}
+
+fn p() -> BigUint {
+    BigUint::from_bytes_be(&be_of_limbs(&P))
+}
+
+fn q() -> BigUint {
+    BigUint::from_bytes_be(&Scalar::from(0u64).sub(&Scalar::ONE).to_repr()) + 1u32
+}
+
+fn be32(x: &BigUint) -> [u8; 32] {
+    let bytes = x.to_bytes_be();
+    let mut out = [0u8; 32];
+    out[32 - bytes.len()..].copy_from_slice(&bytes);
+    out
+}
+
+/// xorshift bytes.
+fn random_bytes(state: &mut u64) -> [u8; 32] {
+    core::array::from_fn(|_| {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state as u8
+    })
+}
+
+/// Field test values: the edges, then random values below p.
+fn values() -> Vec<BigUint> {
+    let p = p();
+    let one = BigUint::from(1u32);
+    let mut out = vec![
+        BigUint::from(0u32),
+        one.clone(),
+        &p - 1u32,
+        &p - 2u32,
+        (&one << 52u32) - 1u32,
+        &one << 255u32,
+        (&one << 256u32) - (&one << 224u32),
+        &p >> 1u32,
+    ];
+    let mut state = 0x0123_4567_89ab_cdefu64;
+    while out.len() < 96 {
+        out.push(BigUint::from_bytes_be(&random_bytes(&mut state)) % &p);
+    }
+    out
+}
+
+/// 8 values as an element (into Montgomery form).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn field_of(values: &[BigUint]) -> Fe8 {
+    let limbs: [[u64; 5]; LANES] =
+        core::array::from_fn(|i| limbs_of_be(&be32(&values[i % values.len()])));
+    Fe8::from_canonical_limbs(slice(&limbs))
+}
+
+/// The canonical values of an element.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn values_of(x: &Fe8) -> Vec<BigUint> {
+    unslice(&x.canonical())
+        .iter()
+        .map(|l| BigUint::from_bytes_be(&be_of_limbs(l)))
+        .collect()
+}
+
+#[test]
+fn field_operations_match_bigint() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all = values();
+    let mut rotated = all.clone();
+    rotated.rotate_left(5);
+    for (a, b) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let results = unsafe {
+            let (x, y) = (field_of(a), field_of(b));
+            [
+                values_of(&x),
+                values_of(&x.add(&y)),
+                values_of(&x.sub(&y)),
+                values_of(&x.neg()),
+                values_of(&x.mul(&y)),
+                values_of(&x.square()),
+                values_of(&x.times_3()),
+                values_of(&x.times_pow2::<3>()),
+                values_of(&x.invert()),
+                values_of(&x.sqrt_candidate()),
+            ]
+        };
+        let exponent_sqrt = (&p + 1u32) >> 2u32;
+        let exponent_inverse = &p - 2u32;
+        for lane in 0..LANES {
+            let (x, y) = (&a[lane], &b[lane]);
+            let expected = [
+                x.clone(),
+                (x + y) % &p,
+                (x + &p - y) % &p,
+                (&p - x) % &p,
+                (x * y) % &p,
+                (x * x) % &p,
+                (x * 3u32) % &p,
+                (x * 8u32) % &p,
+                x.modpow(&exponent_inverse, &p),
+                x.modpow(&exponent_sqrt, &p),
+            ];
+            for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
+                assert_eq!(&got[lane], want, "operation {k}, x = {x}, y = {y}");
+            }
+        }
+    }
+}
+
+/// Long chains of operations keep their bounds (checked in debug builds)
+/// and their values.
+#[test]
+fn chained_operations_match_bigint() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all = values();
+    let mut want: Vec<BigUint> = all[..LANES].to_vec();
+    let others = &all[LANES..2 * LANES];
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    unsafe {
+        let mut x = field_of(&want);
+        let y = field_of(others);
+        for step in 0..300 {
+            x = match step % 6 {
+                0 => x.add(&x).add(&y),
+                1 => x.sub(&y).sub(&y),
+                2 => x.mul(&y).times_pow2::<3>(),
+                3 => x.square().neg(),
+                4 => x.times_3().sub(&x.square()),
+                _ => x.add(&y).mul(&x.sub(&y)),
+            };
+            for (w, o) in want.iter_mut().zip(others) {
+                let v = w.clone();
+                *w = match step % 6 {
+                    0 => (&v + &v + o) % &p,
+                    1 => (&v + &p + &p - o - o) % &p,
+                    2 => (&v * o * 8u32) % &p,
+                    3 => (&p - (&v * &v) % &p) % &p,
+                    4 => (&v * 3u32 + &p - (&v * &v) % &p) % &p,
+                    _ => ((&v + o) * (&v + &p - o)) % &p,
+                };
+            }
+            assert_eq!(values_of(&x), want, "step {step}");
+        }
+    }
+}
+
+#[test]
+fn batch_inversion_inverts() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all: Vec<BigUint> = values()
+        .into_iter()
+        .filter(|v| v != &BigUint::from(0u32))
+        .collect();
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    let inverted: Vec<Vec<BigUint>> = unsafe {
+        let mut elements: Vec<Fe8> = all.chunks(LANES).map(|c| field_of(c)).collect();
+        invert_all(&mut elements);
+        elements.iter().map(|e| values_of(e)).collect()
+    };
+    for (chunk, inverses) in all.chunks(LANES).zip(&inverted) {
+        for lane in 0..LANES {
+            let x = &chunk[lane % chunk.len()];
+            assert_eq!((x * &inverses[lane]) % &p, BigUint::from(1u32));
+        }
+    }
+}
+
+/// `k·G` for deterministic `k`, and their negatives.
+fn random_points(count: usize, seed: u64) -> Vec<ProjectivePoint> {
+    let mut state = seed | 1;
+    (0..count)
+        .map(|i| {
+            let k = P256::hash_to_scalar(&[&random_bytes(&mut state)], b"test");
+            let point = ProjectivePoint::GENERATOR * k.0;
+            if i % 3 == 1 {
+                -point
+            } else {
+                point
+            }
+        })
+        .collect()
+}
+
+fn encoding(point: &ProjectivePoint) -> [u8; ENCODING_LEN] {
+    let mut out = [0u8; ENCODING_LEN];
+    P256::encode(point, &mut out);
+    out
+}
+
+#[test]
+fn decode_encode_add_double_match_p256() {
+    if !supported() {
+        return;
+    }
+    for round in 0..6u64 {
+        let points = random_points(LANES, round);
+        let others = random_points(LANES, round + 100);
+        let mut bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&points[i]));
+        if round == 1 {
+            bytes[2] = bytes[5]; // the same point twice
+        }
+        let other_bytes: [[u8; ENCODING_LEN]; LANES] =
+            core::array::from_fn(|i| encoding(&others[i]));
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let (valid, valid_other, results) = unsafe {
+            let (a, valid) = decode(&bytes);
+            let (b, valid_other) = decode(&other_bytes);
+            let minus_a = a.negate_where(0xff);
+            let sums = [
+                a,
+                a.add(&b, 0, 0),
+                a.double(),
+                a.add_or_double(&a, 0, 0),
+                a.add_or_double(&b, 0, 0),
+                a.add(&minus_a, 0, 0),
+                a.add(&b, 0b0000_0101, 0b0011_0000),
+            ];
+            (valid, valid_other, sums.map(|s| encoded_lanes(&s)))
+        };
+        assert_eq!((valid, valid_other), (0xff, 0xff));
+        for lane in 0..LANES {
+            let a = P256::decode(&bytes[lane]).unwrap();
+            let b = others[lane];
+            let masked = match lane {
+                0 | 2 => b,
+                4 | 5 => a,
+                _ => a + b,
+            };
+            let expected = [
+                a,
+                a + b,
+                a + a,
+                a + a,
+                a + b,
+                ProjectivePoint::IDENTITY,
+                masked,
+            ];
+            for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
+                assert_eq!(got[lane], encoding(want), "result {k}, lane {lane}");
+            }
+        }
+    }
+}
+
+/// The encodings of 8 Jacobian points (zeros for the identity, `Z = 0`).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
+    let identity = p.z.is_zero();
+    let z_inverse = p.z.select(&Fe8::one(), identity).invert();
+    let z2 = z_inverse.square();
+    encode_affine(&p.x.mul(&z2), &p.y.mul(&z2.mul(&z_inverse)), identity)
+}
+
+#[test]
+fn invalid_encodings_are_flagged_like_p256() {
+    if !supported() {
+        return;
+    }
+    let p_bytes = be_of_limbs(&P);
+    let mut cases: Vec<[u8; ENCODING_LEN]> = Vec::new();
+    let good = encoding(&random_points(1, 7)[0]);
+    let mut push = |prefix: u8, x: [u8; 32]| {
+        let mut e = [prefix; ENCODING_LEN];
+        e[1..].copy_from_slice(&x);
+        cases.push(e);
+    };
+    let x: [u8; 32] = good[1..].try_into().unwrap();
+    push(good[0], x); // valid
+    push(good[0] ^ 1, x); // valid: the other root
+    push(0x04, x);
+    push(0x00, x);
+    push(0x02, p_bytes);
+    push(0x03, [0xff; 32]);
+    push(0x02, [0; 32]);
+    let mut state = 99u64;
+    for _ in 0..25 {
+        push(0x02 | (state as u8 & 1), random_bytes(&mut state));
+    }
+    for chunk in cases.chunks(LANES) {
+        let lanes: [[u8; ENCODING_LEN]; LANES] =
+            core::array::from_fn(|i| *chunk.get(i).unwrap_or(&GENERATOR_ENCODING));
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let (point, valid) = unsafe { decode(&lanes) };
+        // SAFETY: as above.
+        let round_trip = unsafe { encoded_lanes(&point) };
+        for lane in 0..LANES {
+            let portable = P256::decode(&lanes[lane]);
+            assert_eq!(
+                valid >> lane & 1 == 1,
+                portable.is_ok(),
+                "lane {lane}: {:02x?}",
+                lanes[lane]
+            );
+            if portable.is_ok() {
+                assert_eq!(round_trip[lane], lanes[lane]);
+            }
+        }
+    }
+}
+
+/// Scalars at the edges of the window method and of the formulas, then
+/// random ones: 0, 1, 2, small values, q − 1, q − 2 (its last addition is
+/// a doubling), q − 16 − 1, all-8 digits, all-ones bits below q.
+fn edge_and_random_scalars(count: usize) -> Vec<Scalar> {
+    let q = q();
+    let from_big = |x: &BigUint| Scalar::from_repr(be32(x).into()).unwrap();
+    let mut out: Vec<Scalar> = [0u64, 1, 2, 3, 8, 9, 15, 16, 17]
+        .iter()
+        .map(|&v| Scalar::from(v))
+        .collect();
+    for below in [1u32, 2, 3, 17, 18, 33] {
+        out.push(from_big(&(&q - below)));
+    }
+    out.push(from_big(&BigUint::from_bytes_be(&[0x88; 32])));
+    out.push(from_big(&BigUint::from_bytes_be(&[0x77; 32])));
+    out.push(from_big(&((BigUint::from(1u32) << 255u32) - 1u32)));
+    let mut state = 5u64;
+    while out.len() < count {
+        out.push(P256::hash_to_scalar(&[&random_bytes(&mut state)], b"k").0);
+    }
+    out.truncate(count);
+    out
+}
+
+fn le_bytes(s: &Scalar) -> [u8; 32] {
+    let mut bytes: [u8; 32] = s.to_repr().into();
+    bytes.reverse();
+    bytes
+}
+
+#[test]
+fn key_multiplication_matches_p256() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(270, 3);
+    for key in edge_and_random_scalars(22).iter().skip(1) {
+        for count in [1usize, 7, 8, 9, 17, 257, 270] {
+            let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
+            let mut out = vec![0u8; encoded.len()];
+            // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+            let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
+            let from_decoded = count == 9;
+            let decoded = from_decoded.then_some(decoded.as_slice());
+            // SAFETY: as above.
+            assert!(unsafe { scalar_mul::mul_by_key(&le_bytes(key), decoded, &encoded, &mut out) });
+            for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
+                assert_eq!(
+                    answer,
+                    encoding(&(points[i] * key)),
+                    "count {count}, element {i}"
+                );
+            }
+            if count > 9 && key != &Scalar::ONE {
+                break; // the long batches once per key are enough
+            }
+        }
+    }
+}
+
+#[test]
+fn per_element_multiplication_matches_p256() {
+    if !supported() {
+        return;
+    }
+    let scalars = edge_and_random_scalars(40);
+    let mut points = random_points(40, 11);
+    points[5] = points[4]; // P twice in one vector
+    points[6] = -points[4]; // and −P
+    let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
+    let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
+    let mut out = vec![0u8; encoded.len()];
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    assert!(unsafe { scalar_mul::mul_each(&bytes, None, &encoded, &mut out) });
+    for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
+        // The zero scalar's product, the identity, encodes as zeros.
+        assert_eq!(answer, encoding(&(points[i] * scalars[i])), "element {i}");
+    }
+}
+
+#[test]
+fn invalid_encodings_stop_the_multiplication() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(20, 4);
+    let mut encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
+    encoded[13 * ENCODING_LEN] = 0x04;
+    let mut out = vec![0u8; encoded.len()];
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    assert!(unsafe { scalar_mul::decode_all(&encoded) }.is_none());
+    // SAFETY: as above.
+    assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], None, &encoded, &mut out) });
+}
