@@ -73,6 +73,23 @@ fn engine_points<'a>(
     batch.prepared.and_then(|p| p.downcast_ref())
 }
 
+/// `Σ d_i·X_i` for the short factors of the balancer on the IFMA engine
+/// (constant time in the `d_i`), from the points the batch's check or
+/// blinding kept, else its encodings; `None` when the engine does not run.
+#[cfg(target_arch = "x86_64")]
+fn engine_short_msm(
+    scalars: &[ShortScalar],
+    batch: &ReceivedBatch<'_, ProjectivePoint>,
+    bits: usize,
+) -> Option<ProjectivePoint> {
+    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
+    let sum = super::p256_ifma::msm_ct(batch.encoded, engine_points(batch), &bytes, bits)?;
+    if sum == [0u8; 33] {
+        return Some(ProjectivePoint::IDENTITY);
+    }
+    P256::decode(&sum).ok()
+}
+
 impl super::sealed::Sealed for P256 {}
 
 impl PrimeOrderGroup for P256 {
@@ -241,6 +258,36 @@ impl PrimeOrderGroup for P256 {
         Ok(projective)
     }
 
+    /// The 8-lane IFMA engine when it runs (constant time), else Straus's
+    /// method on `p256` elements.
+    fn msm_short_ct(
+        scalars: &[ShortScalar],
+        batch: ReceivedBatch<'_, ProjectivePoint>,
+        bits: usize,
+    ) -> ProjectivePoint {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
+            return sum;
+        }
+        let elements = super::received_elements::<Self>(&batch);
+        super::straus::short_msm_ct::<super::straus::Elements<Self>>(scalars, &elements, bits)
+    }
+
+    /// The engine's constant-time method when the IFMA engine runs (the
+    /// answer's points are not decoded by `p256` then), else Pippenger on
+    /// the elements.
+    fn msm_short_vartime_received(
+        scalars: &[ShortScalar],
+        batch: ReceivedBatch<'_, ProjectivePoint>,
+        bits: usize,
+    ) -> ProjectivePoint {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
+            return sum;
+        }
+        Self::msm_short_vartime(scalars, &super::received_elements::<Self>(&batch), bits)
+    }
+
     /// The 8-lane IFMA engine when it runs (from the points the batch's
     /// check kept, or its encodings), else `p256` element by element.
     fn mul_encoded_batch_encode(
@@ -271,6 +318,45 @@ impl PrimeOrderGroup for P256 {
             }
         }
         super::mul_each_elements_encode::<Self>(scalars, &batch, out)
+    }
+
+    /// The 8-lane IFMA engine when it runs: 96 bytes of
+    /// expand_message_xmd per input (as [`Self::hash_to_group`]), hashed
+    /// to the curve, multiplied by its blind and encoded, 8 inputs per
+    /// vector, the blinded points kept for the engine. Else hashing and
+    /// blinding with `p256`.
+    fn hash_and_blind_encode(
+        inputs: &[&[u8]],
+        dst: &[u8],
+        blinds: &[Scalar],
+        out: &mut [u8],
+    ) -> Result<CheckedBatch<ProjectivePoint>, Error> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::p256_ifma::UNIFORM_LEN;
+            let zero_padded = super::xmd::zero_padded::<Sha256>();
+            let uniform: Zeroizing<Vec<[u8; UNIFORM_LEN]>> = Zeroizing::new(
+                inputs
+                    .iter()
+                    .map(|x| {
+                        let bytes = super::xmd::expand_message_xmd_after(
+                            &zero_padded,
+                            &[x],
+                            dst,
+                            UNIFORM_LEN,
+                        );
+                        <[u8; UNIFORM_LEN]>::try_from(bytes.as_slice()).expect("96 bytes")
+                    })
+                    .collect(),
+            );
+            let bytes: Zeroizing<Vec<[u8; 32]>> =
+                Zeroizing::new(blinds.iter().map(|s| *le_bytes(s)).collect());
+            if let Some(blinded) = super::p256_ifma::hash_mul_encode(&uniform, &bytes, out) {
+                let blinded = blinded.ok_or(Error::InvalidInput)?;
+                return Ok(CheckedBatch::Prepared(Box::new(blinded)));
+            }
+        }
+        super::hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(CheckedBatch::Elements)
     }
 
     /// The 8-lane IFMA engine's decoding when it runs (its points kept for

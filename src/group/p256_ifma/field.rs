@@ -299,16 +299,21 @@ impl Fe8 {
         r.square_times(94)
     }
 
-    /// `self^(p − 2) = 1/self` (0 for 0), by `p − 2 = ((((2^32 − 1)·2^32 +
-    /// 1)·2^96)·2^94 + 2^94 − 1)·4 + 1`.
+    /// `self^((p − 3)/4)` (RFC 9380's `c1` for `sqrt_ratio`), by `(p −
+    /// 3)/4 = ((2^32 − 1)·2^32 + 1)·2^190 + 2^94 − 1`.
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn invert(&self) -> Fe8 {
+    pub(super) fn pow_p_minus_3_over_4(&self) -> Fe8 {
         let (x32, x30) = self.pow_ones_32();
         let x64 = Fe8::ones(&x32, 32, &x32);
         let x94 = Fe8::ones(&x64, 30, &x30);
         let r = x32.square_times(32).mul(self);
-        let r = r.square_times(96 + 94).mul(&x94);
-        r.square_times(2).mul(self)
+        r.square_times(190).mul(&x94)
+    }
+
+    /// `self^(p − 2) = 1/self` (0 for 0): `p − 2 = 4·(p − 3)/4 + 1`.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn invert(&self) -> Fe8 {
+        self.pow_p_minus_3_over_4().square_times(2).mul(self)
     }
 
     /// The canonical plain value (`< p`, out of Montgomery form) of each

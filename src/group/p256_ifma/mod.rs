@@ -2,20 +2,24 @@
 //! layout of the `mp` engine, for P-256's field): the server's evaluation
 //! (decode the SEC1 compressed elements, multiply by the key, encode with
 //! one inversion per batch), the check of a message's encodings (the
-//! decoding alone) and the client's unblinding (each element its own
-//! scalar), where RustCrypto's `p256` takes about 160 µs per element here.
+//! decoding alone), and the client's hashing to the curve with its
+//! blinding and its unblinding (each element its own scalar), where
+//! RustCrypto's `p256` takes over 100 µs per element here.
 //!
 //! Reached only when `ifma_lanes::engine_selected` (the `ifma` backend and
 //! AVX-512DQ).
 
 mod codec;
 mod field;
+mod map;
+mod msm;
 mod point;
 mod scalar_mul;
 #[cfg(test)]
 mod tests;
 
 use crate::group::ifma_lanes::engine_selected;
+pub(crate) use map::UNIFORM_LEN;
 
 /// The points of a validated batch, 8 per vector in order (padding lanes:
 /// the generator), kept beside its encodings for the engine.
@@ -84,4 +88,50 @@ pub(crate) fn mul_each(
     let decoded = DecodedBatch::vectors_for(decoded, count);
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
     unsafe { scalar_mul::mul_each(scalars, decoded, encoded, out) }
+}
+
+/// `s_i·H_i` encoded into `out` (33 bytes per input), for `H_i` the
+/// element RFC 9380's `P256_XMD:SHA-256_SSWU_RO_` gives the 96 bytes
+/// `expand_message_xmd` made of input `i` (`uniform[i]`) and the secret
+/// `s_i < q` (little-endian bytes; a client's blinding), constant time in
+/// both. `None` when the engine is not selected, `Some(None)` if some
+/// `H_i` is the identity, else the blinded points for later use.
+pub(crate) fn hash_mul_encode(
+    uniform: &[[u8; UNIFORM_LEN]],
+    scalars: &[[u8; 32]],
+    out: &mut [u8],
+) -> Option<Option<DecodedBatch>> {
+    if !engine_selected()
+        || scalars.len() != uniform.len()
+        || out.len() != codec::ENCODING_LEN * uniform.len()
+    {
+        return None;
+    }
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
+    let vectors = unsafe { scalar_mul::hash_mul_encode(uniform, scalars, out) };
+    Some(vectors.map(|vectors| DecodedBatch {
+        vectors,
+        elements: uniform.len(),
+    }))
+}
+
+/// `Σ d_i·P_i` encoded (33 zero bytes for the identity) for the encoded
+/// points `encoded` and secret scalars `d_i < 2^bits` given as
+/// little-endian bytes (the balancer's short factors), constant time in
+/// the `d_i`; `None` when the engine is not selected or an encoding is
+/// invalid (the caller then uses the portable method). The points may be
+/// given decoded (`decoded`: a check kept them, or the client computed
+/// them).
+pub(crate) fn msm_ct(
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    scalars: &[&[u8]],
+    bits: usize,
+) -> Option<[u8; 33]> {
+    if !engine_selected() || encoded.len() != scalars.len() * codec::ENCODING_LEN {
+        return None;
+    }
+    let decoded = DecodedBatch::vectors_for(decoded, scalars.len());
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
+    unsafe { msm::msm_ct(encoded, decoded, scalars, bits) }
 }

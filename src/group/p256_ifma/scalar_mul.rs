@@ -4,7 +4,8 @@
 //! multiply each by the key) and the client's unblinding (decode the
 //! answers, multiply each by its blind's inverse).
 //!
-//! Constant time in the scalars (key, inverses of blinds): each scalar's
+//! Constant time in the scalars (key, blinds and their inverses) and the
+//! hashed inputs (`map.rs` merges its cases by masks): each scalar's
 //! signed radix-16 digits (`[-8, 8]`, from `group/straus.rs`) are read in a
 //! fixed order; each becomes a lane mask by vector comparisons that scan
 //! every entry of the table `1·P .. 8·P`; whether the running sum or the
@@ -28,6 +29,7 @@ use core::arch::x86_64::*;
 
 use super::codec::{decode, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::field::{invert_all, Fe8};
+use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::Jacobian8;
 use crate::group::ifma_lanes::{broadcast_digits, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
@@ -39,7 +41,7 @@ const SCALAR_BITS: usize = 256;
 const VECTORS_PER_INVERSION: usize = 32;
 
 /// The multiples `1·P .. 8·P` of 8 points.
-type Table = [Jacobian8; 8];
+pub(super) type Table = [Jacobian8; 8];
 
 /// Up to 8 encodings as lanes (missing lanes hold the generator's) and
 /// the mask of the lanes in use.
@@ -56,7 +58,7 @@ fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
 /// The points of up to 8 encodings if every one is valid (padding lanes:
 /// the generator).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
+pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
     let (lanes, used) = lanes_of(chunk);
     let (point, valid) = decode(&lanes);
     (valid & used == used).then_some(point)
@@ -75,7 +77,7 @@ pub(super) fn decode_all(encoded: &[u8]) -> Option<Vec<Jacobian8>> {
 
 /// `[1·P, …, 8·P]`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn multiples(p: &Jacobian8) -> Table {
+pub(super) fn multiples(p: &Jacobian8) -> Table {
     let mut table = [*p; 8];
     table[1] = p.double();
     for k in 2..8 {
@@ -88,7 +90,7 @@ fn multiples(p: &Jacobian8) -> Table {
 /// and the lanes where `d = 0`: every entry is read and kept under a
 /// comparison mask.
 #[target_feature(enable = "avx512f,avx512dq")]
-fn select(table: &Table, digits: &[i64; LANES]) -> (Jacobian8, __mmask8) {
+pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> (Jacobian8, __mmask8) {
     // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
     let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
     let magnitude = _mm512_abs_epi64(d);
@@ -136,7 +138,7 @@ pub(super) fn mul_by_key(
     out: &mut [u8],
 ) -> bool {
     let digits = broadcast_digits(scalar, SCALAR_BITS);
-    mul_vectors(points_of(decoded, encoded), |_| digits.clone(), out)
+    mul_vectors(points_of(decoded, encoded), |_| digits.clone(), out, None)
 }
 
 /// As [`mul_by_key`], each element with its own secret `s_i < 2^256` in
@@ -149,7 +151,44 @@ pub(super) fn mul_each(
     out: &mut [u8],
 ) -> bool {
     let digits = |vector: usize| per_lane_digits(&scalars[vector * LANES..], SCALAR_BITS);
-    mul_vectors(points_of(decoded, encoded), digits, out)
+    mul_vectors(points_of(decoded, encoded), digits, out, None)
+}
+
+/// `s_i·H_i` encoded into `out`, with `H_i` the element RFC 9380 hashes
+/// the `expand_message_xmd` output `uniform[i]` to and `s_i` in `scalars`
+/// (a client's blinding), constant time in both; `None` if some `H_i` is
+/// the identity (only that is revealed), else the products, 8 per vector
+/// (public, like their encodings). `out` holds 33 bytes per input.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn hash_mul_encode(
+    uniform: &[[u8; UNIFORM_LEN]],
+    scalars: &[[u8; 32]],
+    out: &mut [u8],
+) -> Option<Vec<Jacobian8>> {
+    let mut hashed = Vec::with_capacity(uniform.len().div_ceil(LANES));
+    let mut any_identity = 0u8;
+    for chunk in uniform.chunks(LANES) {
+        // Padding lanes hash zeros; their scalars are zero.
+        let mut lanes = Zeroizing::new([[0u8; UNIFORM_LEN]; LANES]);
+        lanes[..chunk.len()].copy_from_slice(chunk);
+        let point = hash_to_curve(&lanes);
+        let used = (1u16 << chunk.len()) - 1;
+        any_identity |= point.z.is_zero() & used as u8;
+        hashed.push(point);
+    }
+    // H(x_i) is as private as x_i: only whether one is the identity is
+    // public.
+    if crate::secret_marks::public_bool(any_identity != 0) {
+        wipe(&mut hashed);
+        return None;
+    }
+    let digits = |vector: usize| per_lane_digits(&scalars[vector * LANES..], SCALAR_BITS);
+    let mut blinded = Vec::with_capacity(hashed.len());
+    let points = hashed.iter().map(|p| Some(*p));
+    let written = mul_vectors(points, digits, out, Some(&mut blinded));
+    debug_assert!(written, "every hashed point is a point");
+    wipe(&mut hashed);
+    Some(blinded)
 }
 
 /// The vectors of a batch: `decoded`, or decoded from `encoded` (`None`:
@@ -171,13 +210,16 @@ fn points_of<'a>(
 
 /// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an
 /// invalid encoding), as many as `out` has room for, vector `v` multiplied
-/// by the lane digits `digits(v)`. The products and their affine forms
-/// may be secret (a client's unblinded elements): wiped.
+/// by the lane digits `digits(v)`; with `kept`, the products are pushed
+/// there too (public ones only: a client's blinded elements). The
+/// products and their affine forms may be secret (a client's unblinded
+/// elements): wiped.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn mul_vectors(
     mut points: impl Iterator<Item = Option<Jacobian8>>,
     digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
     out: &mut [u8],
+    mut kept: Option<&mut Vec<Jacobian8>>,
 ) -> bool {
     let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
     for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
@@ -192,6 +234,9 @@ fn mul_vectors(
             let mut table = multiples(&point);
             let (product, identity) = multiply(&table, &digits(pass * VECTORS_PER_INVERSION + v));
             wipe(&mut table);
+            if let Some(kept) = kept.as_mut() {
+                kept.push(product);
+            }
             products.push(product);
             identities.push(identity);
         }
@@ -222,4 +267,19 @@ fn mul_vectors(
         wipe(&mut inverses);
     }
     true
+}
+
+/// The encodings of 8 points in Jacobian coordinates (zeros for the
+/// identity, `Z = 0`), with an inversion of their own: for a single
+/// result (a multi-scalar multiplication's sum).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn encoded_vector(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
+    let identity = p.z.is_zero();
+    let inverse = p.z.select(&Fe8::one(), identity).invert();
+    let inverse_squared = inverse.square();
+    encode_affine(
+        &p.x.mul(&inverse_squared),
+        &p.y.mul(&inverse_squared.mul(&inverse)),
+        identity,
+    )
 }

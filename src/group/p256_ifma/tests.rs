@@ -10,8 +10,9 @@ use super::codec::{
     GENERATOR_ENCODING,
 };
 use super::field::{invert_all, Fe8, P};
+use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::Jacobian8;
-use super::scalar_mul;
+use super::scalar_mul::{self, encoded_vector as encoded_lanes};
 use crate::group::ifma_lanes::LANES;
 use crate::group::{PrimeOrderGroup, P256};
 
@@ -272,15 +273,6 @@ fn decode_encode_add_double_match_p256() {
     }
 }
 
-/// The encodings of 8 Jacobian points (zeros for the identity, `Z = 0`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
-    let identity = p.z.is_zero();
-    let z_inverse = p.z.select(&Fe8::one(), identity).invert();
-    let z2 = z_inverse.square();
-    encode_affine(&p.x.mul(&z2), &p.y.mul(&z2.mul(&z_inverse)), identity)
-}
-
 #[test]
 fn invalid_encodings_are_flagged_like_p256() {
     if !supported() {
@@ -421,4 +413,126 @@ fn invalid_encodings_stop_the_multiplication() {
     assert!(unsafe { scalar_mul::decode_all(&encoded) }.is_none());
     // SAFETY: as above.
     assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], None, &encoded, &mut out) });
+}
+
+/// 96 bytes of expand_message_xmd per input, as `P256::hash_to_group`
+/// makes them.
+fn uniform_of(inputs: &[Vec<u8>], dst: &[u8]) -> Vec<[u8; UNIFORM_LEN]> {
+    inputs
+        .iter()
+        .map(|x| {
+            let bytes = crate::group::xmd::expand_message_xmd::<sha2::Sha256>(&[x], dst, 96);
+            bytes.as_slice().try_into().unwrap()
+        })
+        .collect()
+}
+
+fn test_inputs(count: usize) -> Vec<Vec<u8>> {
+    let mut state = 77u64;
+    (0..count)
+        .map(|i| match i {
+            0 => Vec::new(),
+            1 => b"abc".to_vec(),
+            _ => random_bytes(&mut state)[..i % 32].to_vec(),
+        })
+        .collect()
+}
+
+#[test]
+fn hash_to_curve_matches_p256() {
+    if !supported() {
+        return;
+    }
+    let dst = b"QUUX-V01-CS02-with-P256_XMD:SHA-256_SSWU_RO_";
+    let inputs = test_inputs(40);
+    let uniform = uniform_of(&inputs, dst);
+    for (chunk, inputs) in uniform.chunks(LANES).zip(inputs.chunks(LANES)) {
+        let lanes: [[u8; UNIFORM_LEN]; LANES] = core::array::from_fn(|i| chunk[i]);
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let points = unsafe { encoded_lanes(&hash_to_curve(&lanes)) };
+        for (lane, input) in inputs.iter().enumerate() {
+            let expected = P256::hash_to_group(&[input], dst);
+            assert_eq!(points[lane], encoding(&expected), "input {input:02x?}");
+        }
+    }
+}
+
+#[test]
+fn hashing_and_blinding_matches_p256() {
+    if !supported() {
+        return;
+    }
+    let dst = b"HashToGroup-OPRFV1-\x00-P256-SHA256";
+    for count in [1usize, 8, 13, 40] {
+        let inputs = test_inputs(count);
+        let uniform = uniform_of(&inputs, dst);
+        let blinds = edge_and_random_scalars(count + 1);
+        let blinds = &blinds[1..]; // no zero blind
+        let bytes: Vec<[u8; 32]> = blinds.iter().map(le_bytes).collect();
+        let mut out = vec![0u8; ENCODING_LEN * count];
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let kept = unsafe { scalar_mul::hash_mul_encode(&uniform, &bytes, &mut out) }.unwrap();
+        assert_eq!(kept.len(), count.div_ceil(LANES));
+        for (i, blinded) in out.chunks_exact(ENCODING_LEN).enumerate() {
+            let expected = P256::hash_to_group(&[&inputs[i]], dst) * blinds[i];
+            assert_eq!(blinded, encoding(&expected), "count {count}, input {i}");
+        }
+        // The kept points are the blinded elements: multiplied by 1 they
+        // encode the same.
+        let mut again = vec![0u8; out.len()];
+        // SAFETY: as above.
+        let ones = vec![le_bytes(&Scalar::ONE); count];
+        assert!(unsafe { scalar_mul::mul_each(&ones, Some(&kept), &out, &mut again) });
+        assert_eq!(again, out);
+    }
+}
+
+#[test]
+fn short_msm_matches_p256() {
+    if !supported() {
+        return;
+    }
+    let mut state = 31u64;
+    let mut points = random_points(300, 21);
+    points[3] = points[2]; // P twice
+    points[4] = -points[2]; // and −P
+    for count in [1usize, 2, 8, 9, 40, 300] {
+        let scalars: Vec<[u8; 17]> = (0..count)
+            .map(|i| match i {
+                0 => [0; 17],
+                1 => [0xff; 17],
+                _ => {
+                    let mut s = [0u8; 17];
+                    s[..16].copy_from_slice(&random_bytes(&mut state)[..16]);
+                    s[16] = (i & 1) as u8;
+                    s
+                }
+            })
+            .collect();
+        let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s[..]).collect();
+        let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
+        let expected = points[..count]
+            .iter()
+            .zip(&scalars)
+            .fold(ProjectivePoint::IDENTITY, |sum, (p, s)| {
+                let mut wide = [0u8; 32];
+                wide[15..].copy_from_slice(s);
+                wide[15..].reverse();
+                sum + p * &Scalar::from_repr(wide.into()).unwrap()
+            });
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
+        for kept in [None, Some(decoded.as_slice())] {
+            // SAFETY: as above.
+            let sum = unsafe { super::msm::msm_ct(&encoded, kept, &bytes, 136) }.unwrap();
+            assert_eq!(sum, encoding(&expected), "count {count}");
+        }
+    }
+    // A sum that is the identity: d·P + d·(−P).
+    let pair = [points[2], -points[2]];
+    let encoded: Vec<u8> = pair.iter().flat_map(encoding).collect();
+    let s = [7u8; 17];
+    // SAFETY: as above.
+    let sum = unsafe { super::msm::msm_ct(&encoded, None, &[&s[..], &s[..]], 136) }.unwrap();
+    assert_eq!(sum, [0u8; ENCODING_LEN]);
 }

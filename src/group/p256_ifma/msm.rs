@@ -1,0 +1,91 @@
+//! Constant-time multi-scalar multiplication on P-256 (the balancer's
+//! short factors on the client's blinded elements, and the client's check
+//! of an answer), 8 points per vector: point `i` runs in lane `i mod 8` of
+//! slot `i / 8`, each lane accumulates its share by Straus's method with
+//! signed radix-16 digits (the table scan of `scalar_mul.rs`), and the
+//! lanes are added at the end.
+//!
+//! The points may come from a malicious server, which could choose them
+//! so that two partial sums meet: every addition of a running sum here is
+//! complete ([`Jacobian8::add_or_double`], with the running sum's identity
+//! lanes found from `Z = 0`, a masked test). The table's additions `k·P +
+//! P` need no such care (P has order q).
+
+use core::arch::x86_64::*;
+
+use super::codec::ENCODING_LEN;
+use super::point::Jacobian8;
+use super::scalar_mul::{decode_vector, encoded_vector, multiples, select};
+use crate::group::ifma_lanes::{per_lane_digits, wipe, LANES};
+
+/// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per
+/// slot) stay in the L2 cache, and the doublings are shared by the pass.
+const SLOTS_PER_PASS: usize = 32;
+
+/// `acc + other` for any operands, `other` being the identity in the
+/// lanes of `other_identity`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn add_complete(acc: &Jacobian8, other: &Jacobian8, other_identity: __mmask8) -> Jacobian8 {
+    acc.add_or_double(other, acc.z.is_zero(), other_identity)
+}
+
+/// The 8 lanes rotated by `k` (lane `i` gets lane `i + k mod 8`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn rotate_lanes<const K: i32>(p: &Jacobian8) -> Jacobian8 {
+    let rotate = |limbs: [__m512i; 5]| limbs.map(|l| _mm512_alignr_epi64::<K>(l, l));
+    Jacobian8 {
+        x: super::field::Fe8(rotate(p.x.0)),
+        y: super::field::Fe8(rotate(p.y.0)),
+        z: super::field::Fe8(rotate(p.z.0)),
+    }
+}
+
+/// `Σ d_i·P_i` encoded (33 zero bytes for the identity), for the P-256
+/// encodings `encoded` (33 bytes each) and secret `d_i < 2^bits`
+/// (little-endian bytes); `None` if an encoding is invalid. The vectors
+/// of points may be given decoded already (`decoded`, the whole batch).
+/// Constant time in the `d_i`: digits become lane masks by vector
+/// comparisons, every table entry is read, and the instruction stream
+/// depends only on the number of points and `bits`.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn msm_ct(
+    encoded: &[u8],
+    decoded: Option<&[Jacobian8]>,
+    scalars: &[&[u8]],
+    bits: usize,
+) -> Option<[u8; ENCODING_LEN]> {
+    let slots = scalars.len().div_ceil(LANES);
+    let mut total = Jacobian8::zero();
+    for first in (0..slots).step_by(SLOTS_PER_PASS) {
+        let pass = first..(first + SLOTS_PER_PASS).min(slots);
+        let mut tables = Vec::with_capacity(pass.len());
+        let mut digits = Vec::with_capacity(pass.len());
+        for slot in pass {
+            let point = match decoded {
+                Some(vectors) => vectors[slot],
+                None => decode_vector(encoded.chunks(LANES * ENCODING_LEN).nth(slot)?)?,
+            };
+            tables.push(multiples(&point));
+            let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
+            digits.push(per_lane_digits(lane_scalars, bits));
+        }
+        let mut acc = Jacobian8::zero();
+        for position in (0..bits.div_ceil(4) + 1).rev() {
+            acc = acc.double_times(4);
+            for (table, digits) in tables.iter().zip(&digits) {
+                let (entry, entry_identity) = select(table, &digits[position]);
+                acc = add_complete(&acc, &entry, entry_identity);
+            }
+        }
+        total = add_complete(&total, &acc, acc.z.is_zero());
+        for table in tables.iter_mut() {
+            wipe(table);
+        }
+    }
+    let total = add_complete(&total, &rotate_lanes::<4>(&total), rotate_lanes::<4>(&total).z.is_zero());
+    let total = add_complete(&total, &rotate_lanes::<2>(&total), rotate_lanes::<2>(&total).z.is_zero());
+    let total = add_complete(&total, &rotate_lanes::<1>(&total), rotate_lanes::<1>(&total).z.is_zero());
+    Some(encoded_vector(&total)[0])
+}
