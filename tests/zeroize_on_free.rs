@@ -115,12 +115,17 @@ impl WatchingAllocator {
 // search only reads a block the caller is handing back, before it goes.
 unsafe impl GlobalAlloc for WatchingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // Zeroed: a block handed out again must not carry bytes an earlier
+        // owner left (a free this allocator did not see, or one before a
+        // check), which its next free would count as that check's leak;
+        // only what is written into a block during its life is judged.
         // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
+        unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
-        // SAFETY: `block` is live with `layout.size()` bytes until freed below.
+        // SAFETY: `block` is live with `layout.size()` bytes until freed
+        // below, and ours to write until then.
         unsafe {
             Self::search(block, layout.size());
             System.dealloc(block, layout)

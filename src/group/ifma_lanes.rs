@@ -28,6 +28,9 @@ pub(crate) fn engine_selected() -> bool {
 /// arrays and structs of them), with no padding.
 pub(crate) unsafe trait PlainLimbs: Copy {}
 
+// SAFETY: an array of limb-vector types is limb vectors, without padding.
+unsafe impl<T: PlainLimbs, const N: usize> PlainLimbs for [T; N] {}
+
 /// Overwrites the values of `values` with zero bytes (volatile writes, as
 /// `zeroize` does): vectors of field elements that may be secret.
 pub(crate) fn wipe<T: PlainLimbs>(values: &mut [T]) {

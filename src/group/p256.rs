@@ -73,9 +73,24 @@ fn engine_points<'a>(
     batch.prepared.and_then(|p| p.downcast_ref())
 }
 
-/// `Σ d_i·X_i` for the short factors of the balancer on the IFMA engine
-/// (constant time in the `d_i`), from the points the batch's check or
-/// blinding kept, else its encodings; `None` when the engine does not run.
+/// `Σ d_i·X_i` on the IFMA engine (constant time in the `d_i`,
+/// little-endian bytes of which `bits` are read), from the points the
+/// batch's check or blinding kept, else its encodings, as a `p256` point;
+/// `None` when the engine does not run.
+#[cfg(target_arch = "x86_64")]
+fn engine_msm(
+    scalars: &[&[u8]],
+    batch: &ReceivedBatch<'_, ProjectivePoint>,
+    bits: usize,
+) -> Option<ProjectivePoint> {
+    let sum = super::p256_ifma::msm_ct(batch.encoded, engine_points(batch), scalars, bits)?;
+    if sum == [0u8; 33] {
+        return Some(ProjectivePoint::IDENTITY);
+    }
+    P256::decode(&sum).ok()
+}
+
+/// [`engine_msm`] for the balancer's short factors.
 #[cfg(target_arch = "x86_64")]
 fn engine_short_msm(
     scalars: &[ShortScalar],
@@ -83,11 +98,7 @@ fn engine_short_msm(
     bits: usize,
 ) -> Option<ProjectivePoint> {
     let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    let sum = super::p256_ifma::msm_ct(batch.encoded, engine_points(batch), &bytes, bits)?;
-    if sum == [0u8; 33] {
-        return Some(ProjectivePoint::IDENTITY);
-    }
-    P256::decode(&sum).ok()
+    engine_msm(&bytes, batch, bits)
 }
 
 impl super::sealed::Sealed for P256 {}
@@ -213,6 +224,25 @@ impl PrimeOrderGroup for P256 {
             })
             .collect();
         pippenger_vartime::<Self>(&little_endian, elements, 256)
+    }
+
+    /// The engine's constant-time method over all 256 bits when it runs
+    /// (a VOPRF proof's composites, from the points the batch's check kept
+    /// or its encodings: no `p256` point is decoded), else Pippenger on the
+    /// elements.
+    fn msm_vartime_received(
+        scalars: &[Scalar],
+        batch: ReceivedBatch<'_, ProjectivePoint>,
+    ) -> ProjectivePoint {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bytes: Vec<Zeroizing<[u8; 32]>> = scalars.iter().map(le_bytes).collect();
+            let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
+            if let Some(sum) = engine_msm(&refs, &batch, 256) {
+                return sum;
+            }
+        }
+        Self::msm_vartime(scalars, &super::received_elements::<Self>(&batch))
     }
 
     /// Pippenger over `bits` bits only.

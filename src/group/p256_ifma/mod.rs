@@ -10,6 +10,7 @@
 //! AVX-512DQ).
 
 mod codec;
+mod complete;
 mod field;
 mod map;
 mod msm;

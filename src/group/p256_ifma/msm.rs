@@ -6,14 +6,15 @@
 //! lanes are added at the end.
 //!
 //! The points may come from a malicious server, which could choose them
-//! so that two partial sums meet: every addition of a running sum here is
-//! complete ([`Jacobian8::add_or_double`], with the running sum's identity
-//! lanes found from `Z = 0`, a masked test). The table's additions `k·P +
-//! P` need no such care (P has order q).
+//! so that two partial sums meet (all equal, say): the sums are kept in
+//! projective coordinates with complete additions (`complete.rs`). The
+//! table's multiples are computed in Jacobian coordinates (`k·P + P`
+//! never meets equal operands: P has order q), then converted.
 
 use core::arch::x86_64::*;
 
 use super::codec::ENCODING_LEN;
+use super::complete::Projective8;
 use super::point::Jacobian8;
 use super::scalar_mul::{decode_vector, encoded_vector, multiples, select};
 use crate::group::ifma_lanes::{per_lane_digits, wipe, LANES};
@@ -22,24 +23,17 @@ use crate::group::ifma_lanes::{per_lane_digits, wipe, LANES};
 /// slot) stay in the L2 cache, and the doublings are shared by the pass.
 const SLOTS_PER_PASS: usize = 32;
 
-/// `acc + other` for any operands, `other` being the identity in the
-/// lanes of `other_identity`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn add_complete(acc: &Jacobian8, other: &Jacobian8, other_identity: __mmask8) -> Jacobian8 {
-    acc.add_or_double(other, acc.z.is_zero(), other_identity)
-}
-
-/// The 8 lanes rotated by `k` (lane `i` gets lane `i + k mod 8`).
+/// The 8 lanes rotated by `K` (lane `i` gets lane `i + K mod 8`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
-fn rotate_lanes<const K: i32>(p: &Jacobian8) -> Jacobian8 {
-    let rotate = |limbs: [__m512i; 5]| limbs.map(|l| _mm512_alignr_epi64::<K>(l, l));
-    Jacobian8 {
-        x: super::field::Fe8(rotate(p.x.0)),
-        y: super::field::Fe8(rotate(p.y.0)),
-        z: super::field::Fe8(rotate(p.z.0)),
+fn rotate_lanes<const K: i32>(p: &Projective8) -> Projective8 {
+    let mut rotated = *p;
+    for limbs in rotated.limbs_mut() {
+        for l in limbs.iter_mut() {
+            *l = _mm512_alignr_epi64::<K>(*l, *l);
+        }
     }
+    rotated
 }
 
 /// `Σ d_i·P_i` encoded (33 zero bytes for the identity), for the P-256
@@ -57,7 +51,7 @@ pub(super) fn msm_ct(
     bits: usize,
 ) -> Option<[u8; ENCODING_LEN]> {
     let slots = scalars.len().div_ceil(LANES);
-    let mut total = Jacobian8::zero();
+    let mut total = Projective8::identity();
     for first in (0..slots).step_by(SLOTS_PER_PASS) {
         let pass = first..(first + SLOTS_PER_PASS).min(slots);
         let mut tables = Vec::with_capacity(pass.len());
@@ -67,25 +61,27 @@ pub(super) fn msm_ct(
                 Some(vectors) => vectors[slot],
                 None => decode_vector(encoded.chunks(LANES * ENCODING_LEN).nth(slot)?)?,
             };
-            tables.push(multiples(&point));
+            let mut multiples = multiples(&point);
+            tables.push(multiples.map(|p| Projective8::from_jacobian(&p)));
+            wipe(&mut multiples);
             let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
             digits.push(per_lane_digits(lane_scalars, bits));
         }
-        let mut acc = Jacobian8::zero();
+        let mut acc = Projective8::identity();
         for position in (0..bits.div_ceil(4) + 1).rev() {
             acc = acc.double_times(4);
             for (table, digits) in tables.iter().zip(&digits) {
-                let (entry, entry_identity) = select(table, &digits[position]);
-                acc = add_complete(&acc, &entry, entry_identity);
+                let (entry, _) = select(table, Projective8::identity(), &digits[position]);
+                acc = acc.add(&entry);
             }
         }
-        total = add_complete(&total, &acc, acc.z.is_zero());
+        total = total.add(&acc);
         for table in tables.iter_mut() {
             wipe(table);
         }
     }
-    let total = add_complete(&total, &rotate_lanes::<4>(&total), rotate_lanes::<4>(&total).z.is_zero());
-    let total = add_complete(&total, &rotate_lanes::<2>(&total), rotate_lanes::<2>(&total).z.is_zero());
-    let total = add_complete(&total, &rotate_lanes::<1>(&total), rotate_lanes::<1>(&total).z.is_zero());
-    Some(encoded_vector(&total)[0])
+    let total = total.add(&rotate_lanes::<4>(&total));
+    let total = total.add(&rotate_lanes::<2>(&total));
+    let total = total.add(&rotate_lanes::<1>(&total));
+    Some(encoded_vector(&total.to_jacobian())[0])
 }

@@ -30,7 +30,7 @@ use core::arch::x86_64::*;
 use super::codec::{decode, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::field::{invert_all, Fe8};
 use super::map::{hash_to_curve, UNIFORM_LEN};
-use super::point::Jacobian8;
+use super::point::{Affine8, Jacobian8};
 use crate::group::ifma_lanes::{broadcast_digits, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
 
@@ -86,39 +86,122 @@ pub(super) fn multiples(p: &Jacobian8) -> Table {
     table
 }
 
-/// Per lane, `|d|·P` from the table (zeros for 0), negated where `d < 0`,
-/// and the lanes where `d = 0`: every entry is read and kept under a
+/// Points of 8 lanes a table scan can choose among: lane blends and
+/// negations.
+pub(super) trait LanePoints: Copy {
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512F and DQ.
+    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self;
+    /// `−self` in the lanes of `mask`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512F and DQ.
+    unsafe fn negated_where(&self, mask: __mmask8) -> Self;
+}
+
+impl LanePoints for Affine8 {
+    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { self.select(other, mask) }
+    }
+    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+        // SAFETY: as above.
+        unsafe { self.negate_where(mask) }
+    }
+}
+
+impl LanePoints for Jacobian8 {
+    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { self.select(other, mask) }
+    }
+    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+        // SAFETY: as above.
+        unsafe { self.negate_where(mask) }
+    }
+}
+
+/// Per lane, `|d|·P` from the table (`empty` for 0), negated where `d <
+/// 0`, and the lanes where `d = 0`: every entry is read and kept under a
 /// comparison mask.
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> (Jacobian8, __mmask8) {
+pub(super) fn select<T: LanePoints>(
+    table: &[T; 8],
+    empty: T,
+    digits: &[i64; LANES],
+) -> (T, __mmask8) {
     // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
     let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
     let magnitude = _mm512_abs_epi64(d);
     let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
     let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());
-    let mut chosen = Jacobian8::zero();
+    let mut chosen = empty;
     for (k, entry) in table.iter().enumerate() {
         let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
-        chosen = chosen.select(entry, hit);
+        // SAFETY: this function's target features.
+        chosen = unsafe { chosen.blend(entry, hit) };
     }
-    (chosen.negate_where(negative), zero)
+    // SAFETY: as above.
+    (unsafe { chosen.negated_where(negative) }, zero)
 }
 
-/// `Σ digits[j]·16^j · P` per lane for the table of `P` and the digits
-/// (least significant first), and the lanes where it is the identity
-/// (all digits 0): four doublings and one table addition per digit, from
-/// the top (see the module documentation for the additions' cases).
+/// The tables `1·P .. 8·P` of the vectors `points` in affine form, their
+/// `Z` inverted with one inversion (3 multiplications each, and 4 to
+/// scale). An entry with `Z = 0` (in a lane whose `P` is meaningless: a
+/// kept product of a padding lane's zero scalar, only ever multiplied by
+/// zero digits again) inverts 1 instead, so that it cannot zero the
+/// shared inversion of its lane.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn multiply(table: &Table, digits: &[[i64; LANES]]) -> (Jacobian8, __mmask8) {
+fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
+    let mut tables: Vec<Table> = points.iter().map(|p| multiples(p)).collect();
+    let mut inverses: Vec<Fe8> = Vec::with_capacity(8 * points.len());
+    for table in &tables {
+        inverses.extend(table.iter().map(|e| e.z.select(&Fe8::one(), e.z.is_zero())));
+    }
+    invert_all(&mut inverses);
+    let affine = tables
+        .iter()
+        .zip(inverses.chunks_exact(8))
+        .map(|(table, inverses)| {
+            core::array::from_fn(|k| {
+                let inverse_squared = inverses[k].square();
+                Affine8 {
+                    x: table[k].x.mul(&inverse_squared),
+                    y: table[k].y.mul(&inverse_squared.mul(&inverses[k])),
+                }
+            })
+        })
+        .collect();
+    wipe(&mut tables);
+    wipe(&mut inverses);
+    affine
+}
+
+/// `Σ digits[j]·16^j · P` per lane for the affine table of `P` and the
+/// digits (least significant first), and the lanes where it is the
+/// identity (all digits 0): four doublings and one table addition per
+/// digit, from the top (see the module documentation for the additions'
+/// cases).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobian8, __mmask8) {
     let top = digits.len() - 1;
-    let (mut acc, mut acc_identity) = select(table, &digits[top]);
+    let empty = Affine8 {
+        x: Fe8::zero(),
+        y: Fe8::zero(),
+    };
+    let (first, mut acc_identity) = select(table, empty, &digits[top]);
+    let mut acc = Jacobian8::from_affine(first.x, first.y);
     for position in (0..top).rev() {
         acc = acc.double_times(4);
-        let (entry, entry_identity) = select(table, &digits[position]);
+        let (entry, entry_identity) = select(table, empty, &digits[position]);
         acc = if position == 0 {
-            acc.add_or_double(&entry, acc_identity, entry_identity)
+            acc.add_mixed_or_double(&entry, acc_identity, entry_identity)
         } else {
-            acc.add(&entry, acc_identity, entry_identity)
+            acc.add_mixed(&entry, acc_identity, entry_identity)
         };
         acc_identity &= entry_identity;
     }
@@ -224,16 +307,20 @@ fn mul_vectors(
     let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
     for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
         let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
-        let mut products = Vec::with_capacity(vectors);
-        let mut identities = Vec::with_capacity(vectors);
-        for v in 0..vectors {
+        let mut pass_points = Vec::with_capacity(vectors);
+        for _ in 0..vectors {
             let Some(point) = points.next().flatten() else {
-                wipe(&mut products);
+                wipe(&mut pass_points);
                 return false;
             };
-            let mut table = multiples(&point);
-            let (product, identity) = multiply(&table, &digits(pass * VECTORS_PER_INVERSION + v));
-            wipe(&mut table);
+            pass_points.push(point);
+        }
+        let mut tables = affine_tables(&pass_points);
+        wipe(&mut pass_points);
+        let mut products = Vec::with_capacity(vectors);
+        let mut identities = Vec::with_capacity(vectors);
+        for (v, table) in tables.iter().enumerate() {
+            let (product, identity) = multiply(table, &digits(pass * VECTORS_PER_INVERSION + v));
             if let Some(kept) = kept.as_mut() {
                 kept.push(product);
             }
@@ -265,6 +352,7 @@ fn mul_vectors(
         }
         wipe(&mut products);
         wipe(&mut inverses);
+        wipe(&mut tables);
     }
     true
 }

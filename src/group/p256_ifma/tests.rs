@@ -6,12 +6,10 @@ use p256::elliptic_curve::ff::PrimeField;
 use p256::{ProjectivePoint, Scalar};
 
 use super::codec::{
-    be_of_limbs, decode, encode_affine, limbs_of_be, slice, unslice, ENCODING_LEN,
-    GENERATOR_ENCODING,
+    be_of_limbs, decode, limbs_of_be, slice, unslice, ENCODING_LEN, GENERATOR_ENCODING,
 };
 use super::field::{invert_all, Fe8, P};
 use super::map::{hash_to_curve, UNIFORM_LEN};
-use super::point::Jacobian8;
 use super::scalar_mul::{self, encoded_vector as encoded_lanes};
 use crate::group::ifma_lanes::LANES;
 use crate::group::{PrimeOrderGroup, P256};
@@ -511,15 +509,16 @@ fn short_msm_matches_p256() {
             .collect();
         let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s[..]).collect();
         let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
-        let expected = points[..count]
-            .iter()
-            .zip(&scalars)
-            .fold(ProjectivePoint::IDENTITY, |sum, (p, s)| {
-                let mut wide = [0u8; 32];
-                wide[15..].copy_from_slice(s);
-                wide[15..].reverse();
-                sum + p * &Scalar::from_repr(wide.into()).unwrap()
-            });
+        let expected =
+            points[..count]
+                .iter()
+                .zip(&scalars)
+                .fold(ProjectivePoint::IDENTITY, |sum, (p, s)| {
+                    let mut wide = [0u8; 32];
+                    wide[15..].copy_from_slice(s);
+                    wide[15..].reverse();
+                    sum + p * &Scalar::from_repr(wide.into()).unwrap()
+                });
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
         for kept in [None, Some(decoded.as_slice())] {

@@ -1,0 +1,135 @@
+//! P-256 points, 8 at once, in homogeneous projective coordinates `(X :
+//! Y : Z)` for `(X/Z, Y/Z)`, with the complete addition of Renes,
+//! Costello and Batina (eprint 2015/1060, algorithm 4 for `a = −3`): right
+//! for every pair of operands, the identity `(0 : 1 : 0)` and equal
+//! operands included, with no lane mask. For sums of points a malicious
+//! server may have chosen (`msm.rs`), where any two partial sums could
+//! meet; 12 multiplications and 2 by `b` per addition.
+
+use super::field::{splat, Fe8};
+use super::point::{Jacobian8, B};
+use crate::group::ifma_lanes::PlainLimbs;
+use core::arch::x86_64::__mmask8;
+
+/// 8 points in homogeneous projective coordinates.
+#[derive(Clone, Copy)]
+pub(super) struct Projective8 {
+    x: Fe8,
+    y: Fe8,
+    z: Fe8,
+}
+
+// SAFETY: three field elements (`PlainLimbs`), nothing else.
+unsafe impl PlainLimbs for Projective8 {}
+
+impl Projective8 {
+    /// The identity `(0 : 1 : 0)` in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn identity() -> Projective8 {
+        Projective8 {
+            x: Fe8::zero(),
+            y: Fe8::one(),
+            z: Fe8::zero(),
+        }
+    }
+
+    /// The points `(X/Z², Y/Z³)` of Jacobian coordinates: `(X·Z : Y : Z³)`
+    /// (the identity, `Z = 0`, gives `(0 : Y : 0)`, the identity).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn from_jacobian(p: &Jacobian8) -> Projective8 {
+        Projective8 {
+            x: p.x.mul(&p.z),
+            y: p.y,
+            z: p.z.square().mul(&p.z),
+        }
+    }
+
+    /// The same points in Jacobian coordinates, `(X·Z, Y·Z², Z)`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn to_jacobian(self) -> Jacobian8 {
+        Jacobian8 {
+            x: self.x.mul(&self.z),
+            y: self.y.mul(&self.z.square()),
+            z: self.z,
+        }
+    }
+
+    /// `self + other`, complete (algorithm 4 of the module's reference,
+    /// step by step).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn add(&self, other: &Projective8) -> Projective8 {
+        let b = splat(B);
+        let (x1, y1, z1) = (&self.x, &self.y, &self.z);
+        let (x2, y2, z2) = (&other.x, &other.y, &other.z);
+        let t0 = x1.mul(x2);
+        let t1 = y1.mul(y2);
+        let t2 = z1.mul(z2);
+        let t3 = x1.add(y1).mul(&x2.add(y2)).sub(&t0.add(&t1));
+        let t4 = y1.add(z1).mul(&y2.add(z2)).sub(&t1.add(&t2));
+        let y3 = x1.add(z1).mul(&x2.add(z2)).sub(&t0.add(&t2));
+        let x3 = y3.sub(&b.mul(&t2)).times_3();
+        let z3 = t1.sub(&x3);
+        let x3 = t1.add(&x3);
+        let t2 = t2.times_3();
+        let y3 = b.mul(&y3).sub(&t2).sub(&t0).times_3();
+        let t0 = t0.times_3().sub(&t2);
+        Projective8 {
+            x: t3.mul(&x3).sub(&t4.mul(&y3)),
+            y: x3.mul(&z3).add(&t0.mul(&y3)),
+            z: t4.mul(&z3).add(&t3.mul(&t0)),
+        }
+    }
+
+    /// `2^k·self` by complete additions.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn double_times(&self, k: u32) -> Projective8 {
+        let mut p = *self;
+        for _ in 0..k {
+            p = p.add(&p);
+        }
+        p
+    }
+
+    /// The limbs of the three coordinates, to permute lanes.
+    #[inline]
+    pub(super) fn limbs_mut(&mut self) -> [&mut [core::arch::x86_64::__m512i; 5]; 3] {
+        [&mut self.x.0, &mut self.y.0, &mut self.z.0]
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn select(&self, other: &Projective8, mask: __mmask8) -> Projective8 {
+        Projective8 {
+            x: self.x.select(&other.x, mask),
+            y: self.y.select(&other.y, mask),
+            z: self.z.select(&other.z, mask),
+        }
+    }
+
+    /// `−self` in the lanes of `mask`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn negate_where(&self, mask: __mmask8) -> Projective8 {
+        Projective8 {
+            x: self.x,
+            y: self.y.negate_where(mask),
+            z: self.z,
+        }
+    }
+}
+
+impl super::scalar_mul::LanePoints for Projective8 {
+    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { self.select(other, mask) }
+    }
+    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+        // SAFETY: as above.
+        unsafe { self.negate_where(mask) }
+    }
+}
