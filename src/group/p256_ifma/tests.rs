@@ -478,8 +478,8 @@ fn hashing_and_blinding_matches_p256() {
         // The kept points are the blinded elements: multiplied by 1 they
         // encode the same.
         let mut again = vec![0u8; out.len()];
-        // SAFETY: as above.
         let ones = vec![le_bytes(&Scalar::ONE); count];
+        // SAFETY: as above.
         assert!(unsafe { scalar_mul::mul_each(&ones, Some(&kept), &out, &mut again) });
         assert_eq!(again, out);
     }
