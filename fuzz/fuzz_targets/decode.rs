@@ -78,16 +78,20 @@ fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
         }
         _ => {
             // The server's decoding of a request (and the client's of an
-            // answer): all or nothing, re-encoding to the input, the two
-            // decoders agreeing (ristretto255's request check runs on the
-            // IFMA engine where the CPU has it, the answer's on dalek); then
-            // the evaluation of what decodes equal to k·X one element at a
-            // time (not on the FFDHE groups, where a batch exponentiation
-            // costs about 0.1 s under instrumentation).
+            // answer): all or nothing, re-encoding to the input, and
+            // agreeing with the portable decoder (ristretto255's and
+            // P-256's message checks run on their IFMA engines where the
+            // CPU has them, `decode_batch` and `elements()` on dalek and
+            // p256); then the evaluation of what decodes (on the engine)
+            // equal to k·X one element at a time (not on the FFDHE groups,
+            // where a batch exponentiation costs about 0.1 s under
+            // instrumentation).
             let server = cached((TypeId::of::<G>(), 0, 0), || {
                 OprfServer::new(KeyPair::<G>::from_secret(G::scalar_from_u64(7)))
             });
             let answer = EvaluatedElements::<G>::from_bytes(bytes);
+            let portable = G::decode_batch(bytes);
+            assert_eq!(answer.is_ok(), portable.is_ok(), "the decoders agree");
             match BlindedElements::<G>::from_bytes(bytes) {
                 Ok(request) => {
                     assert_eq!(request.as_bytes(), bytes);
