@@ -67,14 +67,14 @@ impl Projective8 {
         let t0 = x1.mul(x2);
         let t1 = y1.mul(y2);
         let t2 = z1.mul(z2);
-        let t3 = x1.add(y1).mul(&x2.add(y2)).sub(&t0.add(&t1));
-        let t4 = y1.add(z1).mul(&y2.add(z2)).sub(&t1.add(&t2));
-        let y3 = x1.add(z1).mul(&x2.add(z2)).sub(&t0.add(&t2));
-        let x3 = y3.sub(&b.mul(&t2)).times_3();
+        let t3 = x1.add(y1).mul(&x2.add(y2)).sub_two::<0>(&t0, &t1);
+        let t4 = y1.add(z1).mul(&y2.add(z2)).sub_two::<0>(&t1, &t2);
+        let y3 = x1.add(z1).mul(&x2.add(z2)).sub_two::<0>(&t0, &t2);
+        let x3 = y3.sub_times_3(&b.mul(&t2));
         let z3 = t1.sub(&x3);
         let x3 = t1.add(&x3);
         let t2 = t2.times_3();
-        let y3 = b.mul(&y3).sub(&t2).sub(&t0).times_3();
+        let y3 = b.mul(&y3).sub_two::<0>(&t2, &t0).times_3();
         let t0 = t0.times_3().sub(&t2);
         Projective8 {
             x: t3.mul(&x3).sub(&t4.mul(&y3)),

@@ -104,21 +104,26 @@ impl Fe8 {
         Fe8(limbs).mul(&splat(R_SQUARED))
     }
 
-    /// Brings signed limbs (each below 2^62 in magnitude) whose value `v`
-    /// is in `[0, 2^260)` to an element of the module's bounds, congruent
-    /// modulo p: the value's bits from 2^256 up (`t < 16`, from the top
+    /// Brings signed limbs (each below 2^58 in magnitude) with a top limb
+    /// in `[0, 2^55)` to an element of the module's bounds, congruent
+    /// modulo p: the value's bits from 2^256 up (`t < 2^7`, from the top
     /// limb alone) fold back as `t·(2^224 − 2^192 − 2^96 + 1)` (≡ t·2^256),
     /// then one ripple of signed carries. The result is below `2^256 +
-    /// 2^229`.
+    /// 2^232`.
     ///
-    /// Callers pass sums of elements, multiples by up to 8, or `a − b + 4p`:
-    /// each has a top limb in `[0, 2^52)` and, when the top limb is below
-    /// 2^48 (nothing folds), non-negative limbs, so the value after the
-    /// fold is non-negative (a fold of `t ≥ 1` adds at least `2^223`, more
-    /// than negative lower limbs can take away).
+    /// Callers pass sums of elements, multiples by up to 8, `a − b + 4p` or
+    /// `a − 2^K·b + 2^K·4p`: each has a top limb in `[0, 2^55)` and, when
+    /// the top limb is below 2^48 (nothing folds), non-negative limbs, so
+    /// the value after the fold is non-negative (a fold of `t ≥ 1` adds at
+    /// least `2^223`, more than negative lower limbs, above `−2^211`, can
+    /// take away).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
     fn reduce(l: [__m512i; 5]) -> Fe8 {
+        if cfg!(debug_assertions) {
+            let top_over = _mm512_cmpge_epu64_mask(l[4], _mm512_set1_epi64(1 << 55));
+            assert_eq!(top_over, 0, "top limb outside [0, 2^55) before a reduction");
+        }
         let mask = _mm512_set1_epi64(LOW_52);
         let t = _mm512_srli_epi64::<48>(l[4]);
         let mut r = [
@@ -179,6 +184,61 @@ impl Fe8 {
         }))
     }
 
+    /// `self − 2^K·other` for `K ≤ 3` in one reduction, computed as `self +
+    /// 2^K·4p − 2^K·other` (the value is positive, below `2^257 + 2^261`,
+    /// and the top limb, at least `2^(49+K)`, is below 2^55: `reduce`'s
+    /// fold takes it).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub_times_pow2<const K: u32>(&self, other: &Fe8) -> Fe8 {
+        debug_assert!(K <= 3);
+        let bias = broadcast(FOUR_P);
+        Fe8::reduce(core::array::from_fn(|i| {
+            let scaled_bias = _mm512_slli_epi64::<K>(bias[i]);
+            let scaled = _mm512_slli_epi64::<K>(other.0[i]);
+            _mm512_sub_epi64(_mm512_add_epi64(self.0[i], scaled_bias), scaled)
+        }))
+    }
+
+    /// `self − b − 2^K·c` for `K ≤ 1` in one reduction, computed as `self
+    /// + (1 + 2^K)·4p − b − 2^K·c` (positive, top limb below 2^53).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub_two<const K: u32>(&self, b: &Fe8, c: &Fe8) -> Fe8 {
+        debug_assert!(K <= 1);
+        let bias = broadcast(FOUR_P);
+        Fe8::reduce(core::array::from_fn(|i| {
+            let bias = _mm512_add_epi64(bias[i], _mm512_slli_epi64::<K>(bias[i]));
+            let subtrahend = _mm512_add_epi64(b.0[i], _mm512_slli_epi64::<K>(c.0[i]));
+            _mm512_sub_epi64(_mm512_add_epi64(self.0[i], bias), subtrahend)
+        }))
+    }
+
+    /// `2^K·self − other` for `K ≤ 3` in one reduction, computed as
+    /// `2^K·self + 4p − other` (positive, top limb below 2^53).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn times_pow2_sub<const K: u32>(&self, other: &Fe8) -> Fe8 {
+        debug_assert!(K <= 3);
+        let bias = broadcast(FOUR_P);
+        Fe8::reduce(core::array::from_fn(|i| {
+            let scaled = _mm512_slli_epi64::<K>(self.0[i]);
+            _mm512_sub_epi64(_mm512_add_epi64(scaled, bias[i]), other.0[i])
+        }))
+    }
+
+    /// `3·(self − other)` in one reduction, computed as `3·(self + 4p −
+    /// other)` (positive, top limb below 2^53).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub_times_3(&self, other: &Fe8) -> Fe8 {
+        let bias = broadcast(FOUR_P);
+        Fe8::reduce(core::array::from_fn(|i| {
+            let d = _mm512_sub_epi64(_mm512_add_epi64(self.0[i], bias[i]), other.0[i]);
+            _mm512_add_epi64(_mm512_slli_epi64::<1>(d), d)
+        }))
+    }
+
     /// `−self`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
@@ -215,16 +275,17 @@ impl Fe8 {
         self.debug_assert_bounds();
         other.debug_assert_bounds();
         let (a, b) = (&self.0, &other.0);
-        let zero = _mm512_setzero_si512();
-        let mut lo = [zero; 10];
-        let mut hi = [zero; 10];
+        // One accumulator per column for the low halves and the high
+        // halves landing there (at most 10 terms below 2^52 each): no
+        // additions to merge them.
+        let mut c = [_mm512_setzero_si512(); 10];
         for i in 0..5 {
             for j in 0..5 {
-                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], b[j]);
-                hi[i + j + 1] = _mm512_madd52hi_epu64(hi[i + j + 1], a[i], b[j]);
+                c[i + j] = _mm512_madd52lo_epu64(c[i + j], a[i], b[j]);
+                c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], a[i], b[j]);
             }
         }
-        montgomery_reduce(lo, hi)
+        montgomery_reduce(c)
     }
 
     /// `self² / R`: the 10 cross products once, doubled, and the 5 squares;
@@ -234,24 +295,21 @@ impl Fe8 {
     pub(super) fn square(&self) -> Fe8 {
         self.debug_assert_bounds();
         let a = &self.0;
-        let zero = _mm512_setzero_si512();
-        let mut lo = [zero; 10];
-        let mut hi = [zero; 10];
+        let mut c = [_mm512_setzero_si512(); 10];
         for i in 0..5 {
             for j in i + 1..5 {
-                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], a[j]);
-                hi[i + j + 1] = _mm512_madd52hi_epu64(hi[i + j + 1], a[i], a[j]);
+                c[i + j] = _mm512_madd52lo_epu64(c[i + j], a[i], a[j]);
+                c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], a[i], a[j]);
             }
         }
-        for k in 0..10 {
-            lo[k] = _mm512_add_epi64(lo[k], lo[k]);
-            hi[k] = _mm512_add_epi64(hi[k], hi[k]);
+        for column in c.iter_mut() {
+            *column = _mm512_add_epi64(*column, *column);
         }
         for i in 0..5 {
-            lo[2 * i] = _mm512_madd52lo_epu64(lo[2 * i], a[i], a[i]);
-            hi[2 * i + 1] = _mm512_madd52hi_epu64(hi[2 * i + 1], a[i], a[i]);
+            c[2 * i] = _mm512_madd52lo_epu64(c[2 * i], a[i], a[i]);
+            c[2 * i + 1] = _mm512_madd52hi_epu64(c[2 * i + 1], a[i], a[i]);
         }
-        montgomery_reduce(lo, hi)
+        montgomery_reduce(c)
     }
 
     /// `self^(2^k)`.
@@ -402,19 +460,17 @@ pub(super) fn invert_all(values: &mut [Fe8]) {
     crate::group::ifma_lanes::wipe(&mut prefix);
 }
 
-/// The Montgomery reduction of a product's columns: `lo[k]` holds the low
-/// halves of weight `2^52k`, `hi[k]` the high halves landing at weight
-/// `2^52k`. Five steps add `m·p·2^52i` with `m` the low 52 bits of column
+/// The Montgomery reduction of a product's columns (`c[k]`: the product
+/// halves of weight `2^52k`, each column below 2^57). Five steps add `m·p·2^52i` with `m` the low 52 bits of column
 /// `i` (`−p^{-1} ≡ 1`), which clears it; columns 5 to 9, carried, are the
 /// result.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn montgomery_reduce(lo: [__m512i; 10], hi: [__m512i; 10]) -> Fe8 {
+fn montgomery_reduce(mut c: [__m512i; 10]) -> Fe8 {
     let mask = _mm512_set1_epi64(LOW_52);
     let p1 = _mm512_set1_epi64(P[1] as i64);
     let p3 = _mm512_set1_epi64(P[3] as i64);
     let p4 = _mm512_set1_epi64(P[4] as i64);
-    let mut c: [__m512i; 10] = core::array::from_fn(|k| _mm512_add_epi64(lo[k], hi[k]));
     for i in 0..5 {
         let m = _mm512_and_si512(c[i], mask);
         // m·(2^52 − 1) + c_i = m·2^52 + (c_i − m): the column's high bits

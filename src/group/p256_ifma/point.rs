@@ -101,12 +101,12 @@ impl Jacobian8 {
         let delta = self.z.square();
         let gamma = self.y.square();
         let beta = self.x.mul(&gamma);
-        let alpha = self.x.sub(&delta).mul(&self.x.add(&delta)).times_3();
-        let x = alpha.square().sub(&beta.times_pow2::<3>());
-        let z = self.y.add(&self.z).square().sub(&gamma.add(&delta));
+        let alpha = self.x.sub_times_3(&delta).mul(&self.x.add(&delta));
+        let x = alpha.square().sub_times_pow2::<3>(&beta);
+        let z = self.y.add(&self.z).square().sub_two::<0>(&gamma, &delta);
         let y = alpha
-            .mul(&beta.times_pow2::<2>().sub(&x))
-            .sub(&gamma.square().times_pow2::<3>());
+            .mul(&beta.times_pow2_sub::<2>(&x))
+            .sub_times_pow2::<3>(&gamma.square());
         Jacobian8 { x, y, z }
     }
 
@@ -137,9 +137,14 @@ impl Jacobian8 {
         let j = h.mul(&i);
         let r = s2.sub(&s1).times_pow2::<1>();
         let v = u1.mul(&i);
-        let x = r.square().sub(&j.add(&v.times_pow2::<1>()));
-        let y = r.mul(&v.sub(&x)).sub(&s1.mul(&j).times_pow2::<1>());
-        let z = self.z.add(&other.z).square().sub(&z1z1.add(&z2z2)).mul(&h);
+        let x = r.square().sub_two::<1>(&j, &v);
+        let y = r.mul(&v.sub(&x)).sub_times_pow2::<1>(&s1.mul(&j));
+        let z = self
+            .z
+            .add(&other.z)
+            .square()
+            .sub_two::<0>(&z1z1, &z2z2)
+            .mul(&h);
         (Jacobian8 { x, y, z }, Difference { h, r })
     }
 
@@ -157,9 +162,9 @@ impl Jacobian8 {
         let j = h.mul(&i);
         let r = s2.sub(&self.y).times_pow2::<1>();
         let v = self.x.mul(&i);
-        let x = r.square().sub(&j.add(&v.times_pow2::<1>()));
-        let y = r.mul(&v.sub(&x)).sub(&self.y.mul(&j).times_pow2::<1>());
-        let z = self.z.add(&h).square().sub(&z1z1.add(&hh));
+        let x = r.square().sub_two::<1>(&j, &v);
+        let y = r.mul(&v.sub(&x)).sub_times_pow2::<1>(&self.y.mul(&j));
+        let z = self.z.add(&h).square().sub_two::<0>(&z1z1, &hh);
         (Jacobian8 { x, y, z }, Difference { h, r })
     }
 
