@@ -253,6 +253,40 @@ fn client_batches<G: PrimeOrderGroup>() {
     }
 }
 
+/// `mul_each` (which a group may run on its own engine) equals one-by-one
+/// `mul`, with the identity and a zero scalar among the operands and a
+/// batch longer than one vector of 8.
+fn mul_each_edges<G: PrimeOrderGroup>() {
+    let mut rng = rng();
+    let mut elements: Vec<G::Element> = (0..11u8)
+        .map(|i| G::hash_to_group(&[b"each", &[i]], b"test-dst"))
+        .collect();
+    elements[3] = G::identity();
+    elements[9] = elements[8].clone();
+    let mut scalars: Vec<G::Scalar> = (0..11).map(|_| G::random_scalar(&mut rng)).collect();
+    scalars[5] = G::scalar_from_u64(0);
+    scalars[6] = G::scalar_from_u64(1);
+    for count in [1usize, 2, 11] {
+        let products = G::mul_each(&scalars[..count], &elements[..count]);
+        for i in 0..count {
+            let expected = G::mul(&elements[i], &scalars[i]);
+            assert!(
+                products[i] == expected,
+                "{} mul_each {i} of {count}",
+                G::SUITE_ID
+            );
+        }
+    }
+}
+
+#[test]
+fn mul_each_matches_one_by_one() {
+    mul_each_edges::<Ristretto255>();
+    mul_each_edges::<P256>();
+    mul_each_edges::<Bls12381G1>();
+    mul_each_edges::<Ffdhe2048>();
+}
+
 #[test]
 fn client_batches_match_one_by_one() {
     client_batches::<Ristretto255>();

@@ -11,6 +11,7 @@
 
 mod codec;
 mod complete;
+mod coordinates;
 mod field;
 mod map;
 mod msm;
@@ -20,6 +21,7 @@ mod scalar_mul;
 mod tests;
 
 use crate::group::ifma_lanes::engine_selected;
+pub(crate) use coordinates::Coordinates;
 pub(crate) use map::UNIFORM_LEN;
 
 /// The points of a validated batch, 8 per vector in order (padding lanes:
@@ -135,4 +137,25 @@ pub(crate) fn msm_ct(
     let decoded = DecodedBatch::vectors_for(decoded, scalars.len());
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
     unsafe { msm::msm_ct(encoded, decoded, scalars, bits) }
+}
+
+/// `s_i·P_i` for points given by their affine coordinates (`identity`: a
+/// bit per point, set where it is the identity) and secret scalars `s_i <
+/// q` (little-endian bytes), constant time in both: each product's
+/// coordinates and whether it is the identity (1, coordinates zero) or
+/// not (0). `None` when the engine is not selected.
+pub(crate) fn mul_each_coordinates(
+    scalars: &[[u8; 32]],
+    points: &[Coordinates],
+    identity: &[u8],
+) -> Option<zeroize::Zeroizing<Vec<(Coordinates, u8)>>> {
+    if !engine_selected()
+        || points.is_empty()
+        || scalars.len() != points.len()
+        || identity.len() != points.len().div_ceil(8)
+    {
+        return None;
+    }
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`engine_selected`).
+    Some(unsafe { coordinates::mul_each_coordinates(scalars, points, identity) })
 }

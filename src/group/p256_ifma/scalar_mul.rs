@@ -156,7 +156,7 @@ pub(super) fn select<T: LanePoints>(
 /// zero digits again) inverts 1 instead, so that it cannot zero the
 /// shared inversion of its lane.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
+pub(super) fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
     let mut tables: Vec<Table> = points.iter().map(|p| multiples(p)).collect();
     let mut inverses: Vec<Fe8> = Vec::with_capacity(8 * points.len());
     for table in &tables {
@@ -187,7 +187,7 @@ fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
 /// digit, from the top (see the module documentation for the additions'
 /// cases).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobian8, __mmask8) {
+pub(super) fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobian8, __mmask8) {
     let top = digits.len() - 1;
     let empty = Affine8 {
         x: Fe8::zero(),

@@ -1,0 +1,79 @@
+//! Scalar multiplication of points given by affine coordinates, each by
+//! its own scalar: `PrimeOrderGroup::mul_each` on `p256` points (the
+//! checked request's balancer, a few products per batch), where one vector
+//! of the engine costs less than one `p256` multiplication.
+
+use core::arch::x86_64::*;
+
+use super::codec::{be_of_limbs, limbs_of_be, slice, unslice};
+use super::field::{invert_all, Fe8};
+use super::point::Jacobian8;
+use super::scalar_mul::{affine_tables, multiply};
+use crate::group::ifma_lanes::{per_lane_digits, wipe, LANES};
+use zeroize::Zeroizing;
+
+/// Affine coordinates: x then y, 32 bytes each, big-endian.
+pub(crate) type Coordinates = [u8; 64];
+
+/// `s_i·P_i` for the points of `points` (coordinates below p of points on
+/// the curve, or anything where `identity` has bit `i mod 8` of byte
+/// `i / 8` set: `P_i` is then the identity) and the secret `s_i < 2^256`
+/// (little-endian bytes), constant time in both: the coordinates of each
+/// product and whether it is the identity (zeros then), as a byte 0/1.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn mul_each_coordinates(
+    scalars: &[[u8; 32]],
+    points: &[Coordinates],
+    identity: &[u8],
+) -> Zeroizing<Vec<(Coordinates, u8)>> {
+    let mut vectors = Vec::with_capacity(points.len().div_ceil(LANES));
+    for chunk in points.chunks(LANES) {
+        // Padding lanes repeat the first point; their scalars are zero.
+        let lane = |i: usize| chunk.get(i).unwrap_or(&chunk[0]);
+        let half = |i: usize, at: usize| -> [u64; 5] {
+            limbs_of_be(lane(i)[at..at + 32].try_into().expect("32 bytes"))
+        };
+        let x = Fe8::from_canonical_limbs(slice(&core::array::from_fn(|i| half(i, 0))));
+        let y = Fe8::from_canonical_limbs(slice(&core::array::from_fn(|i| half(i, 32))));
+        vectors.push(Jacobian8::from_affine(x, y));
+    }
+    let mut tables = affine_tables(&vectors);
+    wipe(&mut vectors);
+    let mut out = Zeroizing::new(Vec::with_capacity(points.len()));
+    let mut products = Vec::with_capacity(tables.len());
+    let mut zero = Vec::with_capacity(tables.len());
+    for (v, table) in tables.iter().enumerate() {
+        let digits = per_lane_digits(&scalars[v * LANES..], 256);
+        let (product, product_identity) = multiply(table, &digits);
+        products.push(product);
+        zero.push(product_identity | identity.get(v).copied().unwrap_or(0));
+    }
+    let mut inverses: Vec<Fe8> = products
+        .iter()
+        .zip(&zero)
+        .map(|(p, zero)| p.z.select(&Fe8::one(), *zero))
+        .collect();
+    invert_all(&mut inverses);
+    for ((p, inverse), (zero, chunk)) in products
+        .iter()
+        .zip(&inverses)
+        .zip(zero.iter().zip(points.chunks(LANES)))
+    {
+        let keep = _mm512_movm_epi64(!*zero);
+        let inverse_squared = inverse.square();
+        let x = p.x.mul(&inverse_squared).canonical();
+        let y = p.y.mul(&inverse_squared.mul(inverse)).canonical();
+        let xs = Zeroizing::new(unslice(&x.map(|l| _mm512_and_si512(l, keep))));
+        let ys = Zeroizing::new(unslice(&y.map(|l| _mm512_and_si512(l, keep))));
+        for lane in 0..chunk.len() {
+            let mut coordinates = [0u8; 64];
+            coordinates[..32].copy_from_slice(&be_of_limbs(&xs[lane]));
+            coordinates[32..].copy_from_slice(&be_of_limbs(&ys[lane]));
+            out.push((coordinates, (*zero >> lane) & 1));
+        }
+    }
+    wipe(&mut products);
+    wipe(&mut inverses);
+    wipe(&mut tables);
+    out
+}
