@@ -63,3 +63,52 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
     }
     lanes
 }
+
+/// 8 field elements per vector, as [`invert_all`] needs them.
+pub(crate) trait LaneField: PlainLimbs {
+    /// 1 in every lane.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512F, DQ and IFMA (every method here).
+    unsafe fn one_lanes() -> Self;
+    /// `self · other`.
+    ///
+    /// # Safety
+    ///
+    /// As [`LaneField::one_lanes`].
+    unsafe fn times(&self, other: &Self) -> Self;
+    /// `1/self` (0 for 0).
+    ///
+    /// # Safety
+    ///
+    /// As [`LaneField::one_lanes`].
+    unsafe fn inverse(&self) -> Self;
+}
+
+/// Replaces every element by its inverse with one inversion (Montgomery's
+/// trick, lane by lane: 3 multiplications per element); every lane of
+/// every element must be non-zero. The partial products are wiped (the
+/// elements may be secret).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
+    // prefix[i]: the product of the elements before i.
+    let mut prefix = Vec::with_capacity(values.len());
+    // SAFETY: this function's target features (here and below).
+    let mut product = unsafe { F::one_lanes() };
+    for v in values.iter() {
+        prefix.push(product);
+        // SAFETY: as above.
+        product = unsafe { product.times(v) };
+    }
+    // The inverse of values[..i + 1] at step i.
+    // SAFETY: as above.
+    let mut inverse = unsafe { product.inverse() };
+    for (v, before) in values.iter_mut().zip(&prefix).rev() {
+        // SAFETY: as above.
+        let (next, inverted) = unsafe { (inverse.times(v), inverse.times(before)) };
+        *v = inverted;
+        inverse = next;
+    }
+    wipe(&mut prefix);
+}

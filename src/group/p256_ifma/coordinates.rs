@@ -6,10 +6,10 @@
 use core::arch::x86_64::*;
 
 use super::codec::{be_of_limbs, limbs_of_be, slice, unslice};
-use super::field::{invert_all, Fe8};
+use super::field::Fe8;
 use super::point::Jacobian8;
 use super::scalar_mul::{affine_tables, multiply};
-use crate::group::ifma_lanes::{per_lane_digits, wipe, LANES};
+use crate::group::ifma_lanes::{invert_all, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
 
 /// Affine coordinates: x then y, 32 bytes each, big-endian.

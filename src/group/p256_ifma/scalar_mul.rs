@@ -28,10 +28,10 @@
 use core::arch::x86_64::*;
 
 use super::codec::{decode, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
-use super::field::{invert_all, Fe8};
+use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
-use crate::group::ifma_lanes::{broadcast_digits, per_lane_digits, wipe, LANES};
+use crate::group::ifma_lanes::{broadcast_digits, invert_all, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
 
 /// Bits of a scalar (`q < 2^256`).

@@ -8,9 +8,10 @@ use p256::{ProjectivePoint, Scalar};
 use super::codec::{
     be_of_limbs, decode, limbs_of_be, slice, unslice, ENCODING_LEN, GENERATOR_ENCODING,
 };
-use super::field::{invert_all, Fe8, P};
+use super::field::{Fe8, P};
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::scalar_mul::{self, encoded_vector as encoded_lanes};
+use crate::group::ifma_lanes::invert_all;
 use crate::group::ifma_lanes::LANES;
 use crate::group::{PrimeOrderGroup, P256};
 

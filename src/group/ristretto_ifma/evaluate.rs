@@ -17,11 +17,11 @@
 //! buffers are wiped.
 
 use super::codec::{decode, DoubledEncoding, LANES};
-use super::field::{invert_all, Fe8};
+use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::ifma_lanes::{broadcast_digits, per_lane_digits, wipe};
+use crate::group::ifma_lanes::{broadcast_digits, invert_all, per_lane_digits, wipe};
 use zeroize::Zeroizing;
 
 /// Bytes of an encoding.

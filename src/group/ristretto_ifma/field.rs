@@ -400,23 +400,18 @@ fn times_19(x: __m512i) -> __m512i {
     _mm512_mullo_epi64(x, _mm512_set1_epi64(19))
 }
 
-/// Replaces every element by its inverse with one inversion (Montgomery's
-/// trick, lane by lane: 3 multiplications per element); every lane of
-/// every element must be non-zero.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn invert_all(values: &mut [Fe8]) {
-    // prefix[i]: the product of the elements before i.
-    let mut prefix = Vec::with_capacity(values.len());
-    let mut product = Fe8::one();
-    for v in values.iter() {
-        prefix.push(product);
-        product = product.mul(v);
+impl crate::group::ifma_lanes::LaneField for Fe8 {
+    unsafe fn one_lanes() -> Fe8 {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { Fe8::one() }
     }
-    let mut inverse = product.invert(); // of values[..i + 1] at step i
-    for (v, before) in values.iter_mut().zip(&prefix).rev() {
-        let next = inverse.mul(v);
-        *v = inverse.mul(before);
-        inverse = next;
+    unsafe fn times(&self, other: &Fe8) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.mul(other) }
+    }
+    unsafe fn inverse(&self) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.invert() }
     }
 }
 
