@@ -83,6 +83,9 @@ fn engine_mul_each(
     elements: &[ProjectivePoint],
 ) -> Option<Vec<ProjectivePoint>> {
     use p256::elliptic_curve::sec1::ToEncodedPoint;
+    if !super::ifma_lanes::engine_selected() {
+        return None;
+    }
     let mut identity = vec![0u8; elements.len().div_ceil(8)];
     let mut coordinates: Zeroizing<Vec<super::p256_ifma::Coordinates>> =
         Zeroizing::new(Vec::with_capacity(elements.len()));
@@ -90,7 +93,9 @@ fn engine_mul_each(
         let affine = element.to_affine();
         let is_identity = affine.is_identity();
         identity[i / 8] |= is_identity.unwrap_u8() << (i % 8);
-        // The identity's coordinates are taken as zeros (its lane is masked).
+        // The identity has no coordinates: its lane takes the generator's
+        // and is masked. `finite` is never the identity, so the encoder's
+        // test for it always goes the same way.
         let finite = AffinePoint::conditional_select(&affine, &AffinePoint::GENERATOR, is_identity);
         let encoded = finite.to_encoded_point(false);
         let mut xy = [0u8; 64];
