@@ -1,10 +1,20 @@
 //! P-256 arithmetic on 8 points at once with AVX-512 IFMA (the word-sliced
-//! layout of the `mp` engine, for P-256's field): the server's evaluation
-//! (decode the SEC1 compressed elements, multiply by the key, encode with
-//! one inversion per batch), the check of a message's encodings (the
-//! decoding alone), and the client's hashing to the curve with its
-//! blinding and its unblinding (each element its own scalar), where
-//! RustCrypto's `p256` takes over 100 µs per element here.
+//! layout of the `mp` engine, for P-256's field), wherever the protocols
+//! handle batches and RustCrypto's `p256` takes over 100 µs per element
+//! here: the check of a message's encodings (SEC1 compressed decoding,
+//! the points kept), the server's evaluation (multiply by the key, encode
+//! with one inversion per batch), the client's hashing to the curve with
+//! its blinding and its unblinding (each element its own scalar), the
+//! balancer's and the check's multi-scalar multiplications and a VOPRF
+//! proof's composites (`msm.rs`), and `mul_each` on `p256` points
+//! (`coordinates.rs`).
+//!
+//! Constant time in keys, blinds, inverses, factors and hashed inputs:
+//! the argument is in `scalar_mul.rs` (digits as lane masks, every table
+//! entry read, the additions' exceptional cases handled by masks, not
+//! branches), `map.rs` and `msm.rs`; valgrind cannot execute AVX-512, so
+//! `tests/dudect_oprf.rs` times the server's evaluation and the client's
+//! blinding and unblinding with sparse against random scalars.
 //!
 //! Reached only when `ifma_lanes::engine_selected` (the `ifma` backend and
 //! AVX-512DQ).
@@ -24,8 +34,11 @@ use crate::group::ifma_lanes::engine_selected;
 pub(crate) use coordinates::Coordinates;
 pub(crate) use map::UNIFORM_LEN;
 
-/// The points of a validated batch, 8 per vector in order (padding lanes:
-/// the generator), kept beside its encodings for the engine.
+/// The points of a batch, 8 per vector in order, kept beside its
+/// encodings for the engine: those a message's check decoded (padding
+/// lanes: the generator) or a client's blinded elements (padding lanes:
+/// meaningless products of zero scalars, only ever multiplied by zero
+/// digits again).
 pub(crate) struct DecodedBatch {
     vectors: Vec<point::Jacobian8>,
     /// How many elements the vectors hold.
