@@ -2,6 +2,8 @@
 //! `p256_ifma`) share: the lane count, when they run, and the wiping of
 //! buffers of limb vectors that may hold secrets.
 
+use core::arch::x86_64::*;
+
 use crate::group::straus::signed_digits;
 use crate::mp::Backend;
 use zeroize::Zeroizing;
@@ -111,4 +113,45 @@ pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
         inverse = next;
     }
     wipe(&mut prefix);
+}
+
+/// Points of 8 lanes a table scan can choose among: lane blends and
+/// negations.
+pub(crate) trait LanePoints: Copy {
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512F and DQ.
+    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self;
+    /// `−self` in the lanes of `mask`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512F and DQ.
+    unsafe fn negated_where(&self, mask: __mmask8) -> Self;
+}
+
+/// Per lane, `|d|·P` from the table (`empty` for 0), negated where `d <
+/// 0`, and the lanes where `d = 0`: every entry is read and kept under a
+/// comparison mask.
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn select<T: LanePoints>(
+    table: &[T; 8],
+    empty: T,
+    digits: &[i64; LANES],
+) -> (T, __mmask8) {
+    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
+    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
+    let magnitude = _mm512_abs_epi64(d);
+    let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
+    let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());
+    let mut chosen = empty;
+    for (k, entry) in table.iter().enumerate() {
+        let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
+        // SAFETY: this function's target features.
+        chosen = unsafe { chosen.blend(entry, hit) };
+    }
+    // SAFETY: as above.
+    (unsafe { chosen.negated_where(negative) }, zero)
 }

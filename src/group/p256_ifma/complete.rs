@@ -123,7 +123,7 @@ impl Projective8 {
     }
 }
 
-impl super::scalar_mul::LanePoints for Projective8 {
+impl crate::group::ifma_lanes::LanePoints for Projective8 {
     unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.select(other, mask) }

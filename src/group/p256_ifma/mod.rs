@@ -37,8 +37,7 @@ pub(crate) use map::UNIFORM_LEN;
 /// The points of a batch, 8 per vector in order, kept beside its
 /// encodings for the engine: those a message's check decoded (padding
 /// lanes: the generator) or a client's blinded elements (padding lanes:
-/// meaningless products of zero scalars, only ever multiplied by zero
-/// digits again).
+/// their hashed input point, their scalar being zero).
 pub(crate) struct DecodedBatch {
     vectors: Vec<point::Jacobian8>,
     /// How many elements the vectors hold.

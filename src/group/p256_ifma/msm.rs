@@ -16,8 +16,8 @@ use core::arch::x86_64::*;
 use super::codec::ENCODING_LEN;
 use super::complete::Projective8;
 use super::point::Jacobian8;
-use super::scalar_mul::{decode_vector, encoded_vector, multiples, select};
-use crate::group::ifma_lanes::{per_lane_digits, wipe, LANES};
+use super::scalar_mul::{decode_vector, encoded_vector, multiples};
+use crate::group::ifma_lanes::{per_lane_digits, select, wipe, LANES};
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per
 /// slot) stay in the L2 cache, and the doublings are shared by the pass.

@@ -239,17 +239,6 @@ impl Jacobian8 {
             z: self.z.select(&other.z, mask),
         }
     }
-
-    /// `−self` in the lanes of `mask`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Jacobian8 {
-        Jacobian8 {
-            x: self.x,
-            y: self.y.negate_where(mask),
-            z: self.z,
-        }
-    }
 }
 
 /// `x³ − 3x + b`.

@@ -31,7 +31,9 @@ use super::codec::{decode, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
-use crate::group::ifma_lanes::{broadcast_digits, invert_all, per_lane_digits, wipe, LANES};
+use crate::group::ifma_lanes::{
+    broadcast_digits, invert_all, per_lane_digits, select, wipe, LanePoints, LANES,
+};
 use zeroize::Zeroizing;
 
 /// Bits of a scalar (`q < 2^256`).
@@ -86,23 +88,6 @@ pub(super) fn multiples(p: &Jacobian8) -> Table {
     table
 }
 
-/// Points of 8 lanes a table scan can choose among: lane blends and
-/// negations.
-pub(super) trait LanePoints: Copy {
-    /// `other` in the lanes of `mask`, `self` elsewhere.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F and DQ.
-    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self;
-    /// `−self` in the lanes of `mask`.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F and DQ.
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self;
-}
-
 impl LanePoints for Affine8 {
     unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
@@ -114,53 +99,22 @@ impl LanePoints for Affine8 {
     }
 }
 
-impl LanePoints for Jacobian8 {
-    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
-        // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { self.select(other, mask) }
-    }
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
-        // SAFETY: as above.
-        unsafe { self.negate_where(mask) }
-    }
-}
-
-/// Per lane, `|d|·P` from the table (`empty` for 0), negated where `d <
-/// 0`, and the lanes where `d = 0`: every entry is read and kept under a
-/// comparison mask.
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(super) fn select<T: LanePoints>(
-    table: &[T; 8],
-    empty: T,
-    digits: &[i64; LANES],
-) -> (T, __mmask8) {
-    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
-    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
-    let magnitude = _mm512_abs_epi64(d);
-    let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
-    let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());
-    let mut chosen = empty;
-    for (k, entry) in table.iter().enumerate() {
-        let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
-        // SAFETY: this function's target features.
-        chosen = unsafe { chosen.blend(entry, hit) };
-    }
-    // SAFETY: as above.
-    (unsafe { chosen.negated_where(negative) }, zero)
-}
-
 /// The tables `1·P .. 8·P` of the vectors `points` in affine form, their
 /// `Z` inverted with one inversion (3 multiplications each, and 4 to
-/// scale). An entry with `Z = 0` (in a lane whose `P` is meaningless: a
-/// kept product of a padding lane's zero scalar, only ever multiplied by
-/// zero digits again) inverts 1 instead, so that it cannot zero the
-/// shared inversion of its lane.
+/// scale). Every lane of every point must be a point other than the
+/// identity (padding lanes included: decoded batches pad with the
+/// generator, kept products with their input point), so that no `Z` is
+/// zero: one zero would zero the shared inversion of its lane.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
     let mut tables: Vec<Table> = points.iter().map(|p| multiples(p)).collect();
     let mut inverses: Vec<Fe8> = Vec::with_capacity(8 * points.len());
     for table in &tables {
-        inverses.extend(table.iter().map(|e| e.z.select(&Fe8::one(), e.z.is_zero())));
+        inverses.extend(table.iter().map(|e| e.z));
+    }
+    if cfg!(debug_assertions) {
+        let zero = inverses.iter().fold(0, |any, z| any | z.is_zero());
+        assert_eq!(zero, 0, "a table entry is the identity");
     }
     invert_all(&mut inverses);
     let affine = tables
@@ -294,7 +248,8 @@ fn points_of<'a>(
 /// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an
 /// invalid encoding), as many as `out` has room for, vector `v` multiplied
 /// by the lane digits `digits(v)`; with `kept`, the products are pushed
-/// there too (public ones only: a client's blinded elements). The
+/// there too (public ones only: a client's blinded elements; a lane whose
+/// product is the identity keeps its input point). The
 /// products and their affine forms may be secret (a client's unblinded
 /// elements): wiped.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
@@ -322,7 +277,11 @@ fn mul_vectors(
         for (v, table) in tables.iter().enumerate() {
             let (product, identity) = multiply(table, &digits(pass * VECTORS_PER_INVERSION + v));
             if let Some(kept) = kept.as_mut() {
-                kept.push(product);
+                // A zero scalar's lane (padding) keeps its input point
+                // instead of the identity, so that the kept points can
+                // serve as `affine_tables` input again.
+                let input = Jacobian8::from_affine(table[0].x, table[0].y);
+                kept.push(product.select(&input, identity));
             }
             products.push(product);
             identities.push(identity);

@@ -10,6 +10,7 @@ use super::codec::{
 };
 use super::field::{Fe8, P};
 use super::map::{hash_to_curve, UNIFORM_LEN};
+use super::point::Jacobian8;
 use super::scalar_mul::{self, encoded_vector as encoded_lanes};
 use crate::group::ifma_lanes::invert_all;
 use crate::group::ifma_lanes::LANES;
@@ -235,7 +236,7 @@ fn decode_encode_add_double_match_p256() {
         let (valid, valid_other, results) = unsafe {
             let (a, valid) = decode(&bytes);
             let (b, valid_other) = decode(&other_bytes);
-            let minus_a = a.negate_where(0xff);
+            let minus_a = Jacobian8 { y: a.y.neg(), ..a };
             let sums = [
                 a,
                 a.add(&b, 0, 0),

@@ -97,17 +97,20 @@ pub(super) fn multiples(p: &Extended8) -> Table {
 }
 
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
-/// `d < 0`: every entry is read and kept under a comparison mask.
+/// `d < 0`: the shared masked scan of every entry (`ifma_lanes::select`).
+#[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
-    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
-    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
-    let magnitude = _mm512_abs_epi64(d);
-    let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
-    let mut chosen = Cached8::identity();
-    for (k, entry) in table.iter().enumerate() {
-        let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
-        chosen = chosen.select(entry, hit);
+    crate::group::ifma_lanes::select(table, Cached8::identity(), digits).0
+}
+
+impl crate::group::ifma_lanes::LanePoints for Cached8 {
+    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { self.select(other, mask) }
     }
-    chosen.negate_where(negative)
+    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+        // SAFETY: as above.
+        unsafe { self.negate_where(mask) }
+    }
 }
