@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::straus::signed_digits;
+use crate::group::straus::{digit_count, signed_digits};
 use crate::mp::Backend;
 use zeroize::Zeroizing;
 
@@ -51,19 +51,42 @@ pub(crate) fn broadcast_digits(scalar: &[u8], bits: usize) -> Zeroizing<Vec<[i64
     Zeroizing::new(digits.iter().map(|&d| [i64::from(d); LANES]).collect())
 }
 
-/// The signed digits of up to 8 scalars below `2^bits`, lane `i` holding
-/// those of `scalars[i]` (lanes past the scalars: zero), wiped on drop.
+/// The signed digits of up to 8 scalars below `2^bits` (`bits ≤ 256`),
+/// lane `i` holding those of `scalars[i]` (lanes past the scalars: zero),
+/// wiped on drop: `straus::signed_digits`'s recoding, one vector operation
+/// per step for the 8 lanes (a client recodes two scalars per element).
+#[target_feature(enable = "avx512f")]
 pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
     scalars: &[S],
     bits: usize,
 ) -> Zeroizing<Vec<[i64; LANES]>> {
-    let mut lanes = Zeroizing::new(vec![[0i64; LANES]; bits.div_ceil(4) + 1]);
+    debug_assert!(bits <= 256, "scalars of at most 256 bits");
+    // The scalars' 64-bit words, `words[w][lane]`, zero past each scalar
+    // (a fifth word of zeros for the carry digit of 256-bit scalars).
+    let mut words = Zeroizing::new([[0u64; LANES]; 5]);
     for (lane, scalar) in scalars.iter().take(LANES).enumerate() {
-        for (position, d) in signed_digits(scalar.as_ref(), bits).iter().enumerate() {
-            lanes[position][lane] = i64::from(*d);
+        for (i, &byte) in scalar.as_ref().iter().take(32).enumerate() {
+            words[i / 8][lane] |= u64::from(byte) << (8 * (i % 8));
         }
     }
-    lanes
+    let mut digits = Zeroizing::new(vec![[0i64; LANES]; digit_count(bits)]);
+    let (fifteen, eight) = (_mm512_set1_epi64(15), _mm512_set1_epi64(8));
+    let mut carry = _mm512_setzero_si512();
+    for (j, digit) in digits.iter_mut().enumerate() {
+        // SAFETY: `words[j / 16]` (`j < 65`) is 8 initialized u64s.
+        let word = unsafe { _mm512_loadu_si512(words[j / 16].as_ptr().cast()) };
+        let shift = _mm_cvtsi64_si128(4 * (j % 16) as i64);
+        let nibble = _mm512_add_epi64(
+            _mm512_and_si512(_mm512_srl_epi64(word, shift), fifteen),
+            carry,
+        );
+        // carry = 1 iff nibble >= 8 (nibble is in [0, 16]).
+        carry = _mm512_srai_epi64::<4>(_mm512_add_epi64(nibble, eight));
+        let signed = _mm512_sub_epi64(nibble, _mm512_slli_epi64::<4>(carry));
+        // SAFETY: `digit` is 8 i64s, room for the vector.
+        unsafe { _mm512_storeu_si512(digit.as_mut_ptr().cast(), signed) };
+    }
+    digits
 }
 
 /// 8 field elements per vector, as [`invert_all`] needs them.
@@ -154,4 +177,42 @@ pub(crate) fn select<T: LanePoints>(
     }
     // SAFETY: as above.
     (unsafe { chosen.negated_where(negative) }, zero)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_lane_digits_are_each_scalars_signed_digits() {
+        if !std::is_x86_feature_detected!("avx512f") {
+            eprintln!("skipped: no AVX-512F");
+            return;
+        }
+        let mut scalars: Vec<[u8; 32]> = vec![[0xff; 32], [0x88; 32], [0x77; 32], [0; 32]];
+        scalars
+            .extend((1u8..4).map(|i| core::array::from_fn(|j| (j as u8).wrapping_mul(0x3b) ^ i)));
+        for bits in [12, 65, 129, 253, 256] {
+            let mut masked = scalars.clone();
+            for scalar in &mut masked {
+                for (i, byte) in scalar.iter_mut().enumerate() {
+                    *byte &= (((1u32 << 8) - 1) >> (8 * (i + 1)).saturating_sub(bits).min(8)) as u8;
+                }
+            }
+            // SAFETY: the CPU has AVX-512F (tested above).
+            let lanes = unsafe { per_lane_digits(&masked, bits) };
+            for (lane, scalar) in masked.iter().enumerate() {
+                let alone = signed_digits(scalar, bits);
+                assert_eq!(lanes.len(), alone.len());
+                assert!(lanes
+                    .iter()
+                    .zip(alone.iter())
+                    .all(|(l, &d)| l[lane] == i64::from(d)));
+            }
+            assert!(
+                lanes.iter().all(|l| l[masked.len()] == 0),
+                "lane past the scalars"
+            );
+        }
+    }
 }

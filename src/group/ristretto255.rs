@@ -15,12 +15,9 @@ use super::xmd::{expand_message_xmd_after, zero_padded};
 use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::Error;
 
-/// `1/2 mod ℓ = (ℓ + 1)/2`, little-endian: the batch encoders multiply by
-/// `s/2` (a constant, so no scalar inversion per call).
-const INVERSE_OF_TWO: [u8; 32] = [
-    247, 233, 122, 46, 141, 49, 9, 44, 107, 206, 123, 81, 239, 124, 111, 10, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 8,
-];
+/// The group order `ℓ = 2^252 + 27742317777372353535851937790883648493`,
+/// little-endian 64-bit words.
+const ORDER_WORDS: [u64; 4] = [0x5812_631a_5cf5_d3ed, 0x14de_f9de_a2f7_9cd6, 0, 1 << 60];
 
 /// Bits of a scalar modulo ℓ (`ℓ < 2^253`).
 #[cfg(target_arch = "x86_64")]
@@ -98,17 +95,42 @@ fn engine_short_msm(
 /// encodes doubled products), as secret as the scalars: wiped on drop.
 #[cfg(target_arch = "x86_64")]
 fn halved_bytes(scalars: &[Scalar]) -> Zeroizing<Vec<[u8; 32]>> {
-    let inverse_of_two = inverse_of_two();
-    Zeroizing::new(
-        scalars
-            .iter()
-            .map(|s| Scalar(s.0 * inverse_of_two).0.to_bytes())
-            .collect(),
-    )
+    Zeroizing::new(scalars.iter().map(|s| *half_bytes(&s.0)).collect())
 }
 
-fn inverse_of_two() -> DalekScalar {
-    DalekScalar::from_bytes_mod_order(INVERSE_OF_TWO)
+/// `s/2 mod ℓ`: the batch encoders multiply by `s/2` and encode the
+/// doubled product.
+fn half(s: &DalekScalar) -> DalekScalar {
+    DalekScalar::from_bytes_mod_order(*half_bytes(s))
+}
+
+/// The little-endian bytes of `s/2 mod ℓ`, in constant time: `s` when it
+/// is even, else `s + ℓ` (even, and below 2^254), shifted right by one
+/// bit. A few word operations, where multiplying by `1/2` costs dalek two
+/// Montgomery products (a client halves two scalars per element). Wiped
+/// on drop, like every intermediate here.
+fn half_bytes(s: &DalekScalar) -> Zeroizing<[u8; 32]> {
+    let bytes = Zeroizing::new(s.to_bytes()); // canonical: below ℓ
+    let mut words = Zeroizing::new([0u64; 4]);
+    for (i, word) in words.iter_mut().enumerate() {
+        for j in 0..8 {
+            *word |= u64::from(bytes[8 * i + j]) << (8 * j);
+        }
+    }
+    // All ones when s is odd.
+    let odd = (words[0] & 1).wrapping_neg();
+    let mut carry = 0u128;
+    for (word, order) in words.iter_mut().zip(ORDER_WORDS) {
+        let sum = u128::from(*word) + u128::from(order & odd) + carry;
+        *word = sum as u64;
+        carry = sum >> 64;
+    }
+    let mut half = Zeroizing::new([0u8; 32]);
+    for i in 0..4 {
+        let above = if i < 3 { words[i + 1] << 63 } else { 0 };
+        half[8 * i..8 * i + 8].copy_from_slice(&((words[i] >> 1) | above).to_le_bytes());
+    }
+    half
 }
 
 /// A scalar modulo the group order ℓ. Keys, blinds and nonces are scalars,
@@ -289,7 +311,7 @@ impl PrimeOrderGroup for Ristretto255 {
     /// batch shares one field inversion across all points.
     fn mul_batch_encode(s: &Scalar, elements: &[RistrettoPoint], out: &mut [u8]) {
         // The halved key is as secret as the key.
-        let half = Scalar(s.0 * inverse_of_two());
+        let half = Scalar(half(&s.0));
         let halves: Vec<RistrettoPoint> = elements.iter().map(|e| e * half.0).collect();
         // The answer is public, and so are its halves.
         Self::declassify_elements(&halves);
@@ -318,7 +340,7 @@ impl PrimeOrderGroup for Ristretto255 {
             let split = (count - tail) * Self::ELEMENT_LEN;
             let (head_out, tail_out) = out.split_at_mut(split);
             // The halved key's bytes are as secret as the key.
-            let half_key = Zeroizing::new((s.0 * inverse_of_two()).to_bytes());
+            let half_key = half_bytes(&s.0);
             let prepared = engine_points(&batch);
             let decoded = prepared.map(|p| &p.vectors);
             let head = &batch.encoded[..split];
@@ -349,7 +371,6 @@ impl PrimeOrderGroup for Ristretto255 {
         elements: &[RistrettoPoint],
         out: &mut [u8],
     ) -> Vec<RistrettoPoint> {
-        let inverse_of_two = inverse_of_two();
         // The products may be secret (unblinded elements): wiped on drop.
         let halves: Zeroizing<Vec<RistrettoPoint>> = Zeroizing::new(
             scalars
@@ -357,7 +378,7 @@ impl PrimeOrderGroup for Ristretto255 {
                 .zip(elements)
                 .map(|(s, e)| {
                     // Each halved scalar is as secret as the scalar.
-                    let half = Scalar(s.0 * inverse_of_two);
+                    let half = Scalar(half(&s.0));
                     e * half.0
                 })
                 .collect(),
@@ -549,7 +570,21 @@ mod tests {
     }
 
     #[test]
-    fn inverse_of_two_is_one_half() {
-        assert_eq!(inverse_of_two() * DalekScalar::from(2u64), DalekScalar::ONE);
+    fn halves_doubled_give_the_scalars() {
+        let order_minus_one = -DalekScalar::ONE;
+        let mut order = order_minus_one.to_bytes();
+        order[0] += 1; // the lowest byte of ℓ − 1 is 0xec
+        for (i, word) in ORDER_WORDS.iter().enumerate() {
+            assert_eq!(order[8 * i..8 * i + 8], word.to_le_bytes());
+        }
+        let mut rng = crate::rng::os_rng().unwrap();
+        let mut scalars = vec![DalekScalar::ZERO, DalekScalar::ONE, order_minus_one];
+        scalars.extend((0..64).map(|_| DalekScalar::random(&mut rng)));
+        for s in scalars {
+            let h = half_bytes(&s);
+            let canonical = DalekScalar::from_canonical_bytes(*h);
+            assert!(bool::from(canonical.is_some()), "half is canonical");
+            assert_eq!(canonical.unwrap() + canonical.unwrap(), s);
+        }
     }
 }

@@ -18,6 +18,7 @@ use super::complete::Projective8;
 use super::point::Jacobian8;
 use super::scalar_mul::{decode_vector, encoded_vector, multiples};
 use crate::group::ifma_lanes::{per_lane_digits, select, wipe, LANES};
+use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per
 /// slot) stay in the L2 cache, and the doublings are shared by the pass.
@@ -68,7 +69,7 @@ pub(super) fn msm_ct(
             digits.push(per_lane_digits(lane_scalars, bits));
         }
         let mut acc = Projective8::identity();
-        for position in (0..bits.div_ceil(4) + 1).rev() {
+        for position in (0..digit_count(bits)).rev() {
             acc = acc.double_times(4);
             for (table, digits) in tables.iter().zip(&digits) {
                 let (entry, _) = select(table, Projective8::identity(), &digits[position]);

@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 
 use super::constants::{D, INVSQRT_A_MINUS_D, SQRT_M1};
-use super::field::{splat, sqrt_ratio_m1, Fe8};
+use super::field::{splat, sqrt_ratio_m1, sqrt_ratio_m1_each, Fe8};
 use super::point::Extended8;
 
 pub(crate) use crate::group::ifma_lanes::LANES;
@@ -60,26 +60,38 @@ pub(super) fn field_to_bytes(f: &Fe8) -> [[u8; 32]; LANES] {
 /// non-negative `t`, `y ≠ 0`). Invalid lanes hold unspecified points.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, __mmask8) {
-    let s = field_from_bytes(bytes);
-    let canonical = field_to_bytes(&s)
-        .iter()
-        .zip(bytes)
-        .enumerate()
-        .fold(0u8, |m, (lane, (c, b))| m | (u8::from(c == b) << lane));
+    let [decoded] = decode_each(&[*bytes]);
+    decoded
+}
+
+/// [`decode`] of `N` vectors of encodings, their square roots interleaved
+/// (see `field::pow_p58_each`).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn decode_each<const N: usize>(
+    bytes: &[[[u8; 32]; LANES]; N],
+) -> [(Extended8, __mmask8); N] {
     let one = Fe8::one();
-    let ss = s.square();
-    let u1 = one.sub(&ss);
-    let u2 = one.add(&ss);
-    let u2_sqr = u2.square();
-    let v = splat(D).mul(&u1.square()).neg().sub(&u2_sqr);
-    let (was_square, invsqrt) = sqrt_ratio_m1(&one, &v.mul(&u2_sqr));
-    let den_x = invsqrt.mul(&u2);
-    let den_y = invsqrt.mul(&den_x).mul(&v);
-    let x = s.add(&s).mul(&den_x).abs();
-    let y = u1.mul(&den_y);
-    let t = x.mul(&y);
-    let valid = canonical & !s.is_negative() & was_square & !t.is_negative() & !y.is_zero();
-    (Extended8 { x, y, z: one, t }, valid)
+    let s = bytes.map(|b| field_from_bytes(&b));
+    let u1: [Fe8; N] = core::array::from_fn(|i| one.sub(&s[i].square()));
+    let u2: [Fe8; N] = core::array::from_fn(|i| one.add(&s[i].square()));
+    let u2_sqr = u2.map(|u2| u2.square());
+    let v: [Fe8; N] = core::array::from_fn(|i| splat(D).mul(&u1[i].square()).neg().sub(&u2_sqr[i]));
+    let roots = sqrt_ratio_m1_each(&[one; N], &core::array::from_fn(|i| v[i].mul(&u2_sqr[i])));
+    core::array::from_fn(|i| {
+        let canonical = field_to_bytes(&s[i])
+            .iter()
+            .zip(&bytes[i])
+            .enumerate()
+            .fold(0u8, |m, (lane, (c, b))| m | (u8::from(c == b) << lane));
+        let (was_square, invsqrt) = roots[i];
+        let den_x = invsqrt.mul(&u2[i]);
+        let den_y = invsqrt.mul(&den_x).mul(&v[i]);
+        let x = s[i].add(&s[i]).mul(&den_x).abs();
+        let y = u1[i].mul(&den_y);
+        let t = x.mul(&y);
+        let valid = canonical & !s[i].is_negative() & was_square & !t.is_negative() & !y.is_zero();
+        (Extended8 { x, y, z: one, t }, valid)
+    })
 }
 
 /// The RFC 9496 encoding of `2·Q` for 8 points `Q`, which needs an

@@ -16,7 +16,7 @@
 //! (requests and answers); the unblinded products are secret and their
 //! buffers are wiped.
 
-use super::codec::{decode, DoubledEncoding, LANES};
+use super::codec::{decode_each, DoubledEncoding, LANES};
 use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
@@ -42,15 +42,6 @@ fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
     (lanes, used)
 }
 
-/// The points of 8 encodings and whether all the lanes in use hold valid
-/// encodings (padding lanes hold the identity).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn decode_vector(chunk: &[u8]) -> Option<Extended8> {
-    let (lanes, used) = lanes_of(chunk);
-    let (point, valid) = decode(&lanes);
-    (valid & used == used).then_some(point)
-}
-
 /// The points of the 32-byte encodings in `encoded` (a whole number of
 /// them), 8 per vector, if every one is a valid RFC 9496 encoding of an
 /// element other than the identity (whose only valid encoding is 32 zero
@@ -61,10 +52,7 @@ pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
     if encoded.chunks_exact(ENCODING_LEN).any(|e| e == identity) {
         return None;
     }
-    encoded
-        .chunks(LANES * ENCODING_LEN)
-        .map(|chunk| decode_vector(chunk))
-        .collect()
+    decode_vectors(encoded).collect()
 }
 
 /// Vectors of 8 points whose encodings share one inversion: their pending
@@ -146,12 +134,28 @@ fn points_of<'a>(
 }
 
 /// The points of the encodings in `encoded`, 8 per vector (`None`: a
-/// vector holds an invalid encoding).
+/// vector holds an invalid encoding), decoded two vectors at a time (their
+/// square roots interleaved: `field::pow_p58_each`).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '_ {
-    encoded
-        .chunks(LANES * ENCODING_LEN)
-        .map(|chunk| decode_vector(chunk))
+    let vector_len = LANES * ENCODING_LEN;
+    encoded.chunks(2 * vector_len).flat_map(move |pair| {
+        let (first, second) = pair.split_at(pair.len().min(vector_len));
+        // A vector's points if all the lanes in use hold valid encodings
+        // (padding lanes hold the identity).
+        let all_valid =
+            |(point, valid): (Extended8, u8), used: u8| (valid & used == used).then_some(point);
+        let (lanes, used) = lanes_of(first);
+        let decoded = if second.is_empty() {
+            let [one] = decode_each(&[lanes]);
+            [Some(all_valid(one, used)), None]
+        } else {
+            let (next_lanes, next_used) = lanes_of(second);
+            let [one, two] = decode_each(&[lanes, next_lanes]);
+            [Some(all_valid(one, used)), Some(all_valid(two, next_used))]
+        };
+        decoded.into_iter().flatten()
+    })
 }
 
 /// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an

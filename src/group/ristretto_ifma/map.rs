@@ -6,38 +6,45 @@
 
 use super::codec::{field_from_bytes, LANES};
 use super::constants::{D, D_MINUS_ONE_SQ, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1};
-use super::field::{splat, sqrt_ratio_m1, Fe8};
+use super::field::{splat, sqrt_ratio_m1_each, Fe8};
 use super::point::Extended8;
 
 /// Bytes of one input to the map.
 pub(super) const UNIFORM_LEN: usize = 64;
 
-/// RFC 9496 `MAP(t)` in every lane (one square root ratio, 15
-/// multiplications).
+/// RFC 9496 `MAP(t)` in every lane of each of `N` vectors (one square
+/// root ratio and 15 multiplications each; the square roots interleaved,
+/// see `field::pow_p58_each`).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn map(t: &Fe8) -> Extended8 {
+fn map_each<const N: usize>(t: &[Fe8; N]) -> [Extended8; N] {
     let one = Fe8::one();
     let minus_one = one.neg();
     let d = splat(D);
-    let r = splat(SQRT_M1).mul(&t.square());
-    let u = r.add(&one).mul(&splat(ONE_MINUS_D_SQ));
-    let v = minus_one.sub(&r.mul(&d)).mul(&r.add(&d));
-    let (was_square, s) = sqrt_ratio_m1(&u, &v);
-    let s_prime = s.mul(t).abs().neg();
-    let s = s_prime.select(&s, was_square);
-    let c = r.select(&minus_one, was_square);
-    let n = c.mul(&r.sub(&one)).mul(&splat(D_MINUS_ONE_SQ)).sub(&v);
-    let ss = s.square();
-    let w0 = s.add(&s).mul(&v);
-    let w1 = n.mul(&splat(SQRT_AD_MINUS_ONE));
-    let w2 = one.sub(&ss);
-    let w3 = one.add(&ss);
-    Extended8 {
-        x: w0.mul(&w3),
-        y: w2.mul(&w1),
-        z: w1.mul(&w3),
-        t: w0.mul(&w2),
-    }
+    let r = t.map(|t| splat(SQRT_M1).mul(&t.square()));
+    let u = r.map(|r| r.add(&one).mul(&splat(ONE_MINUS_D_SQ)));
+    let v = r.map(|r| minus_one.sub(&r.mul(&d)).mul(&r.add(&d)));
+    let roots = sqrt_ratio_m1_each(&u, &v);
+    core::array::from_fn(|i| {
+        let (was_square, s) = roots[i];
+        let s_prime = s.mul(&t[i]).abs().neg();
+        let s = s_prime.select(&s, was_square);
+        let c = r[i].select(&minus_one, was_square);
+        let n = c
+            .mul(&r[i].sub(&one))
+            .mul(&splat(D_MINUS_ONE_SQ))
+            .sub(&v[i]);
+        let ss = s.square();
+        let w0 = s.add(&s).mul(&v[i]);
+        let w1 = n.mul(&splat(SQRT_AD_MINUS_ONE));
+        let w2 = one.sub(&ss);
+        let w3 = one.add(&ss);
+        Extended8 {
+            x: w0.mul(&w3),
+            y: w2.mul(&w1),
+            z: w1.mul(&w3),
+            t: w0.mul(&w2),
+        }
+    })
 }
 
 /// The element of 64 uniform bytes in every lane: `MAP` of each 32-byte
@@ -51,7 +58,6 @@ pub(super) fn from_uniform_bytes(inputs: &[[u8; UNIFORM_LEN]; LANES]) -> Extende
             bytes
         }))
     };
-    let first = map(&half(0));
-    let second = map(&half(32));
+    let [first, second] = map_each(&[half(0), half(32)]);
     first.add(&second.cached())
 }

@@ -9,8 +9,8 @@ use core::arch::x86_64::*;
 
 use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
-use crate::group::straus::signed_digits;
-use zeroize::Zeroizing;
+use crate::group::ifma_lanes::per_lane_digits;
+use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
 /// per slot) stay in the L2 cache, and the doublings are shared by the
@@ -38,27 +38,21 @@ pub(crate) fn msm_ct(
 ) -> Option<[u8; 32]> {
     let n = scalars.len().min(encoded.len() / 32);
     let slots = n.div_ceil(LANES);
-    let positions = bits.div_ceil(4) + 1;
+    let positions = digit_count(bits);
     let mut total = Extended8::identity();
     for first in (0..slots).step_by(SLOTS_PER_PASS) {
         let pass = first..(first + SLOTS_PER_PASS).min(slots);
         let mut tables: Vec<Table> = Vec::with_capacity(pass.len());
-        // digits[slot][position]: the 8 lanes' digits, as i64 (secret:
-        // wiped on drop, like the signed-digit vectors they come from).
-        let mut digits: Zeroizing<Vec<Vec<[i64; LANES]>>> =
-            Zeroizing::new(Vec::with_capacity(pass.len()));
+        // Per slot, the 8 lanes' digits at each position (secret: each
+        // wiped on drop).
+        let mut digits = Vec::with_capacity(pass.len());
         for slot in pass.clone() {
+            let lanes = slot * LANES..n.min(slot * LANES + LANES);
             let mut bytes = [[0u8; 32]; LANES]; // zeros encode the identity
-            let mut lane_digits = vec![[0i64; LANES]; positions];
-            for lane in 0..LANES {
-                let i = slot * LANES + lane;
-                if i < n {
-                    bytes[lane].copy_from_slice(&encoded[32 * i..32 * i + 32]);
-                    for (position, d) in signed_digits(scalars[i], bits).iter().enumerate() {
-                        lane_digits[position][lane] = i64::from(*d);
-                    }
-                }
+            for (lane, i) in lanes.clone().enumerate() {
+                bytes[lane].copy_from_slice(&encoded[32 * i..32 * i + 32]);
             }
+            let lane_digits = per_lane_digits(&scalars[lanes], bits);
             let point = match decoded.get(slot) {
                 Some(point) => *point,
                 None => match decode(&bytes) {
