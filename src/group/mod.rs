@@ -19,6 +19,8 @@ mod p256_ifma;
 pub mod ristretto255;
 #[cfg(target_arch = "x86_64")]
 mod ristretto_ifma;
+#[cfg(target_arch = "x86_64")]
+mod sha512_lanes;
 mod straus;
 pub(crate) mod xmd;
 
@@ -27,7 +29,7 @@ use std::borrow::Cow;
 
 use rand_core::CryptoRng;
 use subtle::Choice;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::Error;
 
@@ -67,6 +69,16 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
 
     /// The suite's hash (SHA-256 or SHA-512) of the concatenated `parts`.
     fn hash(parts: &[&[u8]]) -> Vec<u8>;
+
+    /// [`Self::hash`] of each message (given as its parts), wiped on drop:
+    /// the messages may hold private inputs (a client's `Finalize`).
+    /// ristretto255 hashes 8 at a time when its IFMA engine runs.
+    fn hash_each(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing<Vec<u8>>> {
+        messages
+            .iter()
+            .map(|parts| Zeroizing::new(Self::hash(parts)))
+            .collect()
+    }
 
     /// The generator `B`.
     fn generator() -> Self::Element;

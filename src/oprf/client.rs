@@ -25,23 +25,24 @@ pub(crate) fn finalize_outputs<G: PrimeOrderGroup>(
     unblinded: &[u8],
     poprf_info: Option<&[u8]>,
 ) -> Vec<Output> {
-    inputs
+    let input_lens: Vec<[u8; 2]> = inputs.iter().map(|input| len2(input)).collect();
+    let info_len = poprf_info.map(len2);
+    // Every element's encoding has the same length (at most 97 bytes).
+    let n_len = (G::ELEMENT_LEN as u16).to_be_bytes();
+    let messages: Vec<Vec<&[u8]>> = inputs
         .iter()
+        .zip(&input_lens)
         .zip(unblinded.chunks_exact(G::ELEMENT_LEN))
-        .map(|(input, n)| {
-            let mut parts: Vec<&[u8]> = vec![];
-            let input_len = len2(input);
-            let n_len = len2(n);
-            parts.extend([&input_len[..], input]);
-            let info_len;
-            if let Some(info) = poprf_info {
-                info_len = len2(info);
+        .map(|((input, input_len), n)| {
+            let mut parts: Vec<&[u8]> = vec![input_len, input];
+            if let (Some(info), Some(info_len)) = (poprf_info, &info_len) {
                 parts.extend([&info_len[..], info]);
             }
             parts.extend([&n_len[..], n, b"Finalize"]);
-            Zeroizing::new(G::hash(&parts))
+            parts
         })
-        .collect()
+        .collect();
+    G::hash_each(&messages)
 }
 
 /// The outputs of a batch for the server's answer as received: unblinded

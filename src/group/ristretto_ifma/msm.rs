@@ -80,14 +80,17 @@ pub(crate) fn msm_ct(
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn multiples(p: &Extended8) -> Table {
     let p_cached = p.cached();
-    let mut table = [p_cached; 8];
-    let mut multiple = p.double();
-    table[1] = multiple.cached();
-    for entry in table.iter_mut().skip(2) {
-        multiple = multiple.add(&p_cached);
-        *entry = multiple.cached();
-    }
-    table
+    let mut multiple = *p;
+    // Each entry written once, in place (a table built by copies moves
+    // 10 KiB per vector).
+    core::array::from_fn(|i| {
+        match i {
+            0 => {}
+            1 => multiple.double_times_assign(1),
+            _ => multiple.add_assign(&p_cached),
+        }
+        multiple.cached()
+    })
 }
 
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
