@@ -117,11 +117,13 @@ fn half_bytes(s: &DalekScalar) -> Zeroizing<[u8; 32]> {
             *word |= u64::from(bytes[8 * i + j]) << (8 * j);
         }
     }
-    // All ones when s is odd.
-    let odd = (words[0] & 1).wrapping_neg();
+    // ℓ or 0, selected through `subtle` (a plain mask `ℓ & −(s & 1)` was
+    // compiled into a branch on the parity).
+    let odd = Choice::from((words[0] & 1) as u8);
     let mut carry = 0u128;
     for (word, order) in words.iter_mut().zip(ORDER_WORDS) {
-        let sum = u128::from(*word) + u128::from(order & odd) + carry;
+        let addend = u64::conditional_select(&0, &order, odd);
+        let sum = u128::from(*word) + u128::from(addend) + carry;
         *word = sum as u64;
         carry = sum >> 64;
     }

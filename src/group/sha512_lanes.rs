@@ -125,7 +125,10 @@ pub(crate) fn digest_each(
     prefix: &[u8],
     messages: &[Vec<&[u8]>],
 ) -> Option<Zeroizing<Vec<[u8; DIGEST_LEN]>>> {
-    assert!(prefix.len().is_multiple_of(BLOCK_LEN), "a prefix of whole blocks");
+    assert!(
+        prefix.len().is_multiple_of(BLOCK_LEN),
+        "a prefix of whole blocks"
+    );
     // SAFETY: the engine runs only where the CPU has AVX-512F.
     engine_selected().then(|| unsafe { digest_lanes(prefix, messages) })
 }
