@@ -196,7 +196,8 @@ mod tests {
             let mut masked = scalars.clone();
             for scalar in &mut masked {
                 for (i, byte) in scalar.iter_mut().enumerate() {
-                    *byte &= (((1u32 << 8) - 1) >> (8 * (i + 1)).saturating_sub(bits).min(8)) as u8;
+                    // Keep the bits of this byte below `bits`.
+                    *byte &= (0xffu32 >> (8 * (i + 1)).saturating_sub(bits).min(8)) as u8;
                 }
             }
             // SAFETY: the CPU has AVX-512F (tested above).
