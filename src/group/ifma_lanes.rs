@@ -89,6 +89,21 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
     digits
 }
 
+/// The vectors of `encoded` (chunks of `vector_len` bytes) handed to
+/// `decode` two at a time (the second empty at an odd end), its answers
+/// (`None`: no vector) flattened: the engines decode in pairs so that two
+/// square roots run side by side (see [`square_times_each`]).
+pub(crate) fn in_pairs<'a, T: 'a>(
+    encoded: &'a [u8],
+    vector_len: usize,
+    mut decode: impl FnMut(&'a [u8], &'a [u8]) -> [Option<T>; 2] + 'a,
+) -> impl Iterator<Item = T> + 'a {
+    encoded.chunks(2 * vector_len).flat_map(move |pair| {
+        let (first, second) = pair.split_at(pair.len().min(vector_len));
+        decode(first, second).into_iter().flatten()
+    })
+}
+
 /// 8 field elements per vector, as [`invert_all`] needs them.
 pub(crate) trait LaneField: PlainLimbs {
     /// 1 in every lane.
@@ -103,12 +118,42 @@ pub(crate) trait LaneField: PlainLimbs {
     ///
     /// As [`LaneField::one_lanes`].
     unsafe fn times(&self, other: &Self) -> Self;
+    /// `self²`.
+    ///
+    /// # Safety
+    ///
+    /// As [`LaneField::one_lanes`].
+    unsafe fn squared(&self) -> Self;
     /// `1/self` (0 for 0).
     ///
     /// # Safety
     ///
     /// As [`LaneField::one_lanes`].
     unsafe fn inverse(&self) -> Self;
+}
+
+/// `x_i^(2^k)` for each of `N` vectors, their squarings interleaved: the
+/// engines' exponentiations (square roots) run `N` chains side by side,
+/// because one chain of dependent squarings waits on the multiplier's
+/// latency, and two interleaved take about two thirds of the time of two
+/// in turn (measured here: 1.5x).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn square_times_each<F: LaneField, const N: usize>(x: &[F; N], k: u32) -> [F; N] {
+    let mut x = *x;
+    for _ in 0..k {
+        // SAFETY: this function's target features.
+        x = x.map(|x| unsafe { x.squared() });
+    }
+    x
+}
+
+/// `x_i · y_i` for each of `N` vectors (see [`square_times_each`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn times_each<F: LaneField, const N: usize>(x: &[F; N], y: &[F; N]) -> [F; N] {
+    // SAFETY: this function's target features.
+    core::array::from_fn(|i| unsafe { x[i].times(&y[i]) })
 }
 
 /// Replaces every element by its inverse with one inversion (Montgomery's

@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::field::{Fe8, P};
+use super::field::{sqrt_candidate_each, Fe8, P};
 use super::point::{curve_rhs, Jacobian8};
 use crate::group::ifma_lanes::LANES;
 
@@ -87,23 +87,37 @@ fn below_p_vartime(bytes: &[u8; 32]) -> bool {
 /// received message), so the byte checks may branch.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode(encodings: &[[u8; ENCODING_LEN]; LANES]) -> (Jacobian8, __mmask8) {
-    let mut bytes_valid = 0u8;
-    let mut odd = 0u8;
-    let mut xs = [[0u64; 5]; LANES];
-    for (lane, encoding) in encodings.iter().enumerate() {
-        let x: &[u8; 32] = encoding[1..].try_into().expect("32 bytes");
-        if matches!(encoding[0], 0x02 | 0x03) && below_p_vartime(x) {
-            bytes_valid |= 1 << lane;
-            odd |= (encoding[0] & 1) << lane;
-            xs[lane] = limbs_of_be(x);
+    let [decoded] = decode_each(&[*encodings]);
+    decoded
+}
+
+/// [`decode`] of `N` vectors of encodings, their square roots interleaved
+/// (`field::sqrt_candidate_each`).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn decode_each<const N: usize>(
+    encodings: &[[[u8; ENCODING_LEN]; LANES]; N],
+) -> [(Jacobian8, __mmask8); N] {
+    let mut bytes_valid = [0u8; N];
+    let mut odd = [0u8; N];
+    let mut xs = [[[0u64; 5]; LANES]; N];
+    for (i, vector) in encodings.iter().enumerate() {
+        for (lane, encoding) in vector.iter().enumerate() {
+            let x: &[u8; 32] = encoding[1..].try_into().expect("32 bytes");
+            if matches!(encoding[0], 0x02 | 0x03) && below_p_vartime(x) {
+                bytes_valid[i] |= 1 << lane;
+                odd[i] |= (encoding[0] & 1) << lane;
+                xs[i][lane] = limbs_of_be(x);
+            }
         }
     }
-    let x = Fe8::from_canonical_limbs(slice(&xs));
-    let rhs = curve_rhs(&x);
-    let root = rhs.sqrt_candidate();
-    let is_root = root.square().equals(&rhs);
-    let y = root.negate_where(root.is_odd() ^ odd);
-    (Jacobian8::from_affine(x, y), bytes_valid & is_root)
+    let x = xs.map(|xs| Fe8::from_canonical_limbs(slice(&xs)));
+    let rhs = x.map(|x| curve_rhs(&x));
+    let roots = sqrt_candidate_each(&rhs);
+    core::array::from_fn(|i| {
+        let is_root = roots[i].square().equals(&rhs[i]);
+        let y = roots[i].negate_where(roots[i].is_odd() ^ odd[i]);
+        (Jacobian8::from_affine(x[i], y), bytes_valid[i] & is_root)
+    })
 }
 
 /// The compressed encodings of the affine points `(x, y)`, zeros in the

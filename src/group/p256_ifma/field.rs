@@ -18,7 +18,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::ifma_lanes::PlainLimbs;
+use crate::group::ifma_lanes::{square_times_each, times_each, PlainLimbs};
 
 /// `2^52 − 1`.
 const LOW_52: i64 = (1 << 52) - 1;
@@ -323,49 +323,11 @@ impl Fe8 {
         x
     }
 
-    /// `self^(2^k − 1)` for the `k` of an addition chain, from the powers
-    /// `self^(2^i − 1)` and `self^(2^j − 1)` with `i + j = k`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    fn ones(high: &Fe8, low_count: u32, low: &Fe8) -> Fe8 {
-        high.square_times(low_count).mul(low)
-    }
-
-    /// `self^(2^32 − 1)` and `self^(2^30 − 1)` (both addition chains below
-    /// start with them): 31 squarings, 8 multiplications.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    fn pow_ones_32(&self) -> (Fe8, Fe8) {
-        let x1 = *self;
-        let x2 = Fe8::ones(&x1, 1, &x1);
-        let x4 = Fe8::ones(&x2, 2, &x2);
-        let x8 = Fe8::ones(&x4, 4, &x4);
-        let x16 = Fe8::ones(&x8, 8, &x8);
-        let x24 = Fe8::ones(&x16, 8, &x8);
-        let x28 = Fe8::ones(&x24, 4, &x4);
-        let x30 = Fe8::ones(&x28, 2, &x2);
-        (Fe8::ones(&x30, 2, &x2), x30)
-    }
-
-    /// `self^((p + 1)/4)`, the square root of `self` when it is a square
-    /// (p ≡ 3 mod 4): `(p + 1)/4 = (((2^32 − 1)·2^32 + 1)·2^96 + 1)·2^94`.
-    /// 253 squarings and 10 multiplications.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn sqrt_candidate(&self) -> Fe8 {
-        let (x32, _) = self.pow_ones_32();
-        let r = x32.square_times(32).mul(self);
-        let r = r.square_times(96).mul(self);
-        r.square_times(94)
-    }
-
-    /// `self^((p − 3)/4)` (RFC 9380's `c1` for `sqrt_ratio`), by `(p −
-    /// 3)/4 = ((2^32 − 1)·2^32 + 1)·2^190 + 2^94 − 1`.
+    /// `self^((p − 3)/4)` (see [`pow_p_minus_3_over_4_each`]).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn pow_p_minus_3_over_4(&self) -> Fe8 {
-        let (x32, x30) = self.pow_ones_32();
-        let x64 = Fe8::ones(&x32, 32, &x32);
-        let x94 = Fe8::ones(&x64, 30, &x30);
-        let r = x32.square_times(32).mul(self);
-        r.square_times(190).mul(&x94)
+        let [power] = pow_p_minus_3_over_4_each(&[*self]);
+        power
     }
 
     /// `self^(p − 2) = 1/self` (0 for 0): `p − 2 = 4·(p − 3)/4 + 1`.
@@ -439,14 +401,71 @@ impl Fe8 {
     }
 }
 
+/// `x^(2^k − 1)` for the `k` of an addition chain, from the powers
+/// `x^(2^i − 1)` (`high`) and `x^(2^j − 1)` (`low`) with `i + j = k`, for
+/// each of `N` vectors.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn ones_each<const N: usize>(high: &[Fe8; N], low_count: u32, low: &[Fe8; N]) -> [Fe8; N] {
+    times_each(&square_times_each(high, low_count), low)
+}
+
+/// `x^(2^32 − 1)` and `x^(2^30 − 1)` of each of `N` vectors (both addition
+/// chains below start with them): 31 squarings, 8 multiplications.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn pow_ones_32_each<const N: usize>(x1: &[Fe8; N]) -> ([Fe8; N], [Fe8; N]) {
+    let x2 = ones_each(x1, 1, x1);
+    let x4 = ones_each(&x2, 2, &x2);
+    let x8 = ones_each(&x4, 4, &x4);
+    let x16 = ones_each(&x8, 8, &x8);
+    let x24 = ones_each(&x16, 8, &x8);
+    let x28 = ones_each(&x24, 4, &x4);
+    let x30 = ones_each(&x28, 2, &x2);
+    (ones_each(&x30, 2, &x2), x30)
+}
+
+/// `x^((p + 1)/4)` for each of `N` vectors, the square root of `x` when it
+/// is a square (p ≡ 3 mod 4): `(p + 1)/4 = (((2^32 − 1)·2^32 + 1)·2^96 +
+/// 1)·2^94`, 253 squarings and 10 multiplications, the `N` chains
+/// interleaved (`ifma_lanes::square_times_each`: the decoder and the map
+/// take their square roots in pairs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn sqrt_candidate_each<const N: usize>(x: &[Fe8; N]) -> [Fe8; N] {
+    let (x32, _) = pow_ones_32_each(x);
+    let r = times_each(&square_times_each(&x32, 32), x);
+    let r = times_each(&square_times_each(&r, 96), x);
+    square_times_each(&r, 94)
+}
+
+/// `x^((p − 3)/4)` for each of `N` vectors (RFC 9380's `c1` for
+/// `sqrt_ratio`), by `(p − 3)/4 = ((2^32 − 1)·2^32 + 1)·2^190 + 2^94 − 1`,
+/// the chains interleaved as in [`sqrt_candidate_each`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn pow_p_minus_3_over_4_each<const N: usize>(x: &[Fe8; N]) -> [Fe8; N] {
+    let (x32, x30) = pow_ones_32_each(x);
+    let x64 = ones_each(&x32, 32, &x32);
+    let x94 = ones_each(&x64, 30, &x30);
+    let r = times_each(&square_times_each(&x32, 32), x);
+    times_each(&square_times_each(&r, 190), &x94)
+}
+
 impl crate::group::ifma_lanes::LaneField for Fe8 {
     unsafe fn one_lanes() -> Fe8 {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { Fe8::one() }
     }
+    #[inline]
     unsafe fn times(&self, other: &Fe8) -> Fe8 {
         // SAFETY: as above.
         unsafe { self.mul(other) }
+    }
+    #[inline]
+    unsafe fn squared(&self) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.square() }
     }
     unsafe fn inverse(&self) -> Fe8 {
         // SAFETY: as above.

@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::codec::{limbs_of_be, slice};
-use super::field::{splat, Fe8};
+use super::field::{pow_p_minus_3_over_4_each, splat, Fe8};
 use super::point::{Jacobian8, B};
 use crate::group::ifma_lanes::LANES;
 
@@ -60,53 +60,65 @@ fn field_of_48(strings: [&[u8]; LANES]) -> Fe8 {
     high.mul(&splat(TWO_POW_256_R_SQUARED)).add(&low)
 }
 
-/// RFC 9380 `sqrt_ratio(u, v)` for p ≡ 3 mod 4: per lane, whether `u/v`
-/// is a square, and a root of `u/v` if so, else of `Z·u/v`.
+/// RFC 9380 `sqrt_ratio(u, v)` for p ≡ 3 mod 4, for each of `N` vectors
+/// (their exponentiations interleaved: `field::pow_p_minus_3_over_4_each`):
+/// per lane, whether `u/v` is a square, and a root of `u/v` if so, else of
+/// `Z·u/v`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn sqrt_ratio(u: &Fe8, v: &Fe8) -> (__mmask8, Fe8) {
-    let uv = u.mul(v);
-    let y1 = v.square().mul(&uv).pow_p_minus_3_over_4().mul(&uv);
-    let y2 = y1.mul(&splat(SQRT_MINUS_Z));
-    let is_square = y1.square().mul(v).equals(u);
-    (is_square, y2.select(&y1, is_square))
+fn sqrt_ratio_each<const N: usize>(u: &[Fe8; N], v: &[Fe8; N]) -> [(__mmask8, Fe8); N] {
+    let uv: [Fe8; N] = core::array::from_fn(|i| u[i].mul(&v[i]));
+    let powers: [Fe8; N] =
+        pow_p_minus_3_over_4_each(&core::array::from_fn(|i| v[i].square().mul(&uv[i])));
+    core::array::from_fn(|i| {
+        let y1 = powers[i].mul(&uv[i]);
+        let y2 = y1.mul(&splat(SQRT_MINUS_Z));
+        let is_square = y1.square().mul(&v[i]).equals(&u[i]);
+        (is_square, y2.select(&y1, is_square))
+    })
 }
 
-/// RFC 9380 `map_to_curve_simple_swu` (A = −3, B = b, Z = −10), its
-/// affine result `(x/tv4, y)` returned in Jacobian coordinates with
-/// `Z = tv4` (no inversion): `(x·tv4, y·tv4³, tv4)`.
+/// RFC 9380 `map_to_curve_simple_swu` (A = −3, B = b, Z = −10) of each of
+/// `N` vectors, each affine result `(x/tv4, y)` returned in Jacobian
+/// coordinates with `Z = tv4` (no inversion): `(x·tv4, y·tv4³, tv4)`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn map_to_curve(u: &Fe8) -> Jacobian8 {
+fn map_to_curve_each<const N: usize>(u: &[Fe8; N]) -> [Jacobian8; N] {
     let z = splat(Z);
     let b = splat(B);
-    let tv1 = u.square().mul(&z);
-    let tv2 = tv1.square().add(&tv1);
-    let tv3 = tv2.add(&Fe8::one()).mul(&b);
+    let tv1 = u.map(|u| u.square().mul(&z));
+    let tv2 = tv1.map(|tv1| tv1.square().add(&tv1));
+    let tv3 = tv2.map(|tv2| tv2.add(&Fe8::one()).mul(&b));
     // A·CMOV(Z, −tv2, tv2 ≠ 0) with A = −3.
-    let tv4 = z.select(&tv2.neg(), !tv2.is_zero()).times_3().neg();
-    let tv6 = tv4.square();
-    let gx_numerator = tv3
-        .square()
-        .sub(&tv6.times_3())
-        .mul(&tv3)
-        .add(&b.mul(&tv6.mul(&tv4)));
-    let tv6 = tv6.mul(&tv4);
-    let (is_square, y1) = sqrt_ratio(&gx_numerator, &tv6);
-    let x = tv1.mul(&tv3).select(&tv3, is_square);
-    let y = tv1.mul(u).mul(&y1).select(&y1, is_square);
-    let y = y.negate_where(u.is_odd() ^ y.is_odd());
-    Jacobian8 {
-        x: x.mul(&tv4),
-        y: y.mul(&tv6),
-        z: tv4,
-    }
+    let tv4 = tv2.map(|tv2| z.select(&tv2.neg(), !tv2.is_zero()).times_3().neg());
+    let tv6: [Fe8; N] = tv4.map(|tv4| tv4.square());
+    let gx_numerator: [Fe8; N] = core::array::from_fn(|i| {
+        tv3[i]
+            .square()
+            .sub(&tv6[i].times_3())
+            .mul(&tv3[i])
+            .add(&b.mul(&tv6[i].mul(&tv4[i])))
+    });
+    let tv6: [Fe8; N] = core::array::from_fn(|i| tv6[i].mul(&tv4[i]));
+    let roots = sqrt_ratio_each(&gx_numerator, &tv6);
+    core::array::from_fn(|i| {
+        let (is_square, y1) = roots[i];
+        let x = tv1[i].mul(&tv3[i]).select(&tv3[i], is_square);
+        let y = tv1[i].mul(&u[i]).mul(&y1).select(&y1, is_square);
+        let y = y.negate_where(u[i].is_odd() ^ y.is_odd());
+        Jacobian8 {
+            x: x.mul(&tv4[i]),
+            y: y.mul(&tv6[i]),
+            z: tv4[i],
+        }
+    })
 }
 
 /// The points of 8 inputs' `expand_message_xmd` outputs (96 bytes each):
-/// `map(u0) + map(u1)`. The sum is the identity (`Z = 0`) where the two
-/// maps are opposite; the caller tests `Z`.
+/// `map(u0) + map(u1)`, the two maps side by side. The sum is the identity
+/// (`Z = 0`) where the two maps are opposite; the caller tests `Z`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn hash_to_curve(uniform: &[[u8; UNIFORM_LEN]; LANES]) -> Jacobian8 {
     let u0 = field_of_48(core::array::from_fn(|i| &uniform[i][..48]));
     let u1 = field_of_48(core::array::from_fn(|i| &uniform[i][48..]));
-    map_to_curve(&u0).add_or_double(&map_to_curve(&u1), 0, 0)
+    let [q0, q1] = map_to_curve_each(&[u0, u1]);
+    q0.add_or_double(&q1, 0, 0)
 }

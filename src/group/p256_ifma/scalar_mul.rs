@@ -27,12 +27,12 @@
 
 use core::arch::x86_64::*;
 
-use super::codec::{decode, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
+use super::codec::{decode, decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
 use crate::group::ifma_lanes::{
-    broadcast_digits, invert_all, per_lane_digits, select, wipe, LanePoints, LANES,
+    broadcast_digits, in_pairs, invert_all, per_lane_digits, select, wipe, LanePoints, LANES,
 };
 use zeroize::Zeroizing;
 
@@ -66,15 +66,30 @@ pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
     (valid & used == used).then_some(point)
 }
 
+/// The points of the encodings in `encoded`, 8 per vector (`None`: a
+/// vector holds an invalid encoding), decoded two vectors at a time (their
+/// square roots side by side: `field::sqrt_candidate_each`).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Jacobian8>> + '_ {
+    in_pairs(encoded, LANES * ENCODING_LEN, |first, second| {
+        if second.is_empty() {
+            return [Some(decode_vector(first)), None];
+        }
+        let ((lanes, used), (next_lanes, next_used)) = (lanes_of(first), lanes_of(second));
+        let [(point, valid), (next_point, next_valid)] = decode_each(&[lanes, next_lanes]);
+        [
+            Some((valid & used == used).then_some(point)),
+            Some((next_valid & next_used == next_used).then_some(next_point)),
+        ]
+    })
+}
+
 /// The points of the 33-byte SEC1 compressed encodings in `encoded` (a
 /// whole number of them), 8 per vector, if every one is valid (no
 /// encoding of the identity is: it has no compressed form).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode_all(encoded: &[u8]) -> Option<Vec<Jacobian8>> {
-    encoded
-        .chunks(LANES * ENCODING_LEN)
-        .map(|chunk| decode_vector(chunk))
-        .collect()
+    decode_vectors(encoded).collect()
 }
 
 /// `[1·P, …, 8·P]`.
@@ -228,21 +243,21 @@ pub(super) fn hash_mul_encode(
     Some(blinded)
 }
 
-/// The vectors of a batch: `decoded`, or decoded from `encoded` (`None`:
-/// a vector holds an invalid encoding).
+/// The vectors of a batch: `decoded` (all of them when given), else
+/// decoded from `encoded` (`None`: a vector holds an invalid encoding).
+/// An iterator on the stack, not boxed: the decoder's pairs hold
+/// uninitialized bytes where an odd batch ends, and a heap block would
+/// carry them (whatever earlier work left on the stack) to the allocator.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn points_of<'a>(
     decoded: Option<&'a [Jacobian8]>,
     encoded: &'a [u8],
-) -> Box<dyn Iterator<Item = Option<Jacobian8>> + 'a> {
-    match decoded {
-        Some(vectors) => Box::new(vectors.iter().map(|p| Some(*p))),
-        None => Box::new(
-            encoded
-                .chunks(LANES * ENCODING_LEN)
-                .map(|chunk| decode_vector(chunk)),
-        ),
-    }
+) -> impl Iterator<Item = Option<Jacobian8>> + 'a {
+    let (vectors, rest) = match decoded {
+        Some(vectors) => (vectors, &encoded[..0]),
+        None => (&[][..], encoded),
+    };
+    vectors.iter().map(|p| Some(*p)).chain(decode_vectors(rest))
 }
 
 /// The work of [`mul_by_key`] on the vectors `points` yields (`None`: an

@@ -21,7 +21,7 @@ use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::ifma_lanes::{broadcast_digits, invert_all, per_lane_digits, wipe};
+use crate::group::ifma_lanes::{broadcast_digits, in_pairs, invert_all, per_lane_digits, wipe};
 use zeroize::Zeroizing;
 
 /// Bytes of an encoding.
@@ -138,23 +138,20 @@ fn points_of<'a>(
 /// square roots interleaved: `field::pow_p58_each`).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '_ {
-    let vector_len = LANES * ENCODING_LEN;
-    encoded.chunks(2 * vector_len).flat_map(move |pair| {
-        let (first, second) = pair.split_at(pair.len().min(vector_len));
-        // A vector's points if all the lanes in use hold valid encodings
-        // (padding lanes hold the identity).
-        let all_valid =
-            |(point, valid): (Extended8, u8), used: u8| (valid & used == used).then_some(point);
+    // A vector's points if all the lanes in use hold valid encodings
+    // (padding lanes hold the identity).
+    let all_valid =
+        |(point, valid): (Extended8, u8), used: u8| (valid & used == used).then_some(point);
+    in_pairs(encoded, LANES * ENCODING_LEN, move |first, second| {
         let (lanes, used) = lanes_of(first);
-        let decoded = if second.is_empty() {
+        if second.is_empty() {
             let [one] = decode_each(&[lanes]);
             [Some(all_valid(one, used)), None]
         } else {
             let (next_lanes, next_used) = lanes_of(second);
             let [one, two] = decode_each(&[lanes, next_lanes]);
             [Some(all_valid(one, used)), Some(all_valid(two, next_used))]
-        };
-        decoded.into_iter().flatten()
+        }
     })
 }
 

@@ -11,6 +11,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::group::ifma_lanes::{square_times_each, times_each};
+
 /// `2^51 − 1`.
 const LOW_51: i64 = (1 << 51) - 1;
 
@@ -394,9 +396,15 @@ impl crate::group::ifma_lanes::LaneField for Fe8 {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { Fe8::one() }
     }
+    #[inline]
     unsafe fn times(&self, other: &Fe8) -> Fe8 {
         // SAFETY: as above.
         unsafe { self.mul(other) }
+    }
+    #[inline]
+    unsafe fn squared(&self) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.square() }
     }
     unsafe fn inverse(&self) -> Fe8 {
         // SAFETY: as above.
@@ -405,35 +413,24 @@ impl crate::group::ifma_lanes::LaneField for Fe8 {
 }
 
 /// `z^((p − 5)/8) = z^(2^252 − 3)` for each of `N` vectors (the addition
-/// chain of ref10), the `N` chains interleaved step by step: one chain of
-/// 250 dependent squarings waits on the multiplier's latency, and two side
-/// by side take about two thirds of the time of two in turn (measured
-/// here: 1.5x), which is why the map and the decoder take their square
-/// roots in pairs.
+/// chain of ref10), the `N` chains interleaved step by step
+/// (`ifma_lanes::square_times_each`): the map and the decoder take their
+/// square roots in pairs.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn pow_p58_each<const N: usize>(z: &[Fe8; N]) -> [Fe8; N] {
-    let square_times = |x: &[Fe8; N], k: u32| {
-        let mut x = *x;
-        for _ in 0..k {
-            x = x.map(|x| x.square());
-        }
-        x
-    };
-    let times =
-        |x: &[Fe8; N], y: &[Fe8; N]| -> [Fe8; N] { core::array::from_fn(|i| x[i].mul(&y[i])) };
-    let z2 = square_times(z, 1);
-    let z9 = times(&square_times(&z2, 2), z);
-    let z11 = times(&z9, &z2);
-    let z_5_0 = times(&square_times(&z11, 1), &z9); // 2^5 − 1
-    let z_10_0 = times(&square_times(&z_5_0, 5), &z_5_0);
-    let z_20_0 = times(&square_times(&z_10_0, 10), &z_10_0);
-    let z_40_0 = times(&square_times(&z_20_0, 20), &z_20_0);
-    let z_50_0 = times(&square_times(&z_40_0, 10), &z_10_0);
-    let z_100_0 = times(&square_times(&z_50_0, 50), &z_50_0);
-    let z_200_0 = times(&square_times(&z_100_0, 100), &z_100_0);
-    let z_250_0 = times(&square_times(&z_200_0, 50), &z_50_0);
-    times(&square_times(&z_250_0, 2), z)
+    let z2 = square_times_each(z, 1);
+    let z9 = times_each(&square_times_each(&z2, 2), z);
+    let z11 = times_each(&z9, &z2);
+    let z_5_0 = times_each(&square_times_each(&z11, 1), &z9); // 2^5 − 1
+    let z_10_0 = times_each(&square_times_each(&z_5_0, 5), &z_5_0);
+    let z_20_0 = times_each(&square_times_each(&z_10_0, 10), &z_10_0);
+    let z_40_0 = times_each(&square_times_each(&z_20_0, 20), &z_20_0);
+    let z_50_0 = times_each(&square_times_each(&z_40_0, 10), &z_10_0);
+    let z_100_0 = times_each(&square_times_each(&z_50_0, 50), &z_50_0);
+    let z_200_0 = times_each(&square_times_each(&z_100_0, 100), &z_100_0);
+    let z_250_0 = times_each(&square_times_each(&z_200_0, 50), &z_50_0);
+    times_each(&square_times_each(&z_250_0, 2), z)
 }
 
 /// RFC 9496 `SQRT_RATIO_M1(u, v)`: per lane, whether `u/v` is a square, and
