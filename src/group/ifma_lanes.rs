@@ -89,6 +89,32 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
     digits
 }
 
+/// `out` (a batch's encodings, `vector_len` bytes per vector, the last
+/// vector possibly partial) cut into the passes that share one inversion
+/// each: as few passes of at most `most` vectors and an eighth more as will
+/// do, of balanced sizes, so that a batch one vector past a multiple of
+/// `most` (a checked request's extra element) makes no pass, and no
+/// inversions, of its own. Yields each pass's first vector and its bytes.
+pub(crate) fn passes(
+    out: &mut [u8],
+    vector_len: usize,
+    most: usize,
+) -> impl Iterator<Item = (usize, &mut [u8])> {
+    let vectors = out.len().div_ceil(vector_len);
+    let count = vectors.div_ceil(most + most / 8).max(1);
+    let (base, longer) = (vectors / count, vectors % count);
+    let mut rest = out;
+    let mut first = 0;
+    (0..count).map(move |pass| {
+        let size = base + usize::from(pass < longer);
+        let remaining = core::mem::take(&mut rest);
+        let (this, tail) = remaining.split_at_mut((size * vector_len).min(remaining.len()));
+        rest = tail;
+        first += size;
+        (first - size, this)
+    })
+}
+
 /// The vectors of `encoded` (chunks of `vector_len` bytes) handed to
 /// `decode` two at a time (the second empty at an odd end), its answers
 /// (`None`: no vector) flattened: the engines decode in pairs so that two
@@ -227,6 +253,30 @@ pub(crate) fn select<T: LanePoints>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passes_cover_the_batch_in_balanced_order() {
+        for (elements, expected) in [
+            (1, vec![1]),
+            (256, vec![32]),
+            (257, vec![33]),
+            (8 * 36, vec![36]),
+            (8 * 36 + 1, vec![19, 18]),
+            (1025, vec![33, 32, 32, 32]),
+        ] {
+            let mut out = vec![0u8; 33 * elements];
+            let sizes: Vec<usize> = passes(&mut out, 8 * 33, 32)
+                .scan(0, |next, (first, bytes)| {
+                    assert_eq!(first, *next, "passes in order");
+                    *next += bytes.len().div_ceil(8 * 33);
+                    Some(bytes.len().div_ceil(8 * 33))
+                })
+                .collect();
+            assert_eq!(sizes, expected, "{elements} elements");
+            let bytes: usize = passes(&mut out, 8 * 33, 32).map(|(_, b)| b.len()).sum();
+            assert_eq!(bytes, out.len());
+        }
+    }
 
     #[test]
     fn per_lane_digits_are_each_scalars_signed_digits() {

@@ -32,14 +32,16 @@ use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
 use crate::group::ifma_lanes::{
-    broadcast_digits, in_pairs, invert_all, per_lane_digits, select, wipe, LanePoints, LANES,
+    broadcast_digits, in_pairs, invert_all, passes, per_lane_digits, select, wipe, LanePoints,
+    LANES,
 };
 use zeroize::Zeroizing;
 
 /// Bits of a scalar (`q < 2^256`).
 const SCALAR_BITS: usize = 256;
 
-/// Vectors of 8 points whose encodings share one inversion.
+/// Vectors of 8 points whose tables share one inversion, and whose
+/// encodings another (up to an eighth more: `ifma_lanes::passes`).
 const VECTORS_PER_INVERSION: usize = 32;
 
 /// The multiples `1·P .. 8·P` of 8 points.
@@ -274,8 +276,7 @@ fn mul_vectors(
     out: &mut [u8],
     mut kept: Option<&mut Vec<Jacobian8>>,
 ) -> bool {
-    let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
-    for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
+    for (first, answers) in passes(out, LANES * ENCODING_LEN, VECTORS_PER_INVERSION) {
         let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
         let mut pass_points = Vec::with_capacity(vectors);
         for _ in 0..vectors {
@@ -290,7 +291,7 @@ fn mul_vectors(
         let mut products = Vec::with_capacity(vectors);
         let mut identities = Vec::with_capacity(vectors);
         for (v, table) in tables.iter().enumerate() {
-            let (product, identity) = multiply(table, &digits(pass * VECTORS_PER_INVERSION + v));
+            let (product, identity) = multiply(table, &digits(first + v));
             if let Some(kept) = kept.as_mut() {
                 // A zero scalar's lane (padding) keeps its input point
                 // instead of the identity, so that the kept points can

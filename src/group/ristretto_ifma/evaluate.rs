@@ -21,7 +21,9 @@ use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::ifma_lanes::{broadcast_digits, in_pairs, invert_all, per_lane_digits, wipe};
+use crate::group::ifma_lanes::{
+    broadcast_digits, in_pairs, invert_all, passes, per_lane_digits, wipe,
+};
 use zeroize::Zeroizing;
 
 /// Bytes of an encoding.
@@ -55,9 +57,10 @@ pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
     decode_vectors(encoded).collect()
 }
 
-/// Vectors of 8 points whose encodings share one inversion: their pending
-/// encodings (six field elements each, 60 KiB in all) stay in the L2
-/// cache, and the inversion costs each about 8 multiplications.
+/// Vectors of 8 points whose encodings share one inversion (up to an
+/// eighth more: `ifma_lanes::passes`): their pending encodings (six field
+/// elements each, 60 KiB in all) stay in the L2 cache, and the inversion
+/// costs each about 8 multiplications.
 const VECTORS_PER_INVERSION: usize = 32;
 
 /// `2·h·X_i` encoded into `out` for each element `X_i` of a batch, with
@@ -167,8 +170,7 @@ fn mul_vectors(
     out: &mut [u8],
     mut doubled: Option<&mut Vec<Extended8>>,
 ) -> bool {
-    let pass_len = VECTORS_PER_INVERSION * LANES * ENCODING_LEN;
-    for (pass, answers) in out.chunks_mut(pass_len).enumerate() {
+    for (first, answers) in passes(out, LANES * ENCODING_LEN, VECTORS_PER_INVERSION) {
         let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
         let mut pending = Vec::with_capacity(vectors);
         for v in 0..vectors {
@@ -176,10 +178,7 @@ fn mul_vectors(
                 wipe(&mut pending);
                 return false;
             };
-            let product = multiply(
-                &multiples(&point),
-                &digits(pass * VECTORS_PER_INVERSION + v),
-            );
+            let product = multiply(&multiples(&point), &digits(first + v));
             if let Some(doubled) = doubled.as_mut() {
                 doubled.push(product.double());
             }
