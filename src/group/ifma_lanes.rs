@@ -1,6 +1,9 @@
 //! What the 8-lane IFMA engines of the curves (`ristretto_ifma`,
-//! `p256_ifma`) share: the lane count, when they run, and the wiping of
-//! buffers of limb vectors that may hold secrets.
+//! `p256_ifma`) share: the lane count, when they run, the wiping of
+//! buffers of limb vectors that may hold secrets, the scalars' digits in
+//! lanes, the masked table scan, batch inversion, exponentiation chains
+//! run side by side, decoding in pairs, and the passes a batch is cut
+//! into.
 
 use core::arch::x86_64::*;
 
@@ -91,17 +94,18 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
 
 /// `out` (a batch's encodings, `vector_len` bytes per vector, the last
 /// vector possibly partial) cut into the passes that share one inversion
-/// each: as few passes of at most `most` vectors and an eighth more as will
-/// do, of balanced sizes, so that a batch one vector past a multiple of
-/// `most` (a checked request's extra element) makes no pass, and no
-/// inversions, of its own. Yields each pass's first vector and its bytes.
+/// each: as many passes as `most` vectors each would need for all but one
+/// vector, of balanced sizes (at most `most + 1`), so that one vector past
+/// a multiple of `most` (a checked request's extra element) never makes a
+/// pass, and inversions, of its own. Yields each pass's first vector and
+/// its bytes.
 pub(crate) fn passes(
     out: &mut [u8],
     vector_len: usize,
     most: usize,
 ) -> impl Iterator<Item = (usize, &mut [u8])> {
     let vectors = out.len().div_ceil(vector_len);
-    let count = vectors.div_ceil(most + most / 8).max(1);
+    let count = vectors.saturating_sub(1).div_ceil(most).max(1);
     let (base, longer) = (vectors / count, vectors % count);
     let mut rest = out;
     let mut first = 0;
@@ -260,9 +264,12 @@ mod tests {
             (1, vec![1]),
             (256, vec![32]),
             (257, vec![33]),
-            (8 * 36, vec![36]),
-            (8 * 36 + 1, vec![19, 18]),
+            (8 * 36, vec![18, 18]),
+            (8 * 64, vec![32, 32]),
+            (8 * 64 + 1, vec![33, 32]),
             (1025, vec![33, 32, 32, 32]),
+            (8 * 288, vec![32; 9]),
+            (8 * 288 + 1, [vec![33], vec![32; 8]].concat()),
         ] {
             let mut out = vec![0u8; 33 * elements];
             let sizes: Vec<usize> = passes(&mut out, 8 * 33, 32)

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha512};
 use subtle::{Choice, ConditionallySelectable};
 use zeroize::{Zeroize, Zeroizing};
 
-use super::xmd::{expand_message_xmd_after, zero_padded};
+use super::xmd::expand_message_xmd;
 use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
 use crate::Error;
 
@@ -157,14 +157,8 @@ impl zeroize::ZeroizeOnDrop for Scalar {}
 /// 64 bytes of expand_message_xmd (SHA-512), wiped on drop: the message may
 /// be a private input.
 fn uniform_64(msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
-    uniform_64_after(&zero_padded::<Sha512>(), msg, dst)
-}
-
-/// [`uniform_64`] from the hash state after `Z_pad` (computed once per
-/// batch).
-fn uniform_64_after(zero_padded: &Sha512, msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
     let mut uniform = Zeroizing::new([0u8; 64]);
-    uniform.copy_from_slice(&expand_message_xmd_after(zero_padded, msg, dst, 64));
+    uniform.copy_from_slice(&expand_message_xmd::<Sha512>(msg, dst, 64));
     uniform
 }
 

@@ -1,7 +1,8 @@
 //! SHA-512 (FIPS 180-4) of 8 messages at once, one per 64-bit lane of a
 //! zmm register, for ristretto255's client when its IFMA engine runs: it
 //! hashes three short messages per element (expand_message_xmd's `b_0` and
-//! `b_1`, and the `Finalize` hash), one block each, and one compression
+//! `b_1`, and the `Finalize` hash), one block each for inputs of up to
+//! 67 bytes (the OPRF's DST), and one compression
 //! in sequence (sha2's) costs about as much as the 8 lanes' together here:
 //! each round's rotations are single instructions (`vprorq`), its three-
 //! input functions one `vpternlogq` each, and the lanes share them.

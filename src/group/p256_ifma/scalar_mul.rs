@@ -1,12 +1,13 @@
 //! Scalar multiplication of whole batches on P-256, 8 elements per
-//! vector, the products encoded with one inversion per pass of 256
-//! elements: the server's evaluation (decode the blinded elements,
+//! vector, the products encoded with one inversion per pass of about 256
+//! elements (`ifma_lanes::passes`): the server's evaluation (decode the blinded elements,
 //! multiply each by the key) and the client's unblinding (decode the
 //! answers, multiply each by its blind's inverse).
 //!
 //! Constant time in the scalars (key, blinds and their inverses) and the
 //! hashed inputs (`map.rs` merges its cases by masks): each scalar's
-//! signed radix-16 digits (`[-8, 8]`, from `group/straus.rs`) are read in a
+//! signed radix-16 digits (`[-8, 8]`, straus.rs's recoding, 8 lanes
+//! at once: `ifma_lanes::per_lane_digits`) are read in a
 //! fixed order; each becomes a lane mask by vector comparisons that scan
 //! every entry of the table `1·P .. 8·P`; whether the running sum or the
 //! selected entry is the identity (a digit of 0, or only 0 digits so far)

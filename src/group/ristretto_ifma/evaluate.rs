@@ -1,14 +1,14 @@
 //! Scalar multiplication of whole batches on ristretto255, 8 elements per
-//! vector, each product encoded doubled (one inversion per pass of 256
-//! elements, no square root): the server's evaluation (decode the blinded
+//! vector, each product encoded doubled (one inversion per pass of about
+//! 256 elements: `ifma_lanes::passes`; no square root): the server's evaluation (decode the blinded
 //! elements, multiply each by half the key), the client's blinding (map
 //! its hashed inputs, multiply each by half its blind) and unblinding
 //! (decode the answers, multiply each by half the blind's inverse); and
 //! the validity check of a batch of encodings, which is the decoding alone.
 //!
 //! Constant time in the scalars (key, blinds, inverses) and in the hashed
-//! inputs: each scalar's signed radix-16 digits (`[-8, 8]`, from
-//! `group/straus.rs`) are read in a fixed order, each becomes a lane mask
+//! inputs: each scalar's signed radix-16 digits (`[-8, 8]`, straus.rs's
+//! recoding, 8 lanes at once: `ifma_lanes::per_lane_digits`) are read in a fixed order, each becomes a lane mask
 //! by vector comparisons that scan every entry of the table `1·P .. 8·P`
 //! (`msm.rs`'s select), the map merges its cases by masks (`map.rs`), and
 //! the instruction stream depends only on the number of elements. The
