@@ -119,18 +119,24 @@ pub(crate) fn passes(
     })
 }
 
-/// The vectors of `encoded` (chunks of `vector_len` bytes) handed to
-/// `decode` two at a time (the second empty at an odd end), its answers
-/// (`None`: no vector) flattened: the engines decode in pairs so that two
-/// square roots run side by side (see [`square_times_each`]).
+/// The vectors of `encoded` (chunks of `vector_len` bytes) decoded two at
+/// a time by `two`, and by `one` where a single vector is left at the end:
+/// the engines decode in pairs so that two square roots run side by side
+/// (see [`square_times_each`]).
 pub(crate) fn in_pairs<'a, T: 'a>(
     encoded: &'a [u8],
     vector_len: usize,
-    mut decode: impl FnMut(&'a [u8], &'a [u8]) -> [Option<T>; 2] + 'a,
+    one: impl Fn(&'a [u8]) -> T + 'a,
+    two: impl Fn(&'a [u8], &'a [u8]) -> [T; 2] + 'a,
 ) -> impl Iterator<Item = T> + 'a {
     encoded.chunks(2 * vector_len).flat_map(move |pair| {
         let (first, second) = pair.split_at(pair.len().min(vector_len));
-        decode(first, second).into_iter().flatten()
+        let decoded = if second.is_empty() {
+            [Some(one(first)), None]
+        } else {
+            two(first, second).map(Some)
+        };
+        decoded.into_iter().flatten()
     })
 }
 

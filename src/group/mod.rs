@@ -74,10 +74,7 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// the messages may hold private inputs (a client's `Finalize`).
     /// ristretto255 hashes 8 at a time when its IFMA engine runs.
     fn hash_each(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing<Vec<u8>>> {
-        messages
-            .iter()
-            .map(|parts| Zeroizing::new(Self::hash(parts)))
-            .collect()
+        hash_one_by_one::<Self>(messages)
     }
 
     /// The generator `B`.
@@ -469,6 +466,15 @@ fn mul_each_elements_encode<G: PrimeOrderGroup>(
     let elements = received_elements::<G>(batch);
     let products = zeroize::Zeroizing::new(G::mul_each_encode(scalars, &elements, out));
     drop(products);
+}
+
+/// [`PrimeOrderGroup::hash`] of each message, one at a time, wiped on drop:
+/// the default of [`PrimeOrderGroup::hash_each`], and a group's fallback.
+fn hash_one_by_one<G: PrimeOrderGroup>(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing<Vec<u8>>> {
+    messages
+        .iter()
+        .map(|parts| Zeroizing::new(G::hash(parts)))
+        .collect()
 }
 
 /// [`PrimeOrderGroup::hash_and_blind_encode`] on elements: each input

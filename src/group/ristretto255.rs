@@ -191,10 +191,7 @@ impl PrimeOrderGroup for Ristretto255 {
         if let Some(digests) = super::sha512_lanes::digest_each(&[], messages) {
             return digests.iter().map(|d| Zeroizing::new(d.to_vec())).collect();
         }
-        messages
-            .iter()
-            .map(|parts| Zeroizing::new(Self::hash(parts)))
-            .collect()
+        super::hash_one_by_one::<Self>(messages)
     }
 
     fn generator() -> RistrettoPoint {

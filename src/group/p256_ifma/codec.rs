@@ -81,18 +81,12 @@ fn below_p_vartime(bytes: &[u8; 32]) -> bool {
     bytes < &p
 }
 
-/// The points of 8 compressed encodings and the mask of the lanes that
-/// hold a valid one: prefix 02 or 03, x below p, `x³ − 3x + b` a square;
-/// its root (`y`) of the prefix's parity. The encodings are public (a
-/// received message), so the byte checks may branch.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn decode(encodings: &[[u8; ENCODING_LEN]; LANES]) -> (Jacobian8, __mmask8) {
-    let [decoded] = decode_each(&[*encodings]);
-    decoded
-}
-
-/// [`decode`] of `N` vectors of encodings, their square roots interleaved
-/// (`field::sqrt_candidate_each`).
+/// The points of `N` vectors of 8 compressed encodings each, and the mask
+/// of the lanes that hold a valid one: prefix 02 or 03, x below p, `x³ −
+/// 3x + b` a square; its root (`y`) of the prefix's parity. The `N`
+/// square roots run side by side (`field::sqrt_candidate_each`). The
+/// encodings are public (a received message), so the byte checks may
+/// branch.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode_each<const N: usize>(
     encodings: &[[[u8; ENCODING_LEN]; LANES]; N],

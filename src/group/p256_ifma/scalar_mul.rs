@@ -28,7 +28,7 @@
 
 use core::arch::x86_64::*;
 
-use super::codec::{decode, decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
+use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
@@ -64,27 +64,32 @@ fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
 /// the generator).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
-    let (lanes, used) = lanes_of(chunk);
-    let (point, valid) = decode(&lanes);
-    (valid & used == used).then_some(point)
+    let [point] = decode_chunks([chunk]);
+    point
+}
+
+/// [`decode_vector`] of `N` chunks, their square roots side by side
+/// (`field::sqrt_candidate_each`).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Jacobian8>; N] {
+    let lanes = chunks.map(lanes_of);
+    let decoded = decode_each(&lanes.map(|(encodings, _)| encodings));
+    core::array::from_fn(|i| {
+        let ((point, valid), (_, used)) = (decoded[i], lanes[i]);
+        (valid & used == used).then_some(point)
+    })
 }
 
 /// The points of the encodings in `encoded`, 8 per vector (`None`: a
-/// vector holds an invalid encoding), decoded two vectors at a time (their
-/// square roots side by side: `field::sqrt_candidate_each`).
+/// vector holds an invalid encoding), decoded two vectors at a time.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Jacobian8>> + '_ {
-    in_pairs(encoded, LANES * ENCODING_LEN, |first, second| {
-        if second.is_empty() {
-            return [Some(decode_vector(first)), None];
-        }
-        let ((lanes, used), (next_lanes, next_used)) = (lanes_of(first), lanes_of(second));
-        let [(point, valid), (next_point, next_valid)] = decode_each(&[lanes, next_lanes]);
-        [
-            Some((valid & used == used).then_some(point)),
-            Some((next_valid & next_used == next_used).then_some(next_point)),
-        ]
-    })
+    in_pairs(
+        encoded,
+        LANES * ENCODING_LEN,
+        |chunk| decode_vector(chunk),
+        |first, second| decode_chunks([first, second]),
+    )
 }
 
 /// The points of the 33-byte SEC1 compressed encodings in `encoded` (a

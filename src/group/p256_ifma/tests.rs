@@ -6,7 +6,7 @@ use p256::elliptic_curve::ff::PrimeField;
 use p256::{ProjectivePoint, Scalar};
 
 use super::codec::{
-    be_of_limbs, decode, limbs_of_be, slice, unslice, ENCODING_LEN, GENERATOR_ENCODING,
+    be_of_limbs, decode_each, limbs_of_be, slice, unslice, ENCODING_LEN, GENERATOR_ENCODING,
 };
 use super::field::{Fe8, P};
 use super::map::{hash_to_curve, UNIFORM_LEN};
@@ -234,8 +234,7 @@ fn decode_encode_add_double_match_p256() {
             core::array::from_fn(|i| encoding(&others[i]));
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let (valid, valid_other, results) = unsafe {
-            let (a, valid) = decode(&bytes);
-            let (b, valid_other) = decode(&other_bytes);
+            let [(a, valid), (b, valid_other)] = decode_each(&[bytes, other_bytes]);
             let minus_a = Jacobian8 { y: a.y.neg(), ..a };
             let sums = [
                 a,
@@ -302,7 +301,7 @@ fn invalid_encodings_are_flagged_like_p256() {
         let lanes: [[u8; ENCODING_LEN]; LANES] =
             core::array::from_fn(|i| *chunk.get(i).unwrap_or(&GENERATOR_ENCODING));
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        let (point, valid) = unsafe { decode(&lanes) };
+        let [(point, valid)] = unsafe { decode_each(&[lanes]) };
         // SAFETY: as above.
         let round_trip = unsafe { encoded_lanes(&point) };
         for lane in 0..LANES {

@@ -141,20 +141,25 @@ fn points_of<'a>(
 /// square roots interleaved: `field::pow_p58_each`).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '_ {
-    // A vector's points if all the lanes in use hold valid encodings
-    // (padding lanes hold the identity).
-    let all_valid =
-        |(point, valid): (Extended8, u8), used: u8| (valid & used == used).then_some(point);
-    in_pairs(encoded, LANES * ENCODING_LEN, move |first, second| {
-        let (lanes, used) = lanes_of(first);
-        if second.is_empty() {
-            let [one] = decode_each(&[lanes]);
-            [Some(all_valid(one, used)), None]
-        } else {
-            let (next_lanes, next_used) = lanes_of(second);
-            let [one, two] = decode_each(&[lanes, next_lanes]);
-            [Some(all_valid(one, used)), Some(all_valid(two, next_used))]
-        }
+    let one = |chunk| {
+        let [point] = decode_chunks([chunk]);
+        point
+    };
+    in_pairs(encoded, LANES * ENCODING_LEN, one, |first, second| {
+        decode_chunks([first, second])
+    })
+}
+
+/// The points of each chunk of up to 8 encodings, if all of its lanes in
+/// use hold valid encodings (padding lanes hold the identity), the `N`
+/// vectors decoded side by side.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Extended8>; N] {
+    let lanes = chunks.map(lanes_of);
+    let decoded = decode_each(&lanes.map(|(encodings, _)| encodings));
+    core::array::from_fn(|i| {
+        let ((point, valid), (_, used)) = (decoded[i], lanes[i]);
+        (valid & used == used).then_some(point)
     })
 }
 
