@@ -1,7 +1,8 @@
 #!/bin/sh
 # ctest's rust_fmt and rust_clippy: `cargo fmt --check` (the library and
 # the fuzz crate, a workspace of its own), or clippy on every target with
-# warnings as errors. Exit 77 (skipped) where the rustup
+# warnings as errors (the constant-time trace's harness binary included,
+# which its feature `ct-trace-harness` builds). Exit 77 (skipped) where the rustup
 # component is not installed, so a missing linter is reported, not failed.
 # Usage: ctest-lint.sh fmt|clippy CARGO
 set -eu
@@ -15,6 +16,6 @@ case "$lint" in
 fmt)
     "$cargo" fmt --check
     exec "$cargo" fmt --check --manifest-path "$(dirname "$0")/../fuzz/Cargo.toml" ;;
-clippy) exec "$cargo" clippy --release --locked --all-targets -- -D warnings ;;
+clippy) exec "$cargo" clippy --release --locked --all-targets --features ct-trace-harness -- -D warnings ;;
 *) echo "usage: $0 fmt|clippy CARGO" >&2; exit 2 ;;
 esac

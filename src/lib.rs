@@ -39,6 +39,8 @@ pub mod message;
 pub mod mp;
 pub mod oblivious;
 pub mod oprf;
+#[cfg(feature = "ct-planted-leak")]
+mod planted_leak;
 pub mod rng;
 mod secret_marks;
 pub mod threshold;

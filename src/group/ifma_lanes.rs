@@ -247,6 +247,8 @@ pub(crate) fn select<T: LanePoints>(
 ) -> (T, __mmask8) {
     // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
     let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
+    #[cfg(feature = "ct-planted-leak")]
+    crate::planted_leak::table_index(table, digits[0]);
     let magnitude = _mm512_abs_epi64(d);
     let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
     let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());

@@ -119,7 +119,10 @@ fn half_bytes(s: &DalekScalar) -> Zeroizing<[u8; 32]> {
     }
     // ℓ or 0, selected through `subtle` (a plain mask `ℓ & −(s & 1)` was
     // compiled into a branch on the parity).
+    #[cfg(not(feature = "ct-planted-leak"))]
     let odd = Choice::from((words[0] & 1) as u8);
+    #[cfg(feature = "ct-planted-leak")]
+    let odd = crate::planted_leak::parity_branch(words[0]);
     let mut carry = 0u128;
     for (word, order) in words.iter_mut().zip(ORDER_WORDS) {
         let addend = u64::conditional_select(&0, &order, odd);

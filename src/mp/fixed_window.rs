@@ -124,7 +124,7 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
             *d = window_digit(e, window * w, w);
         }
         #[cfg(feature = "ct-planted-leak")]
-        planted_leak(&digits);
+        crate::planted_leak::exponent_digit_branch(&digits);
         select_entry::<A>(&table, words, &digits[..lanes], masks, &mut picked);
         arith.mul(&mut tmp, &acc, &picked);
         core::mem::swap(&mut acc, &mut tmp);
@@ -132,19 +132,6 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     digits.zeroize();
     masks.iter_mut().for_each(|row| row.zeroize());
     arith.leave_mont(&acc, results);
-}
-
-/// Test-only (feature `ct-planted-leak`, never in a real build): a
-/// deliberate branch on a secret exponent digit, which the valgrind CT test
-/// (`c_tests/ct`) must catch — the proof that the check is live.
-#[cfg(feature = "ct-planted-leak")]
-#[inline(never)]
-fn planted_leak(digits: &[u64]) {
-    use core::sync::atomic::{AtomicU64, Ordering};
-    static TAKEN: AtomicU64 = AtomicU64::new(0);
-    if digits[0] & 1 == 1 {
-        TAKEN.fetch_add(1, Ordering::Relaxed);
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,173 @@
+//! Every traced case: a name, its number of runs (secret variants; run 0
+//! is the reference, so `runs − 1` pairs) and the function that makes one
+//! run. One file per family.
+
+mod hashing;
+mod modexp;
+mod oprf;
+mod threshold;
+
+use oblivex::group::{Bls12381G1, Ffdhe2048, Ristretto255, P256};
+
+/// One traced entry point.
+pub struct Case {
+    /// `family_detail`, as `ct_trace` prints it.
+    pub name: &'static str,
+    /// Runs compared in lockstep (variants 0 to `runs − 1`).
+    pub runs: usize,
+    /// Sets up, warms up, makes the traced call, checks its result.
+    pub run: fn(usize) -> Result<(), String>,
+}
+
+/// An empty region: the tracer's probe (marks, start-up alike in every
+/// run) before the real cases.
+fn empty(_variant: usize) -> Result<(), String> {
+    crate::marks::traced((), |()| ());
+    Ok(())
+}
+
+/// The cases, cheapest first within each family.
+pub const ALL: &[Case] = &[
+    Case {
+        name: "empty",
+        runs: 2,
+        run: empty,
+    },
+    Case {
+        name: "modexp_1024",
+        runs: 4,
+        run: |v| modexp::one_modulus(1024, v),
+    },
+    Case {
+        name: "modexp_2048",
+        runs: 4,
+        run: |v| modexp::one_modulus(2048, v),
+    },
+    Case {
+        name: "modexp_3072",
+        runs: 3,
+        run: |v| modexp::one_modulus(3072, v),
+    },
+    Case {
+        name: "modexp_4096",
+        runs: 3,
+        run: |v| modexp::one_modulus(4096, v),
+    },
+    Case {
+        name: "modexp_1280",
+        runs: 4,
+        run: |v| modexp::one_modulus(1280, v),
+    },
+    Case {
+        name: "modexp_multi_1024",
+        runs: 4,
+        run: |v| modexp::per_value_moduli(1024, v),
+    },
+    Case {
+        name: "modexp_multi_2048",
+        runs: 4,
+        run: |v| modexp::per_value_moduli(2048, v),
+    },
+    Case {
+        name: "modexp_multi_3072",
+        runs: 3,
+        run: |v| modexp::per_value_moduli(3072, v),
+    },
+    Case {
+        name: "modexp_multi_4096",
+        runs: 3,
+        run: |v| modexp::per_value_moduli(4096, v),
+    },
+    Case {
+        name: "modexp_multi_1280",
+        runs: 4,
+        run: |v| modexp::per_value_moduli(1280, v),
+    },
+    // ristretto255: 10 elements are one vector on the engine and the last
+    // two on curve25519-dalek (its tail), as a server runs them.
+    Case {
+        name: "ristretto255_server",
+        runs: 4,
+        run: |v| oprf::server_evaluation::<Ristretto255>(10, v),
+    },
+    Case {
+        name: "ristretto255_voprf_server",
+        runs: 4,
+        run: |v| oprf::voprf_evaluation::<Ristretto255>(8, v),
+    },
+    Case {
+        name: "ristretto255_client_blind",
+        runs: 4,
+        run: |v| oprf::client_blind::<Ristretto255>(8, v),
+    },
+    Case {
+        name: "ristretto255_client_finalize",
+        runs: 4,
+        run: |v| oprf::client_finalize::<Ristretto255>(8, v),
+    },
+    Case {
+        name: "ristretto255_checked_blind",
+        runs: 4,
+        run: |v| oprf::checked_blind::<Ristretto255>(7, v),
+    },
+    Case {
+        name: "ristretto255_checked_finalize",
+        runs: 4,
+        run: |v| oprf::checked_finalize::<Ristretto255>(7, v),
+    },
+    Case {
+        name: "ristretto255_threshold_share",
+        runs: 4,
+        run: |v| threshold::share_evaluation::<Ristretto255>(8, v),
+    },
+    Case {
+        name: "ristretto255_sha512_lanes",
+        runs: 4,
+        run: hashing::hash_each::<Ristretto255>,
+    },
+    Case {
+        name: "p256_server",
+        runs: 4,
+        run: |v| oprf::server_evaluation::<P256>(9, v),
+    },
+    Case {
+        name: "p256_voprf_server",
+        runs: 4,
+        run: |v| oprf::voprf_evaluation::<P256>(8, v),
+    },
+    Case {
+        name: "p256_client_blind",
+        runs: 4,
+        run: |v| oprf::client_blind::<P256>(8, v),
+    },
+    Case {
+        name: "p256_client_finalize",
+        runs: 4,
+        run: |v| oprf::client_finalize::<P256>(8, v),
+    },
+    Case {
+        name: "p256_checked_blind",
+        runs: 4,
+        run: |v| oprf::checked_blind::<P256>(7, v),
+    },
+    Case {
+        name: "p256_checked_finalize",
+        runs: 4,
+        run: |v| oprf::checked_finalize::<P256>(7, v),
+    },
+    Case {
+        name: "p256_elgamal_share",
+        runs: 4,
+        run: |v| threshold::share_evaluation::<P256>(8, v),
+    },
+    Case {
+        name: "bls12381_signing_share",
+        runs: 4,
+        run: |v| threshold::share_evaluation::<Bls12381G1>(2, v),
+    },
+    Case {
+        name: "ffdhe2048_server",
+        runs: 4,
+        run: |v| oprf::server_evaluation::<Ffdhe2048>(1, v),
+    },
+];
