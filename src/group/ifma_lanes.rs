@@ -36,6 +36,9 @@ pub(crate) unsafe trait PlainLimbs: Copy {}
 // SAFETY: an array of limb-vector types is limb vectors, without padding.
 unsafe impl<T: PlainLimbs, const N: usize> PlainLimbs for [T; N] {}
 
+// SAFETY: one limb vector.
+unsafe impl PlainLimbs for __m512i {}
+
 /// Overwrites the values of `values` with zero bytes (volatile writes, as
 /// `zeroize` does): vectors of field elements that may be secret.
 pub(crate) fn wipe<T: PlainLimbs>(values: &mut [T]) {
@@ -219,15 +222,9 @@ pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
     wipe(&mut prefix);
 }
 
-/// Points of 8 lanes a table scan can choose among: lane blends and
-/// negations.
-pub(crate) trait LanePoints: Copy {
-    /// `other` in the lanes of `mask`, `self` elsewhere.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F and DQ.
-    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self;
+/// Points of 8 lanes a table scan can choose among: limb vectors only (the
+/// scan blends them vector by vector), and lane negations.
+pub(crate) trait LanePoints: PlainLimbs {
     /// `−self` in the lanes of `mask`.
     ///
     /// # Safety
@@ -236,9 +233,51 @@ pub(crate) trait LanePoints: Copy {
     unsafe fn negated_where(&self, mask: __mmask8) -> Self;
 }
 
+/// The limb vectors of `value`.
+fn vectors_of<T: PlainLimbs>(value: &T) -> &[__m512i] {
+    let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
+    // SAFETY: `T` is limb vectors only, without padding (`PlainLimbs`), so
+    // aligned for them and exactly `len` of them.
+    unsafe { core::slice::from_raw_parts((value as *const T).cast(), len) }
+}
+
+/// As [`vectors_of`], writable.
+fn vectors_of_mut<T: PlainLimbs>(value: &mut T) -> &mut [__m512i] {
+    let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
+    // SAFETY: as in `vectors_of`; every bit pattern is a valid limb vector.
+    unsafe { core::slice::from_raw_parts_mut((value as *mut T).cast(), len) }
+}
+
+/// All-ones in the lanes of `mask`, zeros elsewhere, as a vector the
+/// optimiser cannot see through. A blend or masked operation written with
+/// the mask itself lets the compiler load an operand under the mask (a
+/// spilled value, a table entry): where the mask is secret, an access whose
+/// opmask depends on a secret, which the trace check (`ct_trace`) counts,
+/// as it should. The engines choose between secret values with these lanes
+/// and [`bitselect`] instead: every operand is then read whole.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn opaque_lanes(mask: __mmask8) -> __m512i {
+    let mut lanes = _mm512_movm_epi64(mask);
+    // SAFETY: an empty instruction sequence: `lanes` is unchanged, only
+    // hidden from the optimiser (no memory, stack or flags touched).
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(zmm_reg) lanes, options(pure, nomem, nostack, preserves_flags));
+    }
+    lanes
+}
+
+/// `a` in the bits set in `lanes` (from [`opaque_lanes`]), `b` elsewhere.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn bitselect(lanes: __m512i, a: __m512i, b: __m512i) -> __m512i {
+    // 0xca: lanes ? a : b, bit by bit.
+    _mm512_ternarylogic_epi64::<0xca>(lanes, a, b)
+}
+
 /// Per lane, `|d|·P` from the table (`empty` for 0), negated where `d <
-/// 0`, and the lanes where `d = 0`: every entry is read and kept under a
-/// comparison mask.
+/// 0`, and the lanes where `d = 0`: every entry is read whole and kept, bit
+/// by bit, under the lanes where the digit matches ([`bitselect`]).
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(crate) fn select<T: LanePoints>(
     table: &[T; 8],
@@ -255,10 +294,15 @@ pub(crate) fn select<T: LanePoints>(
     let mut chosen = empty;
     for (k, entry) in table.iter().enumerate() {
         let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
-        // SAFETY: this function's target features.
-        chosen = unsafe { chosen.blend(entry, hit) };
+        let keep = opaque_lanes(hit);
+        for (c, e) in vectors_of_mut(&mut chosen)
+            .iter_mut()
+            .zip(vectors_of(entry))
+        {
+            *c = bitselect(keep, *e, *c);
+        }
     }
-    // SAFETY: as above.
+    // SAFETY: this function's target features.
     (unsafe { chosen.negated_where(negative) }, zero)
 }
 

@@ -109,28 +109,32 @@ fn engine_mul_each(
     Some(
         products
             .iter()
-            .map(|(xy, zero)| {
-                let encoded = EncodedPoint::from_affine_coordinates(
-                    (&xy[..32]).into(),
-                    (&xy[32..]).into(),
-                    false,
-                );
-                let point = AffinePoint::from_encoded_point(&encoded);
-                let finite = ProjectivePoint::from(point.unwrap_or(AffinePoint::GENERATOR));
-                ProjectivePoint::conditional_select(
-                    &finite,
-                    &ProjectivePoint::IDENTITY,
-                    Choice::from(*zero),
-                )
-            })
+            .map(|(xy, identity)| point_of_coordinates(xy, *identity))
             .collect(),
     )
 }
 
+/// The `p256` point of affine coordinates the engine computed, or the
+/// identity where `identity` is 1, in constant time: the coordinates go
+/// through the uncompressed form (its tag is a constant, the point's
+/// validity a `CtOption`), and the identity is chosen by a mask.
+#[cfg(target_arch = "x86_64")]
+fn point_of_coordinates(xy: &super::p256_ifma::Coordinates, identity: u8) -> ProjectivePoint {
+    let encoded = Zeroizing::new(EncodedPoint::from_affine_coordinates(
+        (&xy[..32]).into(),
+        (&xy[32..]).into(),
+        false,
+    ));
+    let point = AffinePoint::from_encoded_point(&encoded);
+    let finite = ProjectivePoint::from(point.unwrap_or(AffinePoint::GENERATOR));
+    ProjectivePoint::conditional_select(&finite, &ProjectivePoint::IDENTITY, Choice::from(identity))
+}
+
 /// `Σ d_i·X_i` on the IFMA engine (constant time in the `d_i`,
 /// little-endian bytes of which `bits` are read), from the points the
-/// batch's check or blinding kept, else its encodings, as a `p256` point;
-/// `None` when the engine does not run.
+/// batch's check or blinding kept, else its encodings, as a `p256` point
+/// (from its coordinates: a secret sum, the balancer's, never meets the
+/// decoder of received encodings); `None` when the engine does not run.
 #[cfg(target_arch = "x86_64")]
 fn engine_msm(
     scalars: &[&[u8]],
@@ -138,10 +142,7 @@ fn engine_msm(
     bits: usize,
 ) -> Option<ProjectivePoint> {
     let sum = super::p256_ifma::msm_ct(batch.encoded, engine_points(batch), scalars, bits)?;
-    if sum == [0u8; 33] {
-        return Some(ProjectivePoint::IDENTITY);
-    }
-    P256::decode(&sum).ok()
+    Some(point_of_coordinates(&sum.0, sum.1))
 }
 
 /// [`engine_msm`] for the balancer's short factors.

@@ -7,13 +7,14 @@
 //! each round's rotations are single instructions (`vprorq`), its three-
 //! input functions one `vpternlogq` each, and the lanes share them.
 //!
-//! The messages may be private inputs: their padded blocks are wiped. The
+//! The messages may be private inputs: their padded blocks, the message
+//! schedules and the states are wiped. The
 //! time depends on the messages' lengths only, as the one-at-a-time hash's
 //! does.
 
 use core::arch::x86_64::*;
 
-use super::ifma_lanes::{engine_selected, LANES};
+use super::ifma_lanes::{engine_selected, wipe, LANES};
 use zeroize::Zeroizing;
 
 /// Bytes of a block.
@@ -202,6 +203,7 @@ fn digest_lanes(prefix: &[u8], messages: &[Vec<&[u8]>]) -> Zeroizing<Vec<[u8; DI
                 chunk.copy_from_slice(&lanes[lane].to_be_bytes());
             }
         }
+        wipe(&mut state);
     }
     digests
 }
@@ -270,9 +272,14 @@ fn compress(state: &mut [__m512i; 8], words: &[[u64; LANES]; 16], active: __mmas
         let t2 = add(big_sigma0, majority);
         (h, g, f, e, d, c, b, a) = (g, f, e, add(d, t1), c, b, a, add(t1, t2));
     }
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+    let mut working = [a, b, c, d, e, f, g, h];
+    for (s, v) in state.iter_mut().zip(working) {
         *s = _mm512_mask_add_epi64(*s, active, *s, v);
     }
+    // The schedule and the working variables derive from the messages
+    // (private inputs).
+    wipe(&mut w);
+    wipe(&mut working);
 }
 
 #[cfg(test)]

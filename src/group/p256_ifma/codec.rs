@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::field::{sqrt_candidate_each, Fe8, P};
 use super::point::{curve_rhs, Jacobian8};
-use crate::group::ifma_lanes::LANES;
+use crate::group::ifma_lanes::{opaque_lanes, LANES};
 
 /// Bytes of a compressed encoding.
 pub(super) const ENCODING_LEN: usize = 33;
@@ -119,9 +119,10 @@ pub(super) fn decode_each<const N: usize>(
 /// time in the points (an unblinded element is secret).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn encode_affine(x: &Fe8, y: &Fe8, identity: __mmask8) -> [[u8; ENCODING_LEN]; LANES] {
-    let keep = _mm512_movm_epi64(!identity);
+    let keep = opaque_lanes(!identity);
     let xs = unslice(&x.canonical().map(|l| _mm512_and_si512(l, keep)));
-    let odd = _mm512_maskz_set1_epi64(y.is_odd(), 1);
+    // The parity is secret (an unblinded element): a mask-free 0/1.
+    let odd = _mm512_and_si512(opaque_lanes(y.is_odd()), _mm512_set1_epi64(1));
     let prefix = _mm512_and_si512(_mm512_or_si512(odd, _mm512_set1_epi64(2)), keep);
     let mut prefixes = [0u64; LANES];
     // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.

@@ -100,17 +100,6 @@ impl Projective8 {
         [&mut self.x.0, &mut self.y.0, &mut self.z.0]
     }
 
-    /// `other` in the lanes of `mask`, `self` elsewhere.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Projective8, mask: __mmask8) -> Projective8 {
-        Projective8 {
-            x: self.x.select(&other.x, mask),
-            y: self.y.select(&other.y, mask),
-            z: self.z.select(&other.z, mask),
-        }
-    }
-
     /// `−self` in the lanes of `mask`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
@@ -124,12 +113,8 @@ impl Projective8 {
 }
 
 impl crate::group::ifma_lanes::LanePoints for Projective8 {
-    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
-        // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { self.select(other, mask) }
-    }
     unsafe fn negated_where(&self, mask: __mmask8) -> Self {
-        // SAFETY: as above.
+        // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }
 }

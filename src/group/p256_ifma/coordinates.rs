@@ -9,7 +9,7 @@ use super::codec::{be_of_limbs, limbs_of_be, slice, unslice};
 use super::field::Fe8;
 use super::point::Jacobian8;
 use super::scalar_mul::{affine_tables, multiply};
-use crate::group::ifma_lanes::{invert_all, per_lane_digits, wipe, LANES};
+use crate::group::ifma_lanes::{invert_all, opaque_lanes, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
 
 /// Affine coordinates: x then y, 32 bytes each, big-endian.
@@ -59,21 +59,58 @@ pub(super) fn mul_each_coordinates(
         .zip(&inverses)
         .zip(zero.iter().zip(points.chunks(LANES)))
     {
-        let keep = _mm512_movm_epi64(!*zero);
-        let inverse_squared = inverse.square();
-        let x = p.x.mul(&inverse_squared).canonical();
-        let y = p.y.mul(&inverse_squared.mul(inverse)).canonical();
-        let xs = Zeroizing::new(unslice(&x.map(|l| _mm512_and_si512(l, keep))));
-        let ys = Zeroizing::new(unslice(&y.map(|l| _mm512_and_si512(l, keep))));
-        for lane in 0..chunk.len() {
-            let mut coordinates = [0u8; 64];
-            coordinates[..32].copy_from_slice(&be_of_limbs(&xs[lane]));
-            coordinates[32..].copy_from_slice(&be_of_limbs(&ys[lane]));
-            out.push((coordinates, (*zero >> lane) & 1));
-        }
+        push_lanes(p, inverse, *zero, chunk.len(), &mut out);
     }
     wipe(&mut products);
     wipe(&mut inverses);
     wipe(&mut tables);
     out
+}
+
+/// The affine coordinates of the point in every lane of `sum` (a
+/// multi-scalar multiplication's result) and whether it is the identity
+/// (`Z = 0`: coordinates zero), with an inversion of its own; constant
+/// time, so that a secret sum never meets a decoder of public input.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn sum_coordinates(sum: &Jacobian8) -> Zeroizing<(Coordinates, u8)> {
+    let identity = sum.z.is_zero();
+    let mut inverse = sum.z.select(&Fe8::one(), identity).invert();
+    let mut out = Zeroizing::new(Vec::with_capacity(1));
+    push_lanes(sum, &inverse, identity, 1, &mut out);
+    wipe(core::slice::from_mut(&mut inverse));
+    Zeroizing::new(out[0])
+}
+
+/// Pushes the affine coordinates of the first `count` lanes of `p` (whose
+/// `1/Z` is `inverse`) and whether each is the identity (the lanes of
+/// `identity`, whose coordinates are zeros), constant time; every copy
+/// on the stack is wiped (the points may be secret).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn push_lanes(
+    p: &Jacobian8,
+    inverse: &Fe8,
+    identity: __mmask8,
+    count: usize,
+    out: &mut Vec<(Coordinates, u8)>,
+) {
+    let keep = opaque_lanes(!identity);
+    let inverse_squared = inverse.square();
+    let mut x =
+        p.x.mul(&inverse_squared)
+            .canonical()
+            .map(|l| _mm512_and_si512(l, keep));
+    let mut y =
+        p.y.mul(&inverse_squared.mul(inverse))
+            .canonical()
+            .map(|l| _mm512_and_si512(l, keep));
+    let xs = Zeroizing::new(unslice(&x));
+    let ys = Zeroizing::new(unslice(&y));
+    wipe(&mut x);
+    wipe(&mut y);
+    for lane in 0..count {
+        let mut coordinates = Zeroizing::new([0u8; 64]);
+        coordinates[..32].copy_from_slice(&be_of_limbs(&xs[lane]));
+        coordinates[32..].copy_from_slice(&be_of_limbs(&ys[lane]));
+        out.push((*coordinates, (identity >> lane) & 1));
+    }
 }

@@ -18,7 +18,9 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::ifma_lanes::{square_times_each, times_each, PlainLimbs};
+use crate::group::ifma_lanes::{
+    bitselect, opaque_lanes, square_times_each, times_each, PlainLimbs,
+};
 
 /// `2^52 − 1`.
 const LOW_52: i64 = (1 << 52) - 1;
@@ -353,9 +355,10 @@ impl Fe8 {
             borrow = _mm512_srai_epi64::<52>(d);
             less_p[i] = _mm512_and_si512(d, mask);
         }
-        // A borrow out of the top limb: the value was below p.
-        let below_p = _mm512_cmplt_epi64_mask(borrow, _mm512_setzero_si512());
-        core::array::from_fn(|i| _mm512_mask_blend_epi64(below_p, less_p[i], plain[i]))
+        // A borrow out of the top limb: the value was below p (a secret
+        // lane mask: chosen bit by bit).
+        let below_p = opaque_lanes(_mm512_cmplt_epi64_mask(borrow, _mm512_setzero_si512()));
+        core::array::from_fn(|i| bitselect(below_p, plain[i], less_p[i]))
     }
 
     /// Lanes whose canonical value is odd (SEC1's `y` parity).
@@ -384,12 +387,14 @@ impl Fe8 {
         self.sub(other).is_zero()
     }
 
-    /// `other` in the lanes of `mask`, `self` elsewhere.
+    /// `other` in the lanes of `mask`, `self` elsewhere (bit by bit: the
+    /// mask may be secret, `ifma_lanes::opaque_lanes`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
+        let lanes = opaque_lanes(mask);
         Fe8(core::array::from_fn(|i| {
-            _mm512_mask_blend_epi64(mask, self.0[i], other.0[i])
+            bitselect(lanes, other.0[i], self.0[i])
         }))
     }
 

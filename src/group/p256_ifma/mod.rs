@@ -130,19 +130,19 @@ pub(crate) fn hash_mul_encode(
     }))
 }
 
-/// `Σ d_i·P_i` encoded (33 zero bytes for the identity) for the encoded
-/// points `encoded` and secret scalars `d_i < 2^bits` given as
-/// little-endian bytes (the balancer's short factors), constant time in
-/// the `d_i`; `None` when the engine is not selected or an encoding is
-/// invalid (the caller then uses the portable method). The points may be
-/// given decoded (`decoded`: a check kept them, or the client computed
-/// them).
+/// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
+/// coordinates zero) for the encoded points `encoded` and secret scalars
+/// `d_i < 2^bits` given as little-endian bytes (the balancer's short
+/// factors), constant time in the `d_i`; `None` when the engine is not
+/// selected or an encoding is invalid (the caller then uses the portable
+/// method). The points may be given decoded (`decoded`: a check kept
+/// them, or the client computed them).
 pub(crate) fn msm_ct(
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
     scalars: &[&[u8]],
     bits: usize,
-) -> Option<[u8; 33]> {
+) -> Option<zeroize::Zeroizing<(Coordinates, u8)>> {
     if !engine_selected() || encoded.len() != scalars.len() * codec::ENCODING_LEN {
         return None;
     }

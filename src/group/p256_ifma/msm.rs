@@ -13,10 +13,13 @@
 
 use core::arch::x86_64::*;
 
+use zeroize::Zeroizing;
+
 use super::codec::ENCODING_LEN;
 use super::complete::Projective8;
+use super::coordinates::{sum_coordinates, Coordinates};
 use super::point::Jacobian8;
-use super::scalar_mul::{decode_vector, encoded_vector, multiples};
+use super::scalar_mul::{decode_vector, multiples};
 use crate::group::ifma_lanes::{per_lane_digits, select, wipe, LANES};
 use crate::group::straus::digit_count;
 
@@ -37,20 +40,22 @@ fn rotate_lanes<const K: i32>(p: &Projective8) -> Projective8 {
     rotated
 }
 
-/// `Σ d_i·P_i` encoded (33 zero bytes for the identity), for the P-256
-/// encodings `encoded` (33 bytes each) and secret `d_i < 2^bits`
-/// (little-endian bytes); `None` if an encoding is invalid. The vectors
-/// of points may be given decoded already (`decoded`, the whole batch).
-/// Constant time in the `d_i`: digits become lane masks by vector
-/// comparisons, every table entry is read, and the instruction stream
-/// depends only on the number of points and `bits`.
+/// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
+/// coordinates zero), for the P-256 encodings `encoded` (33 bytes each)
+/// and secret `d_i < 2^bits` (little-endian bytes); `None` if an encoding
+/// is invalid. The vectors of points may be given decoded already
+/// (`decoded`, the whole batch). Constant time in the `d_i`: digits become
+/// lane masks by vector comparisons, every table entry is read, the
+/// instruction stream depends only on the number of points and `bits`,
+/// and the secret sum leaves as coordinates, not as an encoding a decoder
+/// would have to parse (its prefix byte is the sum's parity).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn msm_ct(
     encoded: &[u8],
     decoded: Option<&[Jacobian8]>,
     scalars: &[&[u8]],
     bits: usize,
-) -> Option<[u8; ENCODING_LEN]> {
+) -> Option<Zeroizing<(Coordinates, u8)>> {
     let slots = scalars.len().div_ceil(LANES);
     let mut total = Projective8::identity();
     for first in (0..slots).step_by(SLOTS_PER_PASS) {
@@ -83,6 +88,8 @@ pub(super) fn msm_ct(
     }
     let total = total.add(&rotate_lanes::<4>(&total));
     let total = total.add(&rotate_lanes::<2>(&total));
-    let total = total.add(&rotate_lanes::<1>(&total));
-    Some(encoded_vector(&total.to_jacobian())[0])
+    let mut total = total.add(&rotate_lanes::<1>(&total)).to_jacobian();
+    let sum = sum_coordinates(&total);
+    wipe(core::slice::from_mut(&mut total));
+    Some(sum)
 }

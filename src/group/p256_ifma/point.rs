@@ -53,16 +53,6 @@ pub(super) struct Affine8 {
 unsafe impl PlainLimbs for Affine8 {}
 
 impl Affine8 {
-    /// `other` in the lanes of `mask`, `self` elsewhere.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Affine8, mask: __mmask8) -> Affine8 {
-        Affine8 {
-            x: self.x.select(&other.x, mask),
-            y: self.y.select(&other.y, mask),
-        }
-    }
-
     /// `−self` in the lanes of `mask`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]

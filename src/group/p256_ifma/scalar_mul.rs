@@ -23,8 +23,10 @@
 //! `16·v_{j+1} = d_j` (both 0: the identity masks) and opposite only if
 //! `v_j = 0`, which likewise needs both to be 0. At `j = 0` the operands
 //! can be equal (e.g. `s = q − 2`: `16·v_1 = q − 1` and `d_0 = −1`): that
-//! addition is [`Jacobian8::add_or_double`]. The table's additions `k·P +
-//! P` (`k` from 2 to 7) never meet equal operands (P has order q).
+//! addition is [`Jacobian8::add_or_double`]; and opposite when `s ≡ 0 mod
+//! q` with `s ≠ 0` (`s = q`), which gives `Z = 0`, the identity, and is
+//! flagged as such by [`multiply`]. The table's additions `k·P + P` (`k`
+//! from 2 to 7) never meet equal operands (P has order q).
 
 use core::arch::x86_64::*;
 
@@ -112,12 +114,8 @@ pub(super) fn multiples(p: &Jacobian8) -> Table {
 }
 
 impl LanePoints for Affine8 {
-    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
-        // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { self.select(other, mask) }
-    }
     unsafe fn negated_where(&self, mask: __mmask8) -> Self {
-        // SAFETY: as above.
+        // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }
 }
@@ -160,7 +158,7 @@ pub(super) fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
 
 /// `Σ digits[j]·16^j · P` per lane for the affine table of `P` and the
 /// digits (least significant first), and the lanes where it is the
-/// identity (all digits 0): four doublings and one table addition per
+/// identity (all digits 0, or a multiple of q): four doublings and one table addition per
 /// digit, from the top (see the module documentation for the additions'
 /// cases).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
@@ -182,7 +180,10 @@ pub(super) fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobi
         };
         acc_identity &= entry_identity;
     }
-    (acc, acc_identity)
+    // A scalar that is a multiple of q (q itself: its last addition meets
+    // opposite operands) leaves Z = 0 with non-zero digits: the identity
+    // too, flagged so that no caller inverts its Z.
+    (acc, acc_identity | acc.z.is_zero())
 }
 
 /// `s·X_i` encoded into `out` for each element `X_i` of a batch, with
@@ -336,19 +337,4 @@ fn mul_vectors(
         wipe(&mut tables);
     }
     true
-}
-
-/// The encodings of 8 points in Jacobian coordinates (zeros for the
-/// identity, `Z = 0`), with an inversion of their own: for a single
-/// result (a multi-scalar multiplication's sum).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn encoded_vector(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
-    let identity = p.z.is_zero();
-    let inverse = p.z.select(&Fe8::one(), identity).invert();
-    let inverse_squared = inverse.square();
-    encode_affine(
-        &p.x.mul(&inverse_squared),
-        &p.y.mul(&inverse_squared.mul(&inverse)),
-        identity,
-    )
 }

@@ -179,15 +179,21 @@ fn mul_vectors(
         let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
         let mut pending = Vec::with_capacity(vectors);
         for v in 0..vectors {
-            let Some(point) = points.next().flatten() else {
+            let Some(mut point) = points.next().flatten() else {
                 wipe(&mut pending);
                 return false;
             };
-            let product = multiply(&multiples(&point), &digits(first + v));
+            // The point (a client's H(x)), its table and the product (an
+            // unblinded element) may be secret: wiped on the stack.
+            let mut table = multiples(&point);
+            let mut product = multiply(&table, &digits(first + v));
+            wipe(core::slice::from_mut(&mut point));
+            wipe(&mut table);
             if let Some(doubled) = doubled.as_mut() {
                 doubled.push(product.double());
             }
             pending.push(DoubledEncoding::new(&product));
+            wipe(core::slice::from_mut(&mut product));
         }
         // A lane's denominator is zero only for a torsion product (a zero
         // key; padding lanes): it becomes one for the inversion, and the
@@ -208,9 +214,9 @@ fn mul_vectors(
             .zip(&denominators)
             .zip(nonzero.iter().zip(answers.chunks_mut(LANES * ENCODING_LEN)))
         {
-            let encodings = p.finish(inverse, *lanes);
-            for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encodings) {
-                slot.copy_from_slice(&encoding);
+            let encodings = Zeroizing::new(p.finish(inverse, *lanes));
+            for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encodings.iter()) {
+                slot.copy_from_slice(encoding);
             }
         }
         wipe(&mut pending);

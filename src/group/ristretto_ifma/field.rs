@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::ifma_lanes::{square_times_each, times_each};
+use crate::group::ifma_lanes::{bitselect, opaque_lanes, square_times_each, times_each};
 
 /// `2^51 − 1`.
 const LOW_51: i64 = (1 << 51) - 1;
@@ -280,12 +280,14 @@ impl Fe8 {
         self.sub(other).is_zero()
     }
 
-    /// `other` in the lanes of `mask`, `self` elsewhere.
+    /// `other` in the lanes of `mask`, `self` elsewhere (bit by bit: the
+    /// mask may be secret, `ifma_lanes::opaque_lanes`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
+        let lanes = opaque_lanes(mask);
         Fe8(core::array::from_fn(|i| {
-            _mm512_mask_blend_epi64(mask, self.0[i], other.0[i])
+            bitselect(lanes, other.0[i], self.0[i])
         }))
     }
 

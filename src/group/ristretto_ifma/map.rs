@@ -8,6 +8,8 @@ use super::codec::{field_from_bytes, LANES};
 use super::constants::{D, D_MINUS_ONE_SQ, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1};
 use super::field::{splat, sqrt_ratio_m1_each, Fe8};
 use super::point::Extended8;
+use crate::group::ifma_lanes::wipe;
+use zeroize::Zeroizing;
 
 /// Bytes of one input to the map.
 pub(super) const UNIFORM_LEN: usize = 64;
@@ -51,13 +53,18 @@ fn map_each<const N: usize>(t: &[Fe8; N]) -> [Extended8; N] {
 /// half (its top bit dropped, as RFC 9496 masks it), added.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn from_uniform_bytes(inputs: &[[u8; UNIFORM_LEN]; LANES]) -> Extended8 {
-    let half = |offset: usize| {
-        field_from_bytes(&core::array::from_fn(|lane| {
-            let mut bytes = [0u8; 32];
-            bytes.copy_from_slice(&inputs[lane][offset..offset + 32]);
-            bytes
-        }))
-    };
-    let [first, second] = map_each(&[half(0), half(32)]);
-    first.add(&second.cached())
+    // The hashed inputs are as private as the inputs: every copy on the
+    // stack is wiped.
+    let mut halves = [0, 32].map(|offset| {
+        let mut bytes = Zeroizing::new([[0u8; 32]; LANES]);
+        for (lane, input) in bytes.iter_mut().zip(inputs) {
+            lane.copy_from_slice(&input[offset..offset + 32]);
+        }
+        field_from_bytes(&bytes)
+    });
+    let mut points = map_each(&halves);
+    let sum = points[0].add(&points[1].cached());
+    wipe(&mut halves);
+    wipe(&mut points);
+    sum
 }

@@ -102,12 +102,8 @@ pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
 }
 
 impl crate::group::ifma_lanes::LanePoints for Cached8 {
-    unsafe fn blend(&self, other: &Self, mask: __mmask8) -> Self {
-        // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { self.select(other, mask) }
-    }
     unsafe fn negated_where(&self, mask: __mmask8) -> Self {
-        // SAFETY: as above.
+        // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }
 }

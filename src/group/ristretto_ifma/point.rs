@@ -28,6 +28,11 @@ pub(super) struct Cached8 {
     t2d: Fe8,
 }
 
+// SAFETY: four field elements (`PlainLimbs`), nothing else, in both.
+unsafe impl crate::group::ifma_lanes::PlainLimbs for Extended8 {}
+// SAFETY: as above.
+unsafe impl crate::group::ifma_lanes::PlainLimbs for Cached8 {}
+
 impl Extended8 {
     /// The neutral element `(0 : 1 : 1 : 0)` in every lane.
     #[inline]
@@ -167,18 +172,6 @@ impl Cached8 {
             y_minus_x: Fe8::one(),
             z2: splat([2, 0, 0, 0, 0]),
             t2d: Fe8::zero(),
-        }
-    }
-
-    /// `other` in the lanes of `mask`, `self` elsewhere.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Cached8, mask: __mmask8) -> Cached8 {
-        Cached8 {
-            y_plus_x: self.y_plus_x.select(&other.y_plus_x, mask),
-            y_minus_x: self.y_minus_x.select(&other.y_minus_x, mask),
-            z2: self.z2.select(&other.z2, mask),
-            t2d: self.t2d.select(&other.t2d, mask),
         }
     }
 

@@ -6,6 +6,7 @@
 //! whole mask vectors) so the compiler cannot turn them back into branches.
 
 use subtle::{Choice, ConditionallySelectable};
+use zeroize::Zeroize;
 
 use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
 
@@ -58,6 +59,8 @@ pub(crate) fn reduce_below_2m(out: &mut [u64], t_low: &[u64], t_top: u64, m: &[u
     for ((o, &t), &d) in out.iter_mut().zip(t_low).zip(&diff[..n]) {
         *o = u64::conditional_select(&d, &t, keep_t);
     }
+    // `t − m` is as secret as `t` (a power of a secret exponent).
+    diff[..n].zeroize();
 }
 
 /// `out = (a + b) mod m` for `a, b < m`, in constant time.
@@ -66,6 +69,7 @@ pub(crate) fn add_mod(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]) {
     let mut sum = [0u64; MAX_LIMBS];
     let carry = add_with_carry(&mut sum[..n], a, b);
     reduce_below_2m(out, &sum[..n], carry, m);
+    sum[..n].zeroize();
 }
 
 /// `out |= entry & masks[lane]`, word `k` in lane `k % LANES`: the inner
