@@ -9,13 +9,18 @@
 //! - [`parity_branch`]: the branch on a scalar's parity that the compiler
 //!   once made of ristretto255's halving (removed in 7ea0c88; caught by
 //!   the trace on every backend, `ct_trace_planted_branch`);
-//! - [`table_index`]: a read of the curve engines' point table at a secret
-//!   digit, beside the masked scan (caught by the trace, IFMA only,
-//!   `ct_trace_planted_index`).
+//! - [`table_index`]: a read of a table at a secret digit, beside the
+//!   masked scan: the window table of the batch exponentiation (caught by
+//!   the trace on every backend, `ct_trace_planted_index`) and the curve
+//!   engines' point table (IFMA only, `ct_trace_planted_index_lanes`).
 //!
 //! Each is a function of its own, never inlined, so that a report names it.
+//! Each is live only in a process whose `OBLIVEX_PLANTED_LEAK` names it, so
+//! that one build serves every check and a check's first divergence is its
+//! own leak, not another one met earlier on the same path.
 
 use core::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use subtle::Choice;
 
@@ -23,17 +28,31 @@ use subtle::Choice;
 /// the compiler cannot turn into a conditional move.
 static TAKEN: AtomicU64 = AtomicU64::new(0);
 
+/// Whether `OBLIVEX_PLANTED_LEAK` names `leak` (read once, so a region
+/// traced after the warm-up sees only a load of public state).
+fn live(leak: &str) -> bool {
+    static NAMED: OnceLock<Option<String>> = OnceLock::new();
+    NAMED
+        .get_or_init(|| std::env::var("OBLIVEX_PLANTED_LEAK").ok())
+        .as_deref()
+        == Some(leak)
+}
+
 /// Branches on the low bit of `digits[0]`.
 #[inline(never)]
 pub(crate) fn exponent_digit_branch(digits: &[u64]) {
-    if digits[0] & 1 == 1 {
+    if live("exponent_digit_branch") && digits[0] & 1 == 1 {
         TAKEN.fetch_add(1, Ordering::Relaxed);
     }
 }
 
-/// `word`'s parity as a `Choice`, computed by a branch on it.
+/// `word`'s parity as a `Choice`, computed by a branch on it where live
+/// (else as the production code computes it).
 #[inline(never)]
 pub(crate) fn parity_branch(word: u64) -> Choice {
+    if !live("parity_branch") {
+        return Choice::from((word & 1) as u8);
+    }
     if word & 1 == 1 {
         TAKEN.fetch_add(1, Ordering::Relaxed);
         Choice::from(1)
@@ -42,10 +61,11 @@ pub(crate) fn parity_branch(word: u64) -> Choice {
     }
 }
 
-/// Reads the table entry at `|digit| mod 8`: an address that depends on a
-/// secret digit.
-#[cfg(target_arch = "x86_64")]
+/// Reads `table[secret_index]` (the caller keeps it in bounds): an address
+/// that depends on a secret digit.
 #[inline(never)]
-pub(crate) fn table_index<T: Copy>(table: &[T; 8], digit: i64) {
-    core::hint::black_box(table[(digit.unsigned_abs() % 8) as usize]);
+pub(crate) fn table_index<T: Copy>(table: &[T], secret_index: usize) {
+    if live("table_index") {
+        core::hint::black_box(table[secret_index]);
+    }
 }

@@ -4,7 +4,8 @@
 # planted leaks, a branch on a secret exponent digit; src/planted_leak.rs)
 # into its own target directory (shared with the trace's planted checks,
 # whose features it takes too, so that both use one build of the crate),
-# runs the CT harness's modexp part against it under valgrind, and passes
+# runs the CT harness's modexp part against it under valgrind with that
+# leak live (OBLIVEX_PLANTED_LEAK), and passes
 # only if memcheck reports that branch (in `planted_leak`).
 # Usage: run-planted.sh SOURCE_DIR WORK_DIR CARGO VALGRIND HARNESS SUPPRESSIONS
 set -u
@@ -13,7 +14,7 @@ mkdir -p "$work_dir"
 (cd "$source_dir" && CARGO_TARGET_DIR="$work_dir/target" "$cargo" build --release --locked --lib \
     --features ct-trace-harness,ct-planted-leak) || exit 1
 log="$work_dir/planted.log"
-OBLIVEX_BACKEND=portable LD_PRELOAD="$work_dir/target/release/liboblivex.so" \
+OBLIVEX_BACKEND=portable OBLIVEX_PLANTED_LEAK=exponent_digit_branch LD_PRELOAD="$work_dir/target/release/liboblivex.so" \
     "$valgrind" --error-exitcode=1 --suppressions="$suppressions" "$harness" modexp >"$log" 2>&1
 status=$?
 if [ "$status" -eq 1 ] && grep -q "planted_leak" "$log"; then

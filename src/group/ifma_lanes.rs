@@ -287,7 +287,7 @@ pub(crate) fn select<T: LanePoints>(
     // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
     let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
     #[cfg(feature = "ct-planted-leak")]
-    crate::planted_leak::table_index(table, digits[0]);
+    crate::planted_leak::table_index(table, (digits[0].unsigned_abs() % 8) as usize);
     let magnitude = _mm512_abs_epi64(d);
     let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
     let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());

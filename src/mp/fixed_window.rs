@@ -48,6 +48,8 @@ pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
             *mask = masks::mask_eq_arith(index as u64, digit);
         }
     }
+    #[cfg(feature = "ct-planted-leak")]
+    crate::planted_leak::table_index(table, digits[0] as usize * words);
     // Through black_box by reference: the masks stay data in memory.
     let masks: &[[u64; MAX_LANES]] = core::hint::black_box(masks);
     A::select_masked(&mut out[..words], table, masks);

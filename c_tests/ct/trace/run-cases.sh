@@ -14,8 +14,10 @@
 #                  give the same trace in all its runs;
 #         planted  the harness is built with the test-only feature
 #                  `ct-planted-leak`; each CASE, given as CASE:BACKEND:SYMBOL,
-#                  must diverge, and the report must name SYMBOL. BACKEND
-#                  `best` is ifma where the CPU has it, else portable.
+#                  must diverge, and the report must name SYMBOL, the
+#                  planted leak live in that run (OBLIVEX_PLANTED_LEAK).
+#                  BACKEND `best` is ifma where the CPU has it, else
+#                  portable.
 # Exits 77 (skipped, with the reason) where the CPU lacks what a case needs
 # or ptrace is refused.
 set -u
@@ -129,6 +131,8 @@ for spec in "$@"; do
         exit 77
     fi
     log="$work/$name.planted.log"
+    # The one planted leak live in this run (src/planted_leak.rs).
+    export OBLIVEX_PLANTED_LEAK="$symbol"
     runs=$("$harness" --list | awk -v n="$name" '$1 == n { print $2 }')
     run_case "$name" "$runs" "$backend" "$log"
     status=$?
