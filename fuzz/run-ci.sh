@@ -11,7 +11,9 @@
 # there too and printed. Exit 77 (skipped) when cargo-fuzz is missing.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-command -v cargo-fuzz >/dev/null 2>&1 || {
+# Through cargo, which also finds a cargo-fuzz in ${CARGO_HOME}/bin that is
+# not on the PATH.
+cargo fuzz --version >/dev/null 2>&1 || {
     echo "fuzz: skipped, cargo-fuzz is not installed (cargo install --locked cargo-fuzz; scripts/test-all does)"
     exit 77
 }
