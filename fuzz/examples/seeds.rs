@@ -101,31 +101,39 @@ fn bls_decode_seeds() {
 }
 
 fn modexp_seeds() {
-    // flags, count, base_len, exponent_len, modulus field(s) (length in
-    // units of 2 bytes), then bases, exponents and a seed.
+    // flags (bit 0: one modulus per value; bits 1-5: the operand size,
+    // fuzz_targets/modexp.rs), count, base_len, exponent_len, modulus
+    // field(s), then bases, exponents and a seed.
     let odd_modulus = |bytes: usize| {
         let mut m = vec![0xC3u8; bytes];
         m[bytes - 1] |= 1;
         m
     };
-    for (name, modulus) in [
-        ("m64", odd_modulus(8)),
-        ("m1024", odd_modulus(128)),
-        ("m2048", odd_modulus(256)),
-        ("m4080", odd_modulus(510)),
+    const LONG_EXPONENT: u8 = 28 << 1;
+    const LARGE_MODULUS: u8 = 30 << 1;
+    const KERNEL: u8 = 31 << 1;
+    for (name, flags, exponent_len, modulus) in [
+        ("m128", 0, 8, odd_modulus(16)),
+        ("m256-long-exponent", LONG_EXPONENT, 80, odd_modulus(32)),
+        ("m1280", LARGE_MODULUS, 8, odd_modulus(160)),
+        ("m2040", LARGE_MODULUS, 8, odd_modulus(255)),
     ] {
-        let (flags, unit) = if modulus.len() > 255 {
-            (2u8, 2)
-        } else {
-            (0, 1)
-        };
-        let mut seed = vec![flags, 9, 32, 24, (modulus.len() / unit) as u8];
+        let mut seed = vec![flags, 9, 32, exponent_len, modulus.len() as u8];
         seed.extend(&modulus);
         seed.extend(b"bases and exponents");
         write("modexp", name, &seed);
     }
+    // The kernel sizes: a length selector and a short field to stretch.
+    for (selector, name) in ["k1024", "k2048", "k3072", "k4096", "too-large"]
+        .iter()
+        .enumerate()
+    {
+        let mut seed = vec![KERNEL, 9, 32, 2, selector as u8, 4, 0xC3, 0x5A, 0x96, 0x3C];
+        seed.extend(b"bases and exponents");
+        write("modexp", name, &seed);
+    }
     let mut multi = vec![1u8, 3, 16, 8];
-    for m in [odd_modulus(8), odd_modulus(64), odd_modulus(16)] {
+    for m in [odd_modulus(8), odd_modulus(16), odd_modulus(3)] {
         multi.push(m.len() as u8);
         multi.extend(m);
     }

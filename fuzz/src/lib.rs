@@ -1,12 +1,15 @@
 //! Helpers shared by the fuzz targets: a deterministic RNG (so an input
 //! replays exactly, including the blinds and verification factors it
-//! leads to), a per-process cache for fixed setup, and a cursor that
-//! splits the fuzzer's bytes into fields.
+//! leads to), a per-process cache for fixed setup, a cursor that splits
+//! the fuzzer's bytes into fields, and GMP's modular exponentiation (the
+//! modexp target's reference).
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+pub mod gmp;
 
 #[path = "../../tests/support/replay_rng.rs"]
 mod replay_rng;
