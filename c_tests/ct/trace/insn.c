@@ -148,6 +148,34 @@ static bool vector_indexed(struct ct_insn *out, const ZydisDecodedInstruction *i
     return true;
 }
 
+static bool is_vector_register(ZydisRegister reg) {
+    return (reg >= ZYDIS_REGISTER_XMM0 && reg <= ZYDIS_REGISTER_XMM31) ||
+           (reg >= ZYDIS_REGISTER_YMM0 && reg <= ZYDIS_REGISTER_YMM31) ||
+           (reg >= ZYDIS_REGISTER_ZMM0 && reg <= ZYDIS_REGISTER_ZMM31);
+}
+
+/* The opmask bits a masked instruction uses, one per element of what it
+ * writes: its destination (a vector register or memory), or for a compare
+ * into a mask register the elements of its first vector operand. The bits
+ * above are ignored by the CPU and may hold anything (e.g. the secret
+ * result of another compare), so they are not compared. All 64 bits where
+ * the count is not known (never fewer than the CPU uses). */
+static uint64_t element_bits(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops) {
+    unsigned count = 0;
+    if (in->operand_count_visible > 0 &&
+        (ops[0].type == ZYDIS_OPERAND_TYPE_MEMORY ||
+         (ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER && is_vector_register(ops[0].reg.value)))) {
+        count = ops[0].element_count;
+    } else {
+        for (int i = 1; i < in->operand_count_visible && !count; i++) {
+            if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER && is_vector_register(ops[i].reg.value)) {
+                count = ops[i].element_count;
+            }
+        }
+    }
+    return count == 0 || count >= 64 ? ~0ull : (1ull << count) - 1;
+}
+
 static void classify(struct ct_insn *out, const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops) {
     out->kind = CT_INSN_PLAIN;
     out->length = in->length;
@@ -240,6 +268,7 @@ static void classify(struct ct_insn *out, const ZydisDecodedInstruction *in, con
     ZydisRegister k = in->avx.mask.reg;
     if (has_memory && k >= ZYDIS_REGISTER_K1 && k <= ZYDIS_REGISTER_K7) {
         out->opmask = (int)(k - ZYDIS_REGISTER_K0);
+        out->opmask_bits = element_bits(in, ops);
     }
 }
 

@@ -110,7 +110,7 @@ bool ct_observe(pid_t pid, const struct user_regs_struct *regs, const uint64_t *
             fprintf(stderr, "ct_trace: `%s`: its opmask was not read\n", insn->text);
             return false;
         }
-        push(out, k[insn->opmask], "opmask of the masked memory access");
+        push(out, k[insn->opmask] & insn->opmask_bits, "opmask of the masked memory access (its elements' bits)");
     }
     for (int i = 0; i < insn->reg_count; i++) {
         uint64_t value;

@@ -88,6 +88,7 @@ struct ct_insn {
     uint8_t mem_count;
     struct ct_mem_ref mem[CT_MAX_MEM];
     int opmask;            /* 1..7: a k-masked memory access; 0: none */
+    uint64_t opmask_bits;  /* the opmask bits it uses: one per element */
     uint8_t reg_count;
     int regs[CT_MAX_REGS]; /* rcx of a rep prefix, div/idiv operands, bt's bit index */
     bool variable_latency; /* div/idiv: its operands are compared */
