@@ -52,12 +52,12 @@ pub const ALL: &[Case] = &[
     },
     Case {
         name: "modexp_3072",
-        runs: 3,
+        runs: 2,
         run: |v| modexp::one_modulus(3072, v),
     },
     Case {
         name: "modexp_4096",
-        runs: 3,
+        runs: 2,
         run: |v| modexp::one_modulus(4096, v),
     },
     Case {
@@ -77,12 +77,12 @@ pub const ALL: &[Case] = &[
     },
     Case {
         name: "modexp_multi_3072",
-        runs: 3,
+        runs: 2,
         run: |v| modexp::per_value_moduli(3072, v),
     },
     Case {
         name: "modexp_multi_4096",
-        runs: 3,
+        runs: 2,
         run: |v| modexp::per_value_moduli(4096, v),
     },
     Case {
