@@ -93,6 +93,12 @@ static void add_register(struct ct_insn *out, ZydisRegister reg) {
 
 /* What the vector-indexed (VSIB) operand being classified takes: index
  * size and element count, set by vector_indexed. */
+/* An xmm, ymm or zmm register. */
+static bool is_vector_register(ZydisRegister reg) {
+    ZydisRegisterClass c = ZydisRegisterGetClass(reg);
+    return c == ZYDIS_REGCLASS_XMM || c == ZYDIS_REGCLASS_YMM || c == ZYDIS_REGCLASS_ZMM;
+}
+
 static uint8_t vsib_index_bytes, vsib_elements;
 
 /* An AVX-512 gather or scatter (opmask k1..k7): its per-element
@@ -130,9 +136,7 @@ static bool vector_indexed(struct ct_insn *out, const ZydisDecodedInstruction *i
     }
     unsigned data_width = 0;
     for (int i = 0; i < in->operand_count; i++) {
-        ZydisRegisterClass c = ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER ? ZydisRegisterGetClass(ops[i].reg.value)
-                                                                          : ZYDIS_REGCLASS_INVALID;
-        if (c == ZYDIS_REGCLASS_XMM || c == ZYDIS_REGCLASS_YMM || c == ZYDIS_REGCLASS_ZMM) {
+        if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER && is_vector_register(ops[i].reg.value)) {
             data_width = ZydisRegisterGetWidth(ZYDIS_MACHINE_MODE_LONG_64, ops[i].reg.value) / 8;
         }
     }
@@ -146,12 +150,6 @@ static bool vector_indexed(struct ct_insn *out, const ZydisDecodedInstruction *i
     vsib_index_bytes = (uint8_t)index_bytes;
     vsib_elements = (uint8_t)elements;
     return true;
-}
-
-static bool is_vector_register(ZydisRegister reg) {
-    return (reg >= ZYDIS_REGISTER_XMM0 && reg <= ZYDIS_REGISTER_XMM31) ||
-           (reg >= ZYDIS_REGISTER_YMM0 && reg <= ZYDIS_REGISTER_YMM31) ||
-           (reg >= ZYDIS_REGISTER_ZMM0 && reg <= ZYDIS_REGISTER_ZMM31);
 }
 
 /* The opmask bits a masked instruction uses, one per element of what it
