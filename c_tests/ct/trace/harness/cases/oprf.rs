@@ -108,6 +108,18 @@ fn plain_outputs<G: PrimeOrderGroup>(inputs: &[&[u8]]) -> Result<Vec<Output>, St
     batch.finalize(&response).map_err(err)
 }
 
+/// `Err(failure)` unless `outputs` are the plain protocol's on `inputs`.
+fn expect_plain_outputs<G: PrimeOrderGroup>(
+    outputs: &[Output],
+    inputs: &[&[u8]],
+    failure: &str,
+) -> Result<(), String> {
+    if outputs != plain_outputs::<G>(inputs)? {
+        return Err(failure.into());
+    }
+    Ok(())
+}
+
 /// The client's hashing to the group and blinding of `count` private
 /// inputs with secret blinds.
 pub fn client_blind<G: PrimeOrderGroup>(count: usize, variant: usize) -> Result<(), String> {
@@ -119,10 +131,7 @@ pub fn client_blind<G: PrimeOrderGroup>(count: usize, variant: usize) -> Result<
     let batch = traced(&inputs, |i| client.blind(i, &mut rng)).map_err(err)?;
     let response = fixed_server::<G>().evaluate(batch.request());
     let outputs = batch.finalize(&response).map_err(err)?;
-    if outputs != plain_outputs::<G>(&inputs)? {
-        return Err("the blinded batch gives other outputs".into());
-    }
-    Ok(())
+    expect_plain_outputs::<G>(&outputs, &inputs, "the blinded batch gives other outputs")
 }
 
 /// The client's unblinding and finalization (its blinds and inputs).
@@ -141,10 +150,11 @@ pub fn client_finalize<G: PrimeOrderGroup>(count: usize, variant: usize) -> Resu
         .map_err(err)?;
     let response = server.evaluate(batch.request());
     let outputs = traced(batch, |b| b.finalize(&response)).map_err(err)?;
-    if outputs != plain_outputs::<G>(&inputs)? {
-        return Err("the unblinded outputs differ from the plain protocol's".into());
-    }
-    Ok(())
+    expect_plain_outputs::<G>(
+        &outputs,
+        &inputs,
+        "the unblinded outputs differ from the plain protocol's",
+    )
 }
 
 /// The checked client (committed key): hashing, blinding, the balancer's
@@ -160,10 +170,7 @@ pub fn checked_blind<G: PrimeOrderGroup>(count: usize, variant: usize) -> Result
     let batch = traced(&inputs, |i| client.blind(i, &mut rng)).map_err(err)?;
     let response = server.evaluate(batch.request());
     let outputs = batch.finalize(&response).map_err(err)?;
-    if outputs != plain_outputs::<G>(&inputs)? {
-        return Err("the checked batch gives other outputs".into());
-    }
-    Ok(())
+    expect_plain_outputs::<G>(&outputs, &inputs, "the checked batch gives other outputs")
 }
 
 /// The checked client's check of the answer, its unblinding and
@@ -191,8 +198,9 @@ pub fn checked_finalize<G: PrimeOrderGroup>(count: usize, variant: usize) -> Res
         .map_err(err)?;
     let response = server.evaluate(batch.request());
     let outputs = traced(batch, |b| b.finalize(&response)).map_err(err)?;
-    if outputs != plain_outputs::<G>(&inputs)? {
-        return Err("the checked outputs differ from the plain protocol's".into());
-    }
-    Ok(())
+    expect_plain_outputs::<G>(
+        &outputs,
+        &inputs,
+        "the checked outputs differ from the plain protocol's",
+    )
 }
