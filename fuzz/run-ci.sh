@@ -4,8 +4,10 @@
 #   run-ci.sh run <target-dir> <work-dir> <target> <seconds>
 # (OBLIVEX_FUZZ_SECONDS, when set, overrides <seconds>.)
 # Builds with `--sanitizer none` (libFuzzer's coverage guidance works on
-# stable Rust; ASan needs nightly) and `--debug-assertions`, so the limb and
-# carry bounds the arithmetic asserts are checked on every fuzzed input.
+# stable Rust; ASan needs nightly) and `-O` with oblivex's own debug
+# assertions and overflow checks on (fuzz/Cargo.toml), so the limb and
+# carry bounds the arithmetic asserts are checked on every fuzzed input
+# while the dependencies run at release speed.
 # A run starts from the committed seed corpus fuzz/corpus/<target> (read
 # only) and writes what it finds to <work-dir>; a crashing input is saved
 # there too and printed. Exit 77 (skipped) when cargo-fuzz is missing.
@@ -22,7 +24,7 @@ target_dir=$2
 cd "$here/.."
 case "$mode" in
 build)
-    exec cargo fuzz build --sanitizer none --debug-assertions --target-dir "$target_dir"
+    exec cargo fuzz build -O --sanitizer none --target-dir "$target_dir"
     ;;
 run)
     work=$3
@@ -32,7 +34,7 @@ run)
     mkdir -p "$work/$target/found" "$work/$target/artifacts"
     log="$work/$target/log"
     status=0
-    cargo fuzz run --sanitizer none --debug-assertions --target-dir "$target_dir" "$target" \
+    cargo fuzz run -O --sanitizer none --target-dir "$target_dir" "$target" \
         "$work/$target/found" "$here/corpus/$target" -- \
         -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 \
         -artifact_prefix="$work/$target/artifacts/" >"$log" 2>&1 || status=$?

@@ -142,7 +142,9 @@ fn modexp_seeds() {
 }
 
 fn client_verify_seeds() {
-    for selector in 0u8..9 {
+    // Selector: group (bits 0-1; 3 is threshold blind BLS), then the flow
+    // (selector / 4 % 5) on groups 0-2.
+    for selector in (0u8..20).filter(|s| s % 4 != 3 || *s == 3) {
         // No edit: the honest run. Then one of each edit kind.
         write(
             "client_verify",
@@ -159,6 +161,88 @@ fn client_verify_seeds() {
     }
 }
 
+fn engines_seeds() {
+    // The maps (selectors 0 and 1) on 9 inputs: two passes, one partial.
+    let bytes = |len: usize, seed: u8| -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(167).wrapping_add(seed))
+            .collect()
+    };
+    write(
+        "engines",
+        "ristretto255-map",
+        &[&[0u8, 8][..], &bytes(9 * 96, 1)].concat(),
+    );
+    write(
+        "engines",
+        "p256-map",
+        &[&[1u8, 8][..], &bytes(9 * 128, 2)].concat(),
+    );
+    // Decoding then evaluation, unblinding and the short MSM (selectors
+    // 2 and 3): 9 valid elements (hashed from 4-byte seeds).
+    for (selector, group) in [(2u8, "ristretto255"), (3, "p256")] {
+        for (op, name) in ["evaluate", "unblind", "msm"].iter().enumerate() {
+            let mut seed = vec![selector, 9];
+            for i in 0..9u8 {
+                seed.extend([0, i, i, i, i]);
+            }
+            seed.extend([0, op as u8, 64]);
+            seed.extend(bytes(9 * 16, op as u8));
+            write("engines", &format!("{group}-{name}"), &seed);
+        }
+    }
+    // Hashing and blinding 9 inputs (selectors 4 and 5).
+    for (selector, group) in [(4u8, "ristretto255"), (5, "p256")] {
+        let mut seed = vec![selector, 8];
+        for i in 0..9u8 {
+            seed.extend([3, b'x', i, i]);
+        }
+        seed.extend([4, b'd', b's', b't', b'!']);
+        seed.extend(bytes(9 * 8, selector));
+        write("engines", &format!("{group}-hash-and-blind"), &seed);
+    }
+}
+
+fn bn_mod_exp_seeds() {
+    // flags (signs), modulus length, its stretched field, base kind, base
+    // field, exponent length, its field, form.
+    for (form, name) in [
+        "single",
+        "alias-base",
+        "alias-exponent",
+        "mont-ctx",
+        "batch",
+    ]
+    .iter()
+    .enumerate()
+    {
+        for (m_len, parity) in [(64u8, 0xC5u8), (16, 0xC4)] {
+            let seed = [
+                0, m_len, 2, 0x9D, parity, 0, 4, 1, 2, 3, 4, 16, 3, 0xA7, 0x5B, 0x01, form as u8,
+            ];
+            let odd = if parity & 1 == 1 { "odd" } else { "even" };
+            write("bn_mod_exp", &format!("{name}-{odd}"), &seed);
+        }
+    }
+    // 1024 bytes (8192 bits) and 1025 (past the limit), base m - 1, a
+    // 2-byte exponent.
+    for (extra, name) in [(0u8, "m8192"), (1, "m8200")] {
+        write(
+            "bn_mod_exp",
+            name,
+            &[1, 255, extra, 2, 0xB3, 0x5D, 3, 0, 2, 2, 0x77, 0x01, 0],
+        );
+    }
+    // An exponent longer than a 512-bit modulus.
+    write(
+        "bn_mod_exp",
+        "exponent-past-modulus",
+        &[
+            0, 64, 2, 0x9D, 0xC5, 0, 4, 1, 2, 3, 4, 250, 3, 0xA7, 0x5B, 0x01, 0,
+        ],
+    );
+}
+
 fn c_abi_seeds() {
     let odd = |bytes: usize| {
         let mut m = vec![0x9Du8; bytes];
@@ -171,30 +255,34 @@ fn c_abi_seeds() {
     modexp.extend(vec![0x5A; 4 * 60]);
     modexp.extend([0x00, 0x01]);
     write("c_abi", "modexp", &modexp);
-    for suite in 0u8..4 {
-        let element_len = [32usize, 33, 48, 256][usize::from(suite)];
-        let g = match suite {
-            0 => encode_to_vec::<Ristretto255>(&Ristretto255::generator()),
-            1 => encode_to_vec::<P256>(&P256::generator()),
-            2 => encode_to_vec::<Bls12381G1>(&Bls12381G1::generator()),
-            _ => encode_to_vec::<Ffdhe2048>(&Ffdhe2048::generator()),
+    // The suite byte (fuzz_targets/c_abi.rs): ristretto255 0, P-256 192,
+    // BLS12-381 G1 193.
+    for (suite, name) in [(0u8, "ristretto255"), (192, "p256"), (193, "bls12381")] {
+        let (g, element_len) = match suite {
+            0 => (
+                encode_to_vec::<Ristretto255>(&Ristretto255::generator()),
+                32,
+            ),
+            192 => (encode_to_vec::<P256>(&P256::generator()), 33),
+            _ => (encode_to_vec::<Bls12381G1>(&Bls12381G1::generator()), 48),
         };
-        let mut evaluate = vec![1u8, suite, (element_len / 8) as u8];
-        evaluate.extend(g.iter().cycle().take(element_len / 8 * 8));
-        evaluate.extend([0xFF, 0xFF]);
-        write("c_abi", &format!("server-evaluate-{suite}"), &evaluate);
+        let mut evaluate = vec![1u8, suite, 0, element_len as u8];
+        evaluate.extend(&g);
+        evaluate.extend([0, 0xFF, 0xFF]);
+        write("c_abi", &format!("server-evaluate-{name}"), &evaluate);
         let two_inputs = [2u8, 3, b'a', b'b', b'c', 1, b'd'];
         write(
             "c_abi",
-            &format!("oprf-client-{suite}"),
+            &format!("oprf-client-{name}"),
             &[&[2u8, suite, 0][..], &two_inputs, &[0, 0, 0xFF, 0xFF]].concat(),
         );
         for check in 1u8..3 {
+            // kappa byte 48: kappa 64.
             write(
                 "c_abi",
-                &format!("checked-{suite}-{check}"),
+                &format!("checked-{name}-{check}"),
                 &[
-                    &[3u8, suite, check, 64][..],
+                    &[3u8, suite, check, 48][..],
                     &two_inputs,
                     &[0xFF, 0x1F, 0, 0, 0xFF, 0x03],
                 ]
@@ -203,21 +291,17 @@ fn c_abi_seeds() {
         }
         write(
             "c_abi",
-            &format!("threshold-server-{suite}"),
+            &format!("threshold-server-{name}"),
             &[
-                &[5u8, suite, 2, 1, 0, 2, 0, (element_len / 8) as u8][..],
-                &g.iter()
-                    .cycle()
-                    .take(element_len / 8 * 8)
-                    .copied()
-                    .collect::<Vec<_>>(),
+                &[5u8, suite, 2, 1, 0, 2, 0, element_len as u8][..],
+                &g,
                 &[0xFF, 0x0F, 0],
             ]
             .concat(),
         );
         write(
             "c_abi",
-            &format!("threshold-client-{suite}"),
+            &format!("threshold-client-{name}"),
             &[
                 &[6u8, suite][..],
                 &two_inputs,
@@ -240,5 +324,7 @@ fn main() {
     bls_decode_seeds();
     modexp_seeds();
     client_verify_seeds();
+    engines_seeds();
+    bn_mod_exp_seeds();
     c_abi_seeds();
 }

@@ -69,22 +69,34 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// A suite value, mostly valid ones.
+/// A suite value: mostly ristretto255, the cheapest group here; P-256
+/// and BLS12-381 G1 one input in 8; otherwise a value that names no suite.
+/// The wrappers are the same code for every suite (each group's own
+/// decoders and checks have the decode and client_verify targets), and
+/// without the IFMA engines a P-256 flow costs milliseconds under coverage
+/// instrumentation. The FFDHE suites are left out: one of their calls
+/// costs 30 ms to a second here (a 2048-bit exponent per element), which
+/// would hold the target to a few executions per second; their wrappers
+/// are the ones fuzzed here, their arithmetic is the modexp target's.
 fn suite(input: &mut Cursor<'_>) -> oblivex_suite {
+    const NO_SUITE: [i32; 8] = [0, 7, 8, -1, 1000, i32::MAX, i32::MIN, -7];
     oblivex_suite(match input.byte() {
-        b @ 0..=239 => i32::from(b % 4) + 1,
-        b => i32::from(b) - 245,
+        0..=191 => 1,
+        b @ 192..=223 => i32::from(b % 2) + 2,
+        b => NO_SUITE[usize::from(b % 8)],
     })
 }
 
-/// As [`suite`], the FFDHE suites rarer: for the whole client flows, where
-/// one FFDHE run costs about 100 ms under coverage instrumentation (their
-/// wrappers are the same code for every suite).
-fn client_suite(input: &mut Cursor<'_>) -> oblivex_suite {
-    oblivex_suite(match input.byte() {
-        b @ 0..=239 => i32::from(b % 3) + 1,
-        b => i32::from(b) - 245,
-    })
+/// A `kappa` for the checked client, mostly 16..=128 (at most 16 padding
+/// elements), sometimes 0 (the default) or out of range. A kappa below 16
+/// is valid but pads a small batch with up to 256 elements: the Rust
+/// tests cover it, here it would cost tens of milliseconds an input.
+fn kappa(input: &mut Cursor<'_>) -> u32 {
+    match input.byte() {
+        b @ 0..=231 => 16 + u32::from(b) % 113,
+        232..=239 => 0,
+        b => 129 + u32::from(b - 240) * 0x0fff_ffff,
+    }
 }
 
 /// A buffer of exactly `len` bytes from the input (zero-filled past its end).
@@ -95,7 +107,7 @@ fn bytes(input: &mut Cursor<'_>, len: usize) -> Vec<u8> {
 }
 
 fn modexp(input: &mut Cursor<'_>) {
-    let modulus = input.field(1);
+    let modulus = input.sized(32);
     let mut ctx = ptr::null_mut();
     // SAFETY: the modulus buffer holds `len` bytes; `ctx` is writable.
     let status = unsafe { oblivex_mont_ctx_new(modulus.as_ptr(), modulus.len(), &mut ctx) };
@@ -165,7 +177,7 @@ fn server_evaluate(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
     let mode = oblivex_oprf_mode(i32::from(input.byte() % 4));
     let server = server(suite_id, mode);
-    let blinded = input.field(8);
+    let blinded = input.sized(64);
     let info = input.field(1);
     let mut out = Out::new(usize::from(input.u16()));
     let mut proof = Out::new(usize::from(input.byte()));
@@ -244,7 +256,7 @@ fn oprf_client(input: &mut Cursor<'_>) {
         )
     };
     blinded.check(status);
-    let evaluated = input.field(8);
+    let evaluated = input.sized(64);
     let proof = input.field(1);
     let mut outputs = Out::new(usize::from(input.u16() % 1024));
     // SAFETY: as above; a NULL batch is a documented error.
@@ -266,9 +278,9 @@ fn oprf_client(input: &mut Cursor<'_>) {
 }
 
 fn checked_client(input: &mut Cursor<'_>) {
-    let suite_id = client_suite(input);
+    let suite_id = suite(input);
     let check = oblivex_check(i32::from(input.byte() % 4));
-    let kappa = u32::from(input.byte());
+    let kappa = kappa(input);
     let messages = inputs(input);
     let server = server(suite_id, OBLIVEX_OPRF_MODE_OPRF);
     // The honest server's public key, or the input's.
@@ -327,7 +339,7 @@ fn checked_client(input: &mut Cursor<'_>) {
         assert_eq!(s, OBLIVEX_OK);
         answer.buf
     } else {
-        input.field(16).to_vec()
+        input.sized(64).to_vec()
     };
     let mut outputs = Out::new(usize::from(input.u16() % 1024));
     // SAFETY: as above; a NULL batch is a documented error.
@@ -349,7 +361,7 @@ fn checked_client(input: &mut Cursor<'_>) {
 fn decoders(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
     let which = input.byte() % 3;
-    let encoded = input.field(8);
+    let encoded = input.sized(64);
     let mut out = Out::new(usize::from(input.u16() % 4096));
     // SAFETY (all three): the encoding holds `len` bytes; the handle
     // pointer is writable.
@@ -448,7 +460,7 @@ fn threshold_server(input: &mut Cursor<'_>) {
     let suite_id = suite(input);
     let (shares, _) = dealt(suite_id);
     let quorum: Vec<u16> = (0..input.byte() % 5).map(|_| input.u16() % 6).collect();
-    let request = input.field(8);
+    let request = input.sized(64);
     let mut out = Out::new(usize::from(input.u16() % 4096));
     let share = shares[usize::from(input.byte() % 3)];
     // SAFETY: buffers as their lengths claim; the share is NULL or live.
@@ -468,7 +480,7 @@ fn threshold_server(input: &mut Cursor<'_>) {
 }
 
 fn threshold_client(input: &mut Cursor<'_>) {
-    let suite_id = client_suite(input);
+    let suite_id = suite(input);
     let (shares, commitments) = dealt(suite_id);
     let messages = inputs(input);
     let mut request = Out::new(usize::from(input.u16() % 8192));
@@ -514,7 +526,7 @@ fn threshold_client(input: &mut Cursor<'_>) {
             assert_eq!(s, OBLIVEX_OK);
             answers.push(answer.buf);
         } else {
-            answers.push(input.field(8).to_vec());
+            answers.push(input.sized(64).to_vec());
         }
     }
     let answers = Buffers::new(answers);

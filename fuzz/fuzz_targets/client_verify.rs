@@ -1,6 +1,8 @@
 //! The clients' checks against arbitrary server answers: the checked OPRF
-//! (both checks) and the threshold OPRF (2 of 3 servers), on the three
-//! curve groups (FFDHE runs the same generic check; its 8-lane batches
+//! (both checks), the threshold OPRF and threshold ElGamal decryption
+//! (blinded or not; 2 of 3 servers) on the three curve groups, and
+//! threshold blind BLS signing (2 of 3 signers) (FFDHE runs the same
+//! generic checks; its 8-lane batches
 //! make one run take seconds under coverage instrumentation, so its
 //! cheating servers are left to `tests/cheating.rs` and `tests/threshold.rs`).
 //! The fuzzer edits honest answers (flipped bytes, a valid element raised
@@ -8,7 +10,7 @@
 //! a missing server). Whatever it does, the client must not panic, must
 //! return the honest outputs whenever it accepts, must accept only answers
 //! equal to the honest ones (a wrong answer passes with probability
-//! 2^-64 at κ = 64), and in the threshold case must name exactly the
+//! 2^-64 at κ = 64), and in the threshold cases must name exactly the
 //! servers whose answers were changed. On ristretto255 with the IFMA
 //! backend the checked client hashes, blinds, checks and unblinds on the
 //! 8-lane engine (partial vectors: 1 to 4 inputs), so its accept and
@@ -19,11 +21,15 @@
 use std::any::TypeId;
 
 use libfuzzer_sys::fuzz_target;
+use oblivex::bls;
+use oblivex::elgamal::{encrypt, Ciphertext, DecryptionClient};
 use oblivex::group::{Bls12381G1, PrimeOrderGroup, Ristretto255, P256};
 use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::{Check, Kappa};
 use oblivex::oprf::{CheckedOprfClient, KeyPair, ThresholdOprfClient};
-use oblivex::threshold::{deal, evaluate_share, Commitments, Response};
+use oblivex::threshold::{
+    deal, evaluate_share, Commitments, Failure, KeyShare, Recovered, Response,
+};
 use oblivex::Error;
 use oblivex_fuzz::{cached, Cursor, FuzzRng};
 
@@ -34,22 +40,27 @@ fuzz_target!(|data: &[u8]| {
     let mut input = Cursor::new(data);
     let selector = input.byte();
     let count = 1 + usize::from(input.byte() % 4);
-    match selector % 3 {
-        0 => run::<Ristretto255>(selector / 3, count, &mut input),
-        1 => run::<P256>(selector / 3, count, &mut input),
-        _ => run::<Bls12381G1>(selector / 3, count, &mut input),
-    }
-});
-
-fn run<G: PrimeOrderGroup>(which: u8, count: usize, edits: &mut Cursor<'_>) {
     let names: Vec<Vec<u8>> = (0..count)
         .map(|i| format!("input {i}").into_bytes())
         .collect();
     let inputs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
-    match which % 3 {
-        0 => checked::<G>(&inputs, Check::CommittedKey, edits),
-        1 => checked::<G>(&inputs, Check::KeyFree, edits),
-        _ => threshold::<G>(&inputs, edits),
+    let flow = selector / 4;
+    match selector % 4 {
+        0 => run::<Ristretto255>(flow, &inputs, &mut input),
+        1 => run::<P256>(flow, &inputs, &mut input),
+        2 => run::<Bls12381G1>(flow, &inputs, &mut input),
+        // Blind BLS signs on BLS12-381 G1 only.
+        _ => threshold_bls(&inputs, &mut input),
+    }
+});
+
+fn run<G: PrimeOrderGroup>(flow: u8, inputs: &[&[u8]], edits: &mut Cursor<'_>) {
+    match flow % 5 {
+        0 => checked::<G>(inputs, Check::CommittedKey, edits),
+        1 => checked::<G>(inputs, Check::KeyFree, edits),
+        2 => threshold_oprf::<G>(inputs, edits),
+        3 => threshold_elgamal::<G>(inputs, false, edits),
+        _ => threshold_elgamal::<G>(inputs, true, edits),
     }
 }
 
@@ -107,62 +118,139 @@ fn checked<G: PrimeOrderGroup>(inputs: &[&[u8]], check: Check, edits: &mut Curso
     }
 }
 
-/// The honest threshold run: a 2-of-3 dealing, every server's answer and
-/// the outputs.
-struct HonestThreshold<G: PrimeOrderGroup> {
-    commitments: Commitments<G>,
+/// An honest threshold round: every server's answer to the request and
+/// the outputs the client recovers from all of them.
+struct HonestRound<T> {
     ids: Vec<u16>,
     answers: Vec<Vec<u8>>,
-    outputs: Vec<oblivex::Zeroizing<Vec<u8>>>,
+    outputs: Vec<T>,
 }
 
-fn threshold<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
-    let batch = |commitments: &Commitments<G>| {
-        ThresholdOprfClient::new(commitments.clone(), Kappa::DEFAULT)
-            .blind(inputs, &mut FuzzRng::new(b"client"))
-            .expect("valid inputs")
-    };
-    let honest_run = cached((TypeId::of::<G>(), 2, inputs.len()), || {
-        let secret = G::scalar_from_u64(0x5eed);
-        let (shares, commitments) =
-            deal::<G, _>(&secret, THRESHOLD, SERVERS, &mut FuzzRng::new(b"dealer")).expect("deal");
-        let request = batch(&commitments).request().clone();
+impl<T> HonestRound<T> {
+    /// The round in which every holder of `shares` answers `request`
+    /// honestly, finalized by `finalize`.
+    fn run<G: PrimeOrderGroup>(
+        shares: &[KeyShare<G>],
+        request: &BlindedElements<G>,
+        finalize: impl FnOnce(&[Response<'_>]) -> Result<Recovered<T>, Failure>,
+    ) -> HonestRound<T> {
         let answers: Vec<Vec<u8>> = shares
             .iter()
             .map(|share| {
-                evaluate_share(share, None, &request)
+                evaluate_share(share, None, request)
                     .expect("honest evaluation")
                     .to_bytes()
             })
             .collect();
         let ids: Vec<u16> = shares.iter().map(|share| share.id()).collect();
-        let all: Vec<Response<'_>> = ids
-            .iter()
-            .zip(&answers)
-            .map(|(&party, answer)| Response {
-                party,
-                elements: answer,
-            })
-            .collect();
-        let outputs = batch(&commitments)
-            .finalize(&all)
-            .expect("honest answers pass")
-            .outputs;
-        HonestThreshold {
-            commitments,
+        let all = responses(&ids, &answers, &[true; SERVERS]);
+        let outputs = finalize(&all).expect("honest answers pass").outputs;
+        HonestRound {
             ids,
             answers,
             outputs,
         }
-    });
-    let HonestThreshold {
-        commitments,
-        ids,
-        answers: honest_answers,
-        outputs: honest,
-    } = &*honest_run;
+    }
+}
 
-    let mut answers = honest_answers.clone();
+/// The responses of the servers `present`, in order.
+fn responses<'a>(ids: &[u16], answers: &'a [Vec<u8>], present: &[bool]) -> Vec<Response<'a>> {
+    (0..ids.len())
+        .filter(|&j| present[j])
+        .map(|j| Response {
+            party: ids[j],
+            elements: &answers[j],
+        })
+        .collect()
+}
+
+/// A 2-of-3 dealing of a fixed key on `G`.
+fn dealing<G: PrimeOrderGroup>() -> (Vec<KeyShare<G>>, Commitments<G>) {
+    let secret = G::scalar_from_u64(0x5eed);
+    deal::<G, _>(&secret, THRESHOLD, SERVERS, &mut FuzzRng::new(b"dealer")).expect("deal")
+}
+
+fn threshold_oprf<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
+    let batch = |commitments: &Commitments<G>| {
+        ThresholdOprfClient::new(commitments.clone(), Kappa::DEFAULT)
+            .blind(inputs, &mut FuzzRng::new(b"client"))
+            .expect("valid inputs")
+    };
+    let setup = cached((TypeId::of::<G>(), 2, inputs.len()), || {
+        let (shares, commitments) = dealing::<G>();
+        let honest = HonestRound::run(&shares, batch(&commitments).request(), |all| {
+            batch(&commitments).finalize(all)
+        });
+        (commitments, honest)
+    });
+    let (commitments, honest) = &*setup;
+    edited_round::<G, _>(honest, |r| batch(commitments).finalize(r), edits);
+}
+
+/// Threshold blind BLS: the signers' answers to a signing request.
+fn threshold_bls(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
+    let batch = |key_set: &bls::KeySet| {
+        bls::SigningClient::new(key_set.clone(), Kappa::DEFAULT)
+            .blind(inputs, &mut FuzzRng::new(b"client"))
+            .expect("valid messages")
+    };
+    let setup = cached((TypeId::of::<bls::KeySet>(), 0, inputs.len()), || {
+        let secret = Bls12381G1::scalar_from_u64(0x5eed);
+        let (shares, key_set) =
+            bls::deal(&secret, THRESHOLD, SERVERS, &mut FuzzRng::new(b"dealer")).expect("deal");
+        let honest = HonestRound::run(&shares, batch(&key_set).request(), |all| {
+            batch(&key_set).finalize(all)
+        });
+        (key_set, honest)
+    });
+    let (key_set, honest) = &*setup;
+    edited_round::<Bls12381G1, _>(honest, |r| batch(key_set).finalize(r), edits);
+}
+
+/// Threshold ElGamal: the servers' answers to a decryption request, the
+/// ciphertexts blinded or not.
+fn threshold_elgamal<G: PrimeOrderGroup>(inputs: &[&[u8]], blinded: bool, edits: &mut Cursor<'_>) {
+    let batch = |commitments: &Commitments<G>, ciphertexts: &[Ciphertext<G>]| {
+        DecryptionClient::new(commitments.clone(), blinded, Kappa::DEFAULT)
+            .blind_ciphertexts(ciphertexts, &mut FuzzRng::new(b"client"))
+            .expect("valid ciphertexts")
+    };
+    let tag = 4 + u8::from(blinded);
+    let setup = cached((TypeId::of::<G>(), tag, inputs.len()), || {
+        let (shares, commitments) = dealing::<G>();
+        let mut rng = FuzzRng::new(b"sender");
+        let ciphertexts: Vec<Ciphertext<G>> = inputs
+            .iter()
+            .map(|x| {
+                let message = G::hash_to_group(&[*x], b"fuzz elgamal");
+                encrypt(commitments.public_key(), &message, &mut rng).expect("valid key")
+            })
+            .collect();
+        let honest = HonestRound::run(
+            &shares,
+            batch(&commitments, &ciphertexts).request(),
+            |all| batch(&commitments, &ciphertexts).finalize(all),
+        );
+        (commitments, ciphertexts, honest)
+    });
+    let (commitments, ciphertexts, honest) = &*setup;
+    edited_round::<G, _>(
+        honest,
+        |r| batch(commitments, ciphertexts).finalize(r),
+        edits,
+    );
+}
+
+/// The honest round with the fuzzer's edits to the answers (and servers
+/// dropped): the client must recover exactly the honest outputs whenever
+/// t answers are untouched, fail with `NotEnoughResponses` otherwise, and
+/// either way name exactly the servers whose answers were changed.
+fn edited_round<G: PrimeOrderGroup, T: PartialEq + core::fmt::Debug>(
+    honest: &HonestRound<T>,
+    finalize: impl FnOnce(&[Response<'_>]) -> Result<Recovered<T>, Failure>,
+    edits: &mut Cursor<'_>,
+) {
+    let mut answers = honest.answers.clone();
     let mut present = [true; SERVERS];
     let mut rng = FuzzRng::new(edits.field(1));
     while let Some(edit) = Edit::read(edits) {
@@ -172,27 +260,20 @@ fn threshold<G: PrimeOrderGroup>(inputs: &[&[u8]], edits: &mut Cursor<'_>) {
             edit => edit.apply::<G>(&mut answers[server], &mut rng),
         }
     }
-    let responses: Vec<Response<'_>> = (0..SERVERS)
-        .filter(|&j| present[j])
-        .map(|j| Response {
-            party: ids[j],
-            elements: &answers[j],
-        })
-        .collect();
     let changed: Vec<u16> = (0..SERVERS)
-        .filter(|&j| present[j] && answers[j] != honest_answers[j])
-        .map(|j| ids[j])
+        .filter(|&j| present[j] && answers[j] != honest.answers[j])
+        .map(|j| honest.ids[j])
         .collect();
     let good = (0..SERVERS)
-        .filter(|&j| present[j] && answers[j] == honest_answers[j])
+        .filter(|&j| present[j] && answers[j] == honest.answers[j])
         .count();
-    match batch(commitments).finalize(&responses) {
+    match finalize(&responses(&honest.ids, &answers, &present)) {
         Ok(recovered) => {
             assert!(
                 good >= THRESHOLD,
                 "recovered from fewer than t honest answers"
             );
-            assert_eq!(&recovered.outputs, honest);
+            assert_eq!(recovered.outputs, honest.outputs);
             assert_eq!(recovered.cheaters, changed, "cheaters misnamed");
         }
         Err(failure) => {

@@ -1,8 +1,9 @@
 //! Helpers shared by the fuzz targets: a deterministic RNG (so an input
 //! replays exactly, including the blinds and verification factors it
 //! leads to), a per-process cache for fixed setup, a cursor that splits
-//! the fuzzer's bytes into fields, and GMP's modular exponentiation (the
-//! modexp target's reference).
+//! the fuzzer's bytes into fields, GMP's modular exponentiation (the
+//! modexp target's reference) and OpenSSL's next to the `BN_mod_exp` shim
+//! (the bn_mod_exp target's).
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
@@ -10,6 +11,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 pub mod gmp;
+pub mod openssl;
 
 #[path = "../../tests/support/replay_rng.rs"]
 mod replay_rng;
@@ -66,6 +68,18 @@ impl<'a> Cursor<'a> {
     /// prefix can still describe a 512-byte modulus).
     pub fn field(&mut self, unit: usize) -> &'a [u8] {
         let len = usize::from(self.byte()) * unit;
+        self.take(len)
+    }
+
+    /// A field whose one-byte length prefix `b` mostly gives a short
+    /// length (`b` bytes for `b < 224`) and otherwise a long one
+    /// (`(b − 223) · long_unit` bytes), so that most inputs stay cheap and
+    /// the long sizes (FFDHE elements, large moduli) are still reached.
+    pub fn sized(&mut self, long_unit: usize) -> &'a [u8] {
+        let len = match self.byte() {
+            b @ 0..=223 => usize::from(b),
+            b => usize::from(b - 223) * long_unit,
+        };
         self.take(len)
     }
 

@@ -10,6 +10,8 @@
 pub mod bls12_381;
 pub mod ffdhe;
 mod ffdhe_params;
+#[cfg(fuzzing)]
+pub mod fuzzing;
 #[cfg(target_arch = "x86_64")]
 mod ifma_lanes;
 mod msm;
