@@ -255,15 +255,15 @@ fn c_abi_seeds() {
     modexp.extend(vec![0x5A; 4 * 60]);
     modexp.extend([0x00, 0x01]);
     write("c_abi", "modexp", &modexp);
-    // The suite byte (fuzz_targets/c_abi.rs): ristretto255 0, P-256 192,
-    // BLS12-381 G1 193.
-    for (suite, name) in [(0u8, "ristretto255"), (192, "p256"), (193, "bls12381")] {
+    // The suite byte (fuzz_targets/c_abi.rs): ristretto255 0, P-256 208,
+    // BLS12-381 G1 209.
+    for (suite, name) in [(0u8, "ristretto255"), (208, "p256"), (209, "bls12381")] {
         let (g, element_len) = match suite {
             0 => (
                 encode_to_vec::<Ristretto255>(&Ristretto255::generator()),
                 32,
             ),
-            192 => (encode_to_vec::<P256>(&P256::generator()), 33),
+            208 => (encode_to_vec::<P256>(&P256::generator()), 33),
             _ => (encode_to_vec::<Bls12381G1>(&Bls12381G1::generator()), 48),
         };
         let mut evaluate = vec![1u8, suite, 0, element_len as u8];
@@ -277,12 +277,12 @@ fn c_abi_seeds() {
             &[&[2u8, suite, 0][..], &two_inputs, &[0, 0, 0xFF, 0xFF]].concat(),
         );
         for check in 1u8..3 {
-            // kappa byte 48: kappa 64.
+            // kappa byte 0: kappa 64.
             write(
                 "c_abi",
                 &format!("checked-{name}-{check}"),
                 &[
-                    &[3u8, suite, check, 48][..],
+                    &[3u8, suite, check, 0][..],
                     &two_inputs,
                     &[0xFF, 0x1F, 0, 0, 0xFF, 0x03],
                 ]

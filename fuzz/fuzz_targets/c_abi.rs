@@ -70,8 +70,8 @@ fuzz_target!(|data: &[u8]| {
 });
 
 /// A suite value: mostly ristretto255, the cheapest group here; P-256
-/// and BLS12-381 G1 one input in 8; otherwise a value that names no suite.
-/// The wrappers are the same code for every suite (each group's own
+/// and BLS12-381 G1 one input in 16; otherwise a value that names no
+/// suite. The wrappers are the same code for every suite (each group's own
 /// decoders and checks have the decode and client_verify targets), and
 /// without the IFMA engines a P-256 flow costs milliseconds under coverage
 /// instrumentation. The FFDHE suites are left out: one of their calls
@@ -81,19 +81,20 @@ fuzz_target!(|data: &[u8]| {
 fn suite(input: &mut Cursor<'_>) -> oblivex_suite {
     const NO_SUITE: [i32; 8] = [0, 7, 8, -1, 1000, i32::MAX, i32::MIN, -7];
     oblivex_suite(match input.byte() {
-        0..=191 => 1,
-        b @ 192..=223 => i32::from(b % 2) + 2,
+        0..=207 => 1,
+        b @ 208..=223 => i32::from(b % 2) + 2,
         b => NO_SUITE[usize::from(b % 8)],
     })
 }
 
-/// A `kappa` for the checked client, mostly 16..=128 (at most 16 padding
-/// elements), sometimes 0 (the default) or out of range. A kappa below 16
-/// is valid but pads a small batch with up to 256 elements: the Rust
-/// tests cover it, here it would cost tens of milliseconds an input.
+/// A `kappa` for the checked client: mostly 64..=128 (at most 4 padding
+/// elements), sometimes 16..=63, 0 (the default) or out of range. A kappa
+/// below 16 is valid but pads a small batch with up to 256 elements: the
+/// Rust tests cover it, here it would cost tens of milliseconds an input.
 fn kappa(input: &mut Cursor<'_>) -> u32 {
     match input.byte() {
-        b @ 0..=231 => 16 + u32::from(b) % 113,
+        b @ 0..=199 => 64 + u32::from(b) % 65,
+        b @ 200..=231 => 16 + u32::from(b) % 48,
         232..=239 => 0,
         b => 129 + u32::from(b - 240) * 0x0fff_ffff,
     }
@@ -494,7 +495,9 @@ fn threshold_client(input: &mut Cursor<'_>) {
             messages.ptrs.len(),
             ptr::null(),
             0,
-            64,
+            // kappa 128, the largest: the fewest padding elements, so the
+            // fewest multiplications per answer.
+            128,
             request.ptr(),
             request.buf.len(),
             &mut request.written,
@@ -502,10 +505,15 @@ fn threshold_client(input: &mut Cursor<'_>) {
         )
     };
     request.check(status);
-    // Up to four answers: honest ones (when the request exists) or the input's.
+    // Up to four answers: honest ones (when the request exists) or the
+    // input's; mostly up to three (the third already names a cheater).
     let mut answers: Vec<Vec<u8>> = Vec::new();
     let mut ids: Vec<u16> = Vec::new();
-    for _ in 0..input.byte() % 5 {
+    let answer_count = match input.byte() {
+        b @ 0..=239 => b % 4,
+        _ => 4,
+    };
+    for _ in 0..answer_count {
         ids.push(input.u16() % 5);
         let honest_from = usize::from(input.byte());
         if honest_from < 3 && status == OBLIVEX_OK {
