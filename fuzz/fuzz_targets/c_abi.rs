@@ -100,13 +100,6 @@ fn kappa(input: &mut Cursor<'_>) -> u32 {
     }
 }
 
-/// A buffer of exactly `len` bytes from the input (zero-filled past its end).
-fn bytes(input: &mut Cursor<'_>, len: usize) -> Vec<u8> {
-    let mut v = input.take(len).to_vec();
-    v.resize(len, 0);
-    v
-}
-
 fn modexp(input: &mut Cursor<'_>) {
     let modulus = input.sized(32);
     let mut ctx = ptr::null_mut();
@@ -123,8 +116,8 @@ fn modexp(input: &mut Cursor<'_>) {
         255 => 2049,
         b => usize::from(b % 24),
     };
-    let bases = bytes(input, count * base_len);
-    let exponents = bytes(input, count * exponent_len);
+    let bases = input.padded(count * base_len);
+    let exponents = input.padded(count * exponent_len);
     let mut out = Out::new(usize::from(input.u16() % 3200));
     // SAFETY: every buffer holds the bytes its length and count claim; a
     // NULL context is a documented error.

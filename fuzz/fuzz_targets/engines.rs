@@ -50,20 +50,12 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// `N` bytes from the input, zero-filled past its end.
-fn array<const N: usize>(input: &mut Cursor<'_>) -> [u8; N] {
-    let mut bytes = [0u8; N];
-    let taken = input.take(N);
-    bytes[..taken.len()].copy_from_slice(taken);
-    bytes
-}
-
 fn ristretto255_map(input: &mut Cursor<'_>) {
     let count = 1 + usize::from(input.byte()) % MAX_BATCH;
-    let uniform: Vec<[u8; 64]> = (0..count).map(|_| array(input)).collect();
+    let uniform: Vec<[u8; 64]> = (0..count).map(|_| input.array()).collect();
     let half_scalars: Vec<[u8; 32]> = (0..count)
         .map(|_| {
-            let mut h = array::<32>(input);
+            let mut h = input.array::<32>();
             h[31] &= 0x1f; // h < 2^253, as the engine requires
             h
         })
@@ -84,10 +76,10 @@ fn ristretto255_map(input: &mut Cursor<'_>) {
 
 fn p256_map(input: &mut Cursor<'_>) {
     let count = 1 + usize::from(input.byte()) % MAX_BATCH;
-    let uniform: Vec<[u8; 96]> = (0..count).map(|_| array(input)).collect();
+    let uniform: Vec<[u8; 96]> = (0..count).map(|_| input.array()).collect();
     let scalars: Vec<p256::Scalar> = (0..count)
         .map(|_| {
-            let s = <p256::Scalar as Reduce<U256>>::reduce_bytes(&array::<32>(input).into());
+            let s = <p256::Scalar as Reduce<U256>>::reduce_bytes(&input.array::<32>().into());
             if bool::from(s.is_zero()) {
                 p256::Scalar::ONE
             } else {
@@ -152,9 +144,7 @@ fn batch_bytes<G: PrimeOrderGroup>(input: &mut Cursor<'_>) -> Vec<u8> {
             }
             bytes.extend_from_slice(&encoding);
         } else {
-            let mut encoding = input.take(G::ELEMENT_LEN).to_vec();
-            encoding.resize(G::ELEMENT_LEN, 0);
-            bytes.extend_from_slice(&encoding);
+            bytes.extend_from_slice(&input.padded(G::ELEMENT_LEN));
         }
     }
     if input.byte() == 0xff {
@@ -226,7 +216,7 @@ fn received<G: PrimeOrderGroup>(input: &mut Cursor<'_>) {
             let shorts: Vec<ShortScalar> = elements
                 .iter()
                 .map(|_| {
-                    let value = u128::from_le_bytes(array(input));
+                    let value = u128::from_le_bytes(input.array());
                     ShortScalar::from_u128(value >> (128 - bits))
                 })
                 .collect();

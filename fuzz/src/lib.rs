@@ -64,6 +64,22 @@ impl<'a> Cursor<'a> {
         head
     }
 
+    /// Exactly `len` bytes: the next ones, zero-filled past the end of
+    /// the input.
+    pub fn padded(&mut self, len: usize) -> Vec<u8> {
+        let mut bytes = self.take(len).to_vec();
+        bytes.resize(len, 0);
+        bytes
+    }
+
+    /// As [`Cursor::padded`], `N` bytes as an array.
+    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+        let mut bytes = [0u8; N];
+        let taken = self.take(N);
+        bytes[..taken.len()].copy_from_slice(taken);
+        bytes
+    }
+
     /// A field with a one-byte length prefix, scaled by `unit` (so a short
     /// prefix can still describe a 512-byte modulus).
     pub fn field(&mut self, unit: usize) -> &'a [u8] {
