@@ -67,7 +67,7 @@ impl<G: PrimeOrderGroup> Blinding<G> {
     /// from its encodings without decoding its elements).
     pub(crate) fn unblind_received(&self, evaluated: &EvaluatedElements<G>) -> Zeroizing<Vec<u8>> {
         let mut unblinded = Zeroizing::new(vec![0u8; evaluated.as_bytes().len()]);
-        G::mul_each_received_encode(
+        crate::group::batch::mul_each(
             &self.inverted_blinds(),
             evaluated.received(),
             &mut unblinded,
@@ -103,7 +103,7 @@ fn hash_and_blind<G: PrimeOrderGroup>(
     blinds: &[G::Scalar],
 ) -> Result<BlindedElements<G>, Error> {
     let mut bytes = vec![0u8; inputs.len() * G::ELEMENT_LEN];
-    let blinded = G::hash_and_blind_encode(inputs, dst, blinds, &mut bytes)?;
+    let blinded = crate::group::batch::hash_and_blind::<G>(inputs, dst, blinds, &mut bytes)?;
     // The blinded elements are sent: public from here.
     crate::secret_marks::declassify(bytes.as_slice());
     Ok(BlindedElements::from_computed(blinded, bytes))

@@ -10,10 +10,10 @@
 //! So a value of these types is always a well-formed, non-empty batch of at
 //! most [`MAX_BATCH`] elements.
 
-use core::any::Any;
 use std::sync::OnceLock;
 
-use crate::group::{CheckedBatch, PrimeOrderGroup, ReceivedBatch};
+use crate::group::batch::{self, CheckedBatch, LaneBatch, ReceivedBatch};
+use crate::group::PrimeOrderGroup;
 use crate::Error;
 
 /// The most elements a message holds (RFC 9497 numbers a batch's elements
@@ -27,19 +27,19 @@ pub const MAX_BATCH: usize = u16::MAX as usize;
 pub(crate) struct Elements<G: PrimeOrderGroup> {
     elements: OnceLock<Vec<G::Element>>,
     bytes: Vec<u8>,
-    /// The group's own decoded form of a request it checked, if it kept
-    /// one (see [`PrimeOrderGroup::check_batch`]).
-    prepared: Option<Box<dyn Any + Send + Sync>>,
+    /// The points the group's engine decoded when it checked the batch
+    /// (see [`batch::check`]), or computed when it blinded it.
+    lanes: Option<LaneBatch<G>>,
 }
 
 impl<G: PrimeOrderGroup> Clone for Elements<G> {
-    /// A clone without the group's decoded form (opaque, so not
-    /// clonable): its evaluation works from the encodings.
+    /// A clone without the engine's points (a clone is rare, the points
+    /// large): its evaluation works from the encodings.
     fn clone(&self) -> Self {
         Elements {
             elements: self.elements.clone(),
             bytes: self.bytes.clone(),
-            prepared: None,
+            lanes: None,
         }
     }
 }
@@ -53,22 +53,31 @@ impl<G: PrimeOrderGroup> PartialEq for Elements<G> {
 impl<G: PrimeOrderGroup> Elements<G> {
     /// Decodes and validates: [`Error::BadLength`] unless `bytes` is a
     /// whole, non-zero number of encodings, at most [`MAX_BATCH`];
-    /// [`Error::InvalidElement`] for any invalid one. The group's check
-    /// ([`PrimeOrderGroup::check_batch`]) keeps the elements or its own
-    /// decoded form; the elements are then decoded if and when asked for.
+    /// [`Error::InvalidElement`] for any invalid one. The check
+    /// ([`batch::check`]) keeps the elements or the engine's points; the
+    /// elements are then decoded if and when asked for.
     fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() / G::ELEMENT_LEN > MAX_BATCH {
             return Err(Error::BadLength);
         }
-        let (elements, prepared) = match G::check_batch(bytes)? {
+        Ok(Self::from_checked(
+            batch::check::<G>(bytes)?,
+            bytes.to_vec(),
+        ))
+    }
+
+    /// Encodings `bytes` the check validated, or the library computed,
+    /// with what it kept of them.
+    fn from_checked(checked: CheckedBatch<G>, bytes: Vec<u8>) -> Self {
+        let (elements, lanes) = match checked {
             CheckedBatch::Elements(elements) => (OnceLock::from(elements), None),
-            CheckedBatch::Prepared(prepared) => (OnceLock::new(), Some(prepared)),
+            CheckedBatch::Lanes(lanes) => (OnceLock::new(), Some(lanes)),
         };
-        Ok(Elements {
+        Elements {
             elements,
-            bytes: bytes.to_vec(),
-            prepared,
-        })
+            bytes,
+            lanes,
+        }
     }
 
     /// Elements the library computed, with their encodings (`bytes` must be
@@ -79,7 +88,7 @@ impl<G: PrimeOrderGroup> Elements<G> {
         Elements {
             elements: OnceLock::from(elements),
             bytes,
-            prepared: None,
+            lanes: None,
         }
     }
 
@@ -90,7 +99,7 @@ impl<G: PrimeOrderGroup> Elements<G> {
         Elements {
             elements: OnceLock::new(),
             bytes,
-            prepared: None,
+            lanes: None,
         }
     }
 
@@ -106,11 +115,11 @@ impl<G: PrimeOrderGroup> Elements<G> {
     }
 
     /// The batch with whichever decoded forms exist.
-    fn received(&self) -> ReceivedBatch<'_, G::Element> {
+    fn received(&self) -> ReceivedBatch<'_, G> {
         ReceivedBatch {
             encoded: &self.bytes,
             elements: self.decoded(),
-            prepared: self.prepared.as_deref(),
+            lanes: self.lanes.as_ref(),
         }
     }
 
@@ -192,7 +201,7 @@ macro_rules! element_message {
 
             /// The message as a batch for the group: its encodings and
             /// whichever decoded forms exist.
-            pub(crate) fn received(&self) -> ReceivedBatch<'_, G::Element> {
+            pub(crate) fn received(&self) -> ReceivedBatch<'_, G> {
                 self.0.received()
             }
         }
@@ -229,26 +238,18 @@ impl<G: PrimeOrderGroup> BlindedElements<G> {
     }
 
     /// A request the library computed (a client's blinded inputs): their
-    /// encodings `bytes` with the elements or the group's own form of them
-    /// (see [`PrimeOrderGroup::hash_and_blind_encode`]).
-    pub(crate) fn from_computed(computed: CheckedBatch<G::Element>, bytes: Vec<u8>) -> Self {
-        match computed {
-            CheckedBatch::Elements(elements) => Self::from_parts(elements, bytes),
-            CheckedBatch::Prepared(prepared) => BlindedElements(Elements {
-                elements: OnceLock::new(),
-                bytes,
-                prepared: Some(prepared),
-            }),
-        }
+    /// encodings `bytes` with the elements or the engine's points of them
+    /// (see [`batch::hash_and_blind`]).
+    pub(crate) fn from_computed(computed: CheckedBatch<G>, bytes: Vec<u8>) -> Self {
+        BlindedElements(Elements::from_checked(computed, bytes))
     }
 
     /// The answer `k·X_i` for every element `X_i`, in order (constant time
-    /// in `key`; the answer is public from here). A group may work from
-    /// the encodings when the elements were not decoded (see
-    /// [`PrimeOrderGroup::check_batch`]).
+    /// in `key`; the answer is public from here), on the group's engine
+    /// where it runs (see [`batch::mul_by_key`]).
     pub(crate) fn evaluate_with(&self, key: &G::Scalar) -> EvaluatedElements<G> {
         let mut bytes = vec![0u8; self.0.bytes.len()];
-        G::mul_encoded_batch_encode(key, self.received(), &mut bytes);
+        batch::mul_by_key(key, self.received(), &mut bytes);
         EvaluatedElements::from_encodings(bytes)
     }
 }

@@ -23,7 +23,8 @@
 
 mod support;
 
-use oblivex::group::{PrimeOrderGroup, ReceivedBatch, Ristretto255, ShortScalar, P256};
+use oblivex::group::batch::{self, ReceivedBatch};
+use oblivex::group::{PrimeOrderGroup, Ristretto255, ShortScalar, P256};
 use oblivex::mp::Backend;
 use oblivex::oprf::{KeyPair, OprfClient, OprfServer};
 use rand_core::UnwrapErr;
@@ -88,18 +89,14 @@ fn run_client<G: PrimeOrderGroup>(seconds: f64) -> [(f64, usize); 2] {
     let mut out = vec![0u8; 8 * G::ELEMENT_LEN];
     let mut blind = |scalars: &[G::Scalar]| {
         let t = Instant::now();
-        drop(G::hash_and_blind_encode(&inputs, dst, scalars, &mut out).unwrap());
+        drop(batch::hash_and_blind::<G>(&inputs, dst, scalars, &mut out).unwrap());
         t.elapsed().as_secs_f64()
     };
     let blinding = timed_classes(seconds, &sparse, &random, &mut blind);
     let mut unblind = |scalars: &[G::Scalar]| {
-        let batch = ReceivedBatch {
-            encoded: &encoded,
-            elements: None,
-            prepared: None,
-        };
+        let received = ReceivedBatch::<G>::new(&encoded, None);
         let t = Instant::now();
-        G::mul_each_received_encode(scalars, batch, &mut out);
+        batch::mul_each(scalars, received, &mut out);
         t.elapsed().as_secs_f64()
     };
     let unblinding = timed_classes(seconds, &sparse, &random, &mut unblind);
@@ -174,13 +171,9 @@ fn run_msm<G: PrimeOrderGroup>(seconds: f64) -> (f64, usize) {
         })
         .collect();
     let mut msm = |factors: &[ShortScalar]| {
-        let batch = ReceivedBatch {
-            encoded: &encoded,
-            elements: None,
-            prepared: None,
-        };
+        let received = ReceivedBatch::<G>::new(&encoded, None);
         let t = Instant::now();
-        drop(G::msm_short_ct(factors, batch, 65));
+        drop(batch::msm_short_ct(factors, received, 65));
         t.elapsed().as_secs_f64()
     };
     timed_classes(seconds, &sparse, &random, &mut msm)
@@ -226,7 +219,7 @@ fn run_map<G: PrimeOrderGroup>(seconds: f64) -> (f64, usize) {
     let mut blind = |inputs: &[Vec<u8>]| {
         let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
         let t = Instant::now();
-        drop(G::hash_and_blind_encode(&inputs, dst, &blinds, &mut out).unwrap());
+        drop(batch::hash_and_blind::<G>(&inputs, dst, &blinds, &mut out).unwrap());
         t.elapsed().as_secs_f64()
     };
     timed_classes(seconds, &zeros, &random, &mut blind)

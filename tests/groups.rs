@@ -4,9 +4,10 @@
 //! out-of-range or zero scalars). Plus the RFC 9380 hash-to-curve vectors
 //! for BLS12-381 G1.
 
+use oblivex::group::batch::{self, CheckedBatch, ReceivedBatch};
 use oblivex::group::{
-    encode_scalar_to_vec, encode_to_vec, Bls12381G1, CheckedBatch, Ffdhe2048, Ffdhe3072, Ffdhe4096,
-    PrimeOrderGroup, ReceivedBatch, Ristretto255, ShortScalar, P256,
+    encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
+    PrimeOrderGroup, Ristretto255, ShortScalar, P256,
 };
 use oblivex::Error;
 use rand_core::{Rng, UnwrapErr};
@@ -131,7 +132,7 @@ fn msm_sizes<G: PrimeOrderGroup>() {
         G::encode_batch(&elements, &mut encoded);
         for given in [Some(elements.as_slice()), None] {
             assert_eq!(
-                G::msm_vartime_received(&scalars, received(&encoded, given)),
+                batch::msm_vartime(&scalars, received::<G>(&encoded, given)),
                 sum,
                 "{} n={n} received, elements given: {}",
                 G::SUITE_ID,
@@ -156,9 +157,15 @@ fn msm_sizes<G: PrimeOrderGroup>() {
             });
         for bits in [129, 136] {
             assert_eq!(
-                G::msm_short_ct(&short, received(&encoded, Some(&elements)), bits),
+                batch::msm_short_ct(&short, received::<G>(&encoded, Some(&elements)), bits),
                 expected,
                 "{} n={n} ct",
+                G::SUITE_ID
+            );
+            assert_eq!(
+                G::msm_short_ct(&short, &elements, bits),
+                expected,
+                "{} n={n} ct one element at a time",
                 G::SUITE_ID
             );
             assert_eq!(
@@ -169,7 +176,7 @@ fn msm_sizes<G: PrimeOrderGroup>() {
             );
             for given in [Some(elements.as_slice()), None] {
                 assert_eq!(
-                    G::msm_short_vartime_received(&short, received(&encoded, given), bits),
+                    batch::msm_short_vartime(&short, received::<G>(&encoded, given), bits),
                     expected,
                     "{} n={n} vartime received, elements given: {}",
                     G::SUITE_ID,
@@ -178,7 +185,7 @@ fn msm_sizes<G: PrimeOrderGroup>() {
             }
         }
         assert_eq!(
-            G::msm_short_ct(&short, received(&encoded, None), 129),
+            batch::msm_short_ct(&short, received::<G>(&encoded, None), 129),
             expected,
             "{} n={n} ct without decoded elements",
             G::SUITE_ID
@@ -187,12 +194,11 @@ fn msm_sizes<G: PrimeOrderGroup>() {
 }
 
 /// A batch received: its encodings and, if given, its elements.
-fn received<'a, E>(encoded: &'a [u8], elements: Option<&'a [E]>) -> ReceivedBatch<'a, E> {
-    ReceivedBatch {
-        encoded,
-        elements,
-        prepared: None,
-    }
+fn received<'a, G: PrimeOrderGroup>(
+    encoded: &'a [u8],
+    elements: Option<&'a [G::Element]>,
+) -> ReceivedBatch<'a, G> {
+    ReceivedBatch::new(encoded, elements)
 }
 
 /// The client's batch operations equal their one-by-one forms: hashing
@@ -219,7 +225,7 @@ fn client_batches<G: PrimeOrderGroup>() {
         let mut expected_bytes = vec![0u8; n * G::ELEMENT_LEN];
         G::encode_batch(&expected, &mut expected_bytes);
         let mut out = vec![0u8; n * G::ELEMENT_LEN];
-        let blinded = G::hash_and_blind_encode(&input_refs, dst, &blinds, &mut out).unwrap();
+        let blinded = batch::hash_and_blind::<G>(&input_refs, dst, &blinds, &mut out).unwrap();
         assert!(out == expected_bytes, "{} n={n} blinded", G::SUITE_ID);
         if let CheckedBatch::Elements(blinded) = blinded {
             assert!(
@@ -241,8 +247,7 @@ fn client_batches<G: PrimeOrderGroup>() {
             .collect();
         G::encode_batch(&products, &mut expected_bytes);
         for given in [Some(answers.as_slice()), None] {
-            let batch = received(&answer_bytes, given);
-            G::mul_each_received_encode(&blinds, batch, &mut out);
+            batch::mul_each(&blinds, received::<G>(&answer_bytes, given), &mut out);
             assert!(
                 out == expected_bytes,
                 "{} n={n} unblinded, elements given: {}",

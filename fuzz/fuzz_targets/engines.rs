@@ -3,7 +3,7 @@
 //! - the hash-to-group maps on arbitrary uniform bytes (the engines' own
 //!   entry points, `oblivex::group::fuzzing`), against curve25519-dalek's
 //!   `from_uniform_bytes` and p256's SSWU map;
-//! - decoding (`check_batch`, the engine's batch decoder) against
+//! - decoding (`batch::check`, the engine's batch decoder) against
 //!   `decode_batch` (one element at a time, on the crates): the same
 //!   verdict on every input;
 //! - what follows a decoding: the server's evaluation, the client's
@@ -22,10 +22,9 @@
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::Scalar as DalekScalar;
 use libfuzzer_sys::fuzz_target;
+use oblivex::group::batch::{self, ReceivedBatch};
 use oblivex::group::fuzzing::{p256_map_and_blind, ristretto255_map_and_blind};
-use oblivex::group::{
-    encode_to_vec, CheckedBatch, PrimeOrderGroup, ReceivedBatch, Ristretto255, ShortScalar, P256,
-};
+use oblivex::group::{encode_to_vec, PrimeOrderGroup, Ristretto255, ShortScalar, P256};
 use oblivex::Error;
 use oblivex_fuzz::Cursor;
 use p256::elliptic_curve::hash2curve::{FromOkm, MapToCurve};
@@ -163,7 +162,7 @@ fn scalar<G: PrimeOrderGroup>(input: &mut Cursor<'_>) -> G::Scalar {
 fn received<G: PrimeOrderGroup>(input: &mut Cursor<'_>) {
     let bytes = batch_bytes::<G>(input);
     let portable = G::decode_batch(&bytes);
-    let checked = G::check_batch(&bytes);
+    let checked = batch::check::<G>(&bytes);
     let (elements, checked) = match (portable, checked) {
         (Ok(elements), Ok(checked)) => (elements, checked),
         (Err(a), Err(b)) => {
@@ -176,18 +175,7 @@ fn received<G: PrimeOrderGroup>(input: &mut Cursor<'_>) {
             checked.map(|_| ())
         ),
     };
-    let batch = || match &checked {
-        CheckedBatch::Elements(elements) => ReceivedBatch {
-            encoded: &bytes,
-            elements: Some(elements.as_slice()),
-            prepared: None,
-        },
-        CheckedBatch::Prepared(prepared) => ReceivedBatch {
-            encoded: &bytes,
-            elements: None,
-            prepared: Some(prepared.as_ref()),
-        },
-    };
+    let received = ReceivedBatch::of_checked(&bytes, &checked);
     let one_by_one = |products: Vec<G::Element>| -> Vec<u8> {
         products.iter().flat_map(encode_to_vec::<G>).collect()
     };
@@ -195,13 +183,13 @@ fn received<G: PrimeOrderGroup>(input: &mut Cursor<'_>) {
     match input.byte() % 3 {
         0 => {
             let key = scalar::<G>(input);
-            G::mul_encoded_batch_encode(&key, batch(), &mut out);
+            batch::mul_by_key(&key, received, &mut out);
             let want = one_by_one(elements.iter().map(|x| G::mul(x, &key)).collect());
             assert_eq!(out, want, "the server's evaluation");
         }
         1 => {
             let scalars: Vec<G::Scalar> = elements.iter().map(|_| scalar::<G>(input)).collect();
-            G::mul_each_received_encode(&scalars, batch(), &mut out);
+            batch::mul_each(&scalars, received, &mut out);
             let want = one_by_one(
                 elements
                     .iter()
@@ -220,7 +208,7 @@ fn received<G: PrimeOrderGroup>(input: &mut Cursor<'_>) {
                     ShortScalar::from_u128(value >> (128 - bits))
                 })
                 .collect();
-            let sum = G::msm_short_ct(&shorts, batch(), bits);
+            let sum = batch::msm_short_ct(&shorts, received, bits);
             let want = elements
                 .iter()
                 .zip(&shorts)
@@ -242,7 +230,7 @@ fn hash_and_blind<G: PrimeOrderGroup>(input: &mut Cursor<'_>) {
     let dst = input.field(1);
     let blinds: Vec<G::Scalar> = (0..count).map(|_| scalar::<G>(input)).collect();
     let mut out = vec![0u8; count * G::ELEMENT_LEN];
-    let blinded = G::hash_and_blind_encode(&inputs, dst, &blinds, &mut out);
+    let blinded = batch::hash_and_blind::<G>(&inputs, dst, &blinds, &mut out);
     let points: Vec<G::Element> = inputs
         .iter()
         .map(|x| G::hash_to_group(&[*x], dst))

@@ -20,7 +20,7 @@ use zeroize::Zeroize;
 
 use super::straus::{short_msm_ct, StrausArithmetic};
 use super::xmd::expand_message_xmd;
-use super::{PrimeOrderGroup, ReceivedBatch, ShortScalar};
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
 
 /// The BLS12-381 G1 group (`BLS12381G1-SHA256`).
@@ -193,6 +193,7 @@ impl super::sealed::Sealed for Bls12381G1 {}
 impl PrimeOrderGroup for Bls12381G1 {
     type Element = G1;
     type Scalar = Fr;
+    type Lanes = super::lanes::NoLanes<G1, Fr>;
 
     const SUITE_ID: &'static str = "BLS12381G1-SHA256";
     const ELEMENT_LEN: usize = 48;
@@ -377,8 +378,8 @@ impl PrimeOrderGroup for Bls12381G1 {
     }
 
     /// Straus's method with affine tables (`AffineStraus`).
-    fn msm_short_ct(scalars: &[ShortScalar], batch: ReceivedBatch<'_, G1>, bits: usize) -> G1 {
-        short_msm_ct::<AffineStraus>(scalars, &super::received_elements::<Self>(&batch), bits)
+    fn msm_short_ct(scalars: &[ShortScalar], elements: &[G1], bits: usize) -> G1 {
+        short_msm_ct::<AffineStraus>(scalars, elements, bits)
     }
 
     /// blst's Pippenger over `bits` bits only.

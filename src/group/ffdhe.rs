@@ -21,7 +21,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use super::ffdhe_params::{FFDHE2048_P, FFDHE3072_P, FFDHE4096_P};
 use super::xmd::expand_message_xmd;
-use super::{PrimeOrderGroup, ReceivedBatch, ShortScalar};
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::mp::limbs::{be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes};
 use crate::mp::MontContext;
 use crate::Error;
@@ -289,6 +289,7 @@ impl<P: FfdheParams> super::sealed::Sealed for Ffdhe<P> {}
 impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     type Element = Residue;
     type Scalar = Exponent;
+    type Lanes = super::lanes::NoLanes<Residue, Exponent>;
 
     const SUITE_ID: &'static str = P::SUITE_ID;
     const ELEMENT_LEN: usize = P::P_LEN;
@@ -475,12 +476,8 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
 
     /// The short power product of the batch's elements (one batch
     /// exponentiation with `bits`-bit exponents, then the product).
-    fn msm_short_ct(
-        scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, Residue>,
-        bits: usize,
-    ) -> Residue {
-        Self::short_power_product(scalars, &super::received_elements::<Self>(&batch), bits)
+    fn msm_short_ct(scalars: &[ShortScalar], elements: &[Residue], bits: usize) -> Residue {
+        Self::short_power_product(scalars, elements, bits)
     }
 
     /// The constant-time method (one batch exponentiation): the batch engine

@@ -16,8 +16,9 @@ pub fn ristretto255_map_and_blind(
     #[cfg(target_arch = "x86_64")]
     {
         assert!(half_scalars.iter().all(|h| h[31] < 0x20), "h_i < 2^253");
+        let cpu = super::lanes::LaneCpu::detect()?;
         let mut out = vec![0u8; 32 * uniform.len()];
-        super::ristretto_ifma::hash_mul_encode(uniform, half_scalars, &mut out)?;
+        super::lanes::ristretto255::hash_mul_encode(cpu, uniform, half_scalars, &mut out)?;
         Some(out)
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -35,8 +36,9 @@ pub fn ristretto255_map_and_blind(
 pub fn p256_map_and_blind(uniform: &[[u8; 96]], scalars: &[[u8; 32]]) -> Option<Option<Vec<u8>>> {
     #[cfg(target_arch = "x86_64")]
     {
+        let cpu = super::lanes::LaneCpu::detect()?;
         let mut out = vec![0u8; 33 * uniform.len()];
-        let blinded = super::p256_ifma::hash_mul_encode(uniform, scalars, &mut out)?;
+        let blinded = super::lanes::p256::hash_mul_encode(cpu, uniform, scalars, &mut out)?;
         Some(blinded.map(|_| out))
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -7,32 +7,25 @@
 //! Secret scalars (keys, blinds) only ever meet constant-time code; the
 //! `_vartime` functions are for public data.
 
+#[doc(hidden)]
+pub mod batch;
 pub mod bls12_381;
 pub mod ffdhe;
 mod ffdhe_params;
 #[cfg(fuzzing)]
 pub mod fuzzing;
-#[cfg(target_arch = "x86_64")]
-mod ifma_lanes;
+mod lanes;
 mod msm;
 pub mod p256;
-#[cfg(target_arch = "x86_64")]
-mod p256_ifma;
 pub mod ristretto255;
-#[cfg(target_arch = "x86_64")]
-mod ristretto_ifma;
-#[cfg(target_arch = "x86_64")]
-mod sha512_lanes;
 mod straus;
 pub(crate) mod xmd;
-
-use core::any::Any;
-use std::borrow::Cow;
 
 use rand_core::CryptoRng;
 use subtle::Choice;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
+use self::lanes::LaneEngine;
 use crate::Error;
 
 pub use self::bls12_381::Bls12381G1;
@@ -59,6 +52,10 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// An integer modulo `q`. Keys, blinds and nonces are scalars, so it is
     /// wiped on drop and is neither `Copy` nor `Debug`.
     type Scalar: Clone + Send + Sync + Zeroize + ZeroizeOnDrop;
+    /// The group's 8-lane engine, or `NoLanes`: what `group::batch` runs
+    /// where the CPU allows. Not part of the public API.
+    #[doc(hidden)]
+    type Lanes: LaneEngine<Element = Self::Element, Scalar = Self::Scalar>;
 
     /// The ciphersuite identifier (RFC 9497 §4, or this library's own).
     const SUITE_ID: &'static str;
@@ -169,19 +166,6 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         Self::declassify_elements(&products);
         Self::encode_batch(&products, out);
     }
-    /// [`Self::mul_batch_encode`] for a batch received (its encodings and
-    /// whichever decoded forms exist): a group may work from the encodings
-    /// or its own decoded form (ristretto255 with the IFMA backend
-    /// multiplies and encodes 8 at a time); by default the elements,
-    /// decoded here if they were not. Not part of the public API.
-    #[doc(hidden)]
-    fn mul_encoded_batch_encode(
-        s: &Self::Scalar,
-        batch: ReceivedBatch<'_, Self::Element>,
-        out: &mut [u8],
-    ) {
-        mul_elements_batch_encode::<Self>(s, &batch, out)
-    }
     /// Marks elements computed from secrets as public from here on, for the
     /// constant-time analysis under valgrind (nothing happens on a real
     /// CPU): only for values the design publishes. Not part of the public
@@ -199,7 +183,13 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// `s_i·X_i` for every `i` (a scalar per element), constant time in the
     /// scalars; a group may batch the work (FFDHE: one batch
     /// exponentiation with an exponent per lane).
+    /// The group's engine where it runs and takes the elements.
     fn mul_each(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Vec<Self::Element> {
+        let engine = Self::Lanes::runs()
+            .and_then(|cpu| Self::Lanes::mul_each_element(cpu, scalars, elements));
+        if let Some(products) = engine {
+            return products;
+        }
         scalars
             .iter()
             .zip(elements)
@@ -220,18 +210,6 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     }
     /// `Σ s_i·X_i`, variable time: for public scalars and elements only.
     fn msm_vartime(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Self::Element;
-    /// [`Self::msm_vartime`] on a batch received (its encodings and
-    /// whichever decoded forms exist): a VOPRF proof's composites. A group
-    /// may work from the encodings or its own decoded form (ristretto255
-    /// with the IFMA backend); by default the elements, decoded here if
-    /// they were not. Not part of the public API.
-    #[doc(hidden)]
-    fn msm_vartime_received(
-        scalars: &[Self::Scalar],
-        batch: ReceivedBatch<'_, Self::Element>,
-    ) -> Self::Element {
-        Self::msm_vartime(scalars, &received_elements::<Self>(&batch))
-    }
     /// `Σ_j w_j·columns[j][i]` for every row `i` (all columns have the same
     /// length): the Lagrange combination of t servers' answers. Variable
     /// time: public weights and elements only. By default one small
@@ -249,18 +227,16 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
             .collect()
     }
     /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time
-    /// in the `d_i` (the balancer of the batch check; `bits` is public).
-    /// The batch gives the elements' encodings, for groups whose fast path
-    /// starts from them, and the elements where they are decoded (decoded
-    /// here otherwise). Not part of the public API.
+    /// in the `d_i` (the balancer of the batch check; `bits` is public),
+    /// one element at a time: `group::batch` runs the group's engine
+    /// instead where it can. Not part of the public API.
     #[doc(hidden)]
     fn msm_short_ct(
         scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, Self::Element>,
+        elements: &[Self::Element],
         bits: usize,
     ) -> Self::Element {
-        let elements = received_elements::<Self>(&batch);
-        straus::short_msm_ct::<straus::Elements<Self>>(scalars, &elements, bits)
+        straus::short_msm_ct::<straus::Elements<Self>>(scalars, elements, bits)
     }
     /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time (the
     /// client's check, after which the `d_i` are discarded). A group may
@@ -280,52 +256,6 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
         let sum = Self::msm_vartime(&full, elements);
         full.iter_mut().for_each(Zeroize::zeroize);
         sum
-    }
-
-    /// [`Self::msm_short_vartime`] on a batch received (its encodings and
-    /// whichever decoded forms exist): the client's check of an answer. A
-    /// group may work from the encodings (ristretto255 with the IFMA
-    /// backend); by default the elements, decoded here if they were not.
-    /// Not part of the public API.
-    #[doc(hidden)]
-    fn msm_short_vartime_received(
-        scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, Self::Element>,
-        bits: usize,
-    ) -> Self::Element {
-        Self::msm_short_vartime(scalars, &received_elements::<Self>(&batch), bits)
-    }
-    /// `s_i·X_i` for every element of a batch received, encoded into `out`
-    /// (`ELEMENT_LEN` bytes each), constant time in the scalars: the
-    /// client's unblinding of an answer. The products are secret: nothing
-    /// of them is kept. A group may work from the encodings or its own
-    /// decoded form (ristretto255 with the IFMA backend); by default
-    /// [`Self::mul_each_encode`] on the elements, decoded here if they were
-    /// not. Not part of the public API.
-    #[doc(hidden)]
-    fn mul_each_received_encode(
-        scalars: &[Self::Scalar],
-        batch: ReceivedBatch<'_, Self::Element>,
-        out: &mut [u8],
-    ) {
-        mul_each_elements_encode::<Self>(scalars, &batch, out)
-    }
-    /// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`
-    /// [`Self::hash_to_group`] under `dst`, encoded into `out`
-    /// (`ELEMENT_LEN` bytes each, public from here): a client's blinding.
-    /// Returns the blinded elements (by default) or the group's own form of
-    /// them (ristretto255 with the IFMA backend keeps its points, no dalek
-    /// point is made), and [`Error::InvalidInput`] if an input hashes to
-    /// the identity. Constant time in the inputs and blinds. Not part of
-    /// the public API.
-    #[doc(hidden)]
-    fn hash_and_blind_encode(
-        inputs: &[&[u8]],
-        dst: &[u8],
-        blinds: &[Self::Scalar],
-        out: &mut [u8],
-    ) -> Result<CheckedBatch<Self::Element>, Error> {
-        hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(CheckedBatch::Elements)
     }
 
     /// The canonical encoding of `element` into `out` (`ELEMENT_LEN` bytes).
@@ -350,17 +280,6 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
             .chunks_exact(Self::ELEMENT_LEN)
             .map(Self::decode)
             .collect()
-    }
-
-    /// Validates a concatenation of encodings exactly as
-    /// [`Self::decode_batch`] does, keeping the elements or a group's own
-    /// decoded form (ristretto255 with the IFMA backend: 8 points per
-    /// vector, for [`Self::mul_encoded_batch_encode`]; the elements are
-    /// then decoded if and when they are needed). Not part of the public
-    /// API.
-    #[doc(hidden)]
-    fn check_batch(bytes: &[u8]) -> Result<CheckedBatch<Self::Element>, Error> {
-        Self::decode_batch(bytes).map(CheckedBatch::Elements)
     }
 
     /// The canonical encoding of a scalar into `out` (`SCALAR_LEN` bytes).
@@ -410,66 +329,6 @@ pub fn encode_scalar_to_vec<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
     out
 }
 
-/// What [`PrimeOrderGroup::check_batch`] keeps of a batch it validated (and
-/// [`PrimeOrderGroup::hash_and_blind_encode`] of a batch it computed). Not
-/// part of the public API.
-#[doc(hidden)]
-pub enum CheckedBatch<E> {
-    /// The decoded elements.
-    Elements(Vec<E>),
-    /// A group's own decoded form, opaque to everyone but the group.
-    Prepared(Box<dyn Any + Send + Sync>),
-}
-
-/// A validated batch received: its concatenated encodings, the elements if
-/// they are decoded, and the group's own decoded form if
-/// [`PrimeOrderGroup::check_batch`] kept one. Not part of the public API.
-#[doc(hidden)]
-pub struct ReceivedBatch<'a, E> {
-    /// The encodings, concatenated.
-    pub encoded: &'a [u8],
-    /// The elements, when decoded.
-    pub elements: Option<&'a [E]>,
-    /// The group's own decoded form, when kept.
-    pub prepared: Option<&'a (dyn Any + Send + Sync)>,
-}
-
-/// The elements of a batch received: its decoded elements, or decoded
-/// here from its (validated) encodings.
-fn received_elements<'a, G: PrimeOrderGroup>(
-    batch: &ReceivedBatch<'a, G::Element>,
-) -> Cow<'a, [G::Element]> {
-    match batch.elements {
-        Some(elements) => Cow::Borrowed(elements),
-        None => Cow::Owned(G::decode_batch(batch.encoded).expect("validated encodings decode")),
-    }
-}
-
-/// [`PrimeOrderGroup::mul_batch_encode`] on the batch's elements, decoded
-/// from its encodings if they are not given: the default of
-/// [`PrimeOrderGroup::mul_encoded_batch_encode`], and a group's fallback.
-fn mul_elements_batch_encode<G: PrimeOrderGroup>(
-    s: &G::Scalar,
-    batch: &ReceivedBatch<'_, G::Element>,
-    out: &mut [u8],
-) {
-    G::mul_batch_encode(s, &received_elements::<G>(batch), out)
-}
-
-/// [`PrimeOrderGroup::mul_each_encode`] on the batch's elements, decoded
-/// from its encodings if they are not given, the secret products wiped:
-/// the default of [`PrimeOrderGroup::mul_each_received_encode`], and a
-/// group's fallback.
-fn mul_each_elements_encode<G: PrimeOrderGroup>(
-    scalars: &[G::Scalar],
-    batch: &ReceivedBatch<'_, G::Element>,
-    out: &mut [u8],
-) {
-    let elements = received_elements::<G>(batch);
-    let products = zeroize::Zeroizing::new(G::mul_each_encode(scalars, &elements, out));
-    drop(products);
-}
-
 /// [`PrimeOrderGroup::hash`] of each message, one at a time, wiped on drop:
 /// the default of [`PrimeOrderGroup::hash_each`], and a group's fallback.
 fn hash_one_by_one<G: PrimeOrderGroup>(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing<Vec<u8>>> {
@@ -477,27 +336,4 @@ fn hash_one_by_one<G: PrimeOrderGroup>(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing
         .iter()
         .map(|parts| Zeroizing::new(G::hash(parts)))
         .collect()
-}
-
-/// [`PrimeOrderGroup::hash_and_blind_encode`] on elements: each input
-/// hashed to the group, tested for the identity, blinded and encoded; the
-/// default, and a group's fallback.
-fn hash_and_blind_elements<G: PrimeOrderGroup>(
-    inputs: &[&[u8]],
-    dst: &[u8],
-    blinds: &[G::Scalar],
-    out: &mut [u8],
-) -> Result<Vec<G::Element>, Error> {
-    // H(x_i) is as private as x_i: wiped, and tested in constant time
-    // (only whether some input hashed to the identity is public).
-    let hashed: zeroize::Zeroizing<Vec<G::Element>> =
-        zeroize::Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
-    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
-    if crate::secret_marks::public_bool(any_identity) {
-        return Err(Error::InvalidInput);
-    }
-    let blinded = G::mul_each_encode(blinds, &hashed, out);
-    // The blinded elements are sent: public from here.
-    G::declassify_elements(&blinded);
-    Ok(blinded)
 }

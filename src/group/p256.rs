@@ -16,10 +16,10 @@ use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use sha2_010::Sha256 as Sha256ForHashToCurve;
 use subtle::{Choice, ConditionallySelectable};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
 use super::msm::pippenger_vartime;
-use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
+use super::{PrimeOrderGroup, ShortScalar};
 use crate::Error;
 
 /// The NIST P-256 group (`P256-SHA256`).
@@ -56,104 +56,178 @@ fn nonzero_scalar_from_repr(repr: &mut FieldBytes) -> (Scalar, bool) {
     (s, valid)
 }
 
-/// The little-endian bytes of a scalar, as the IFMA engine reads them
-/// (secret: wiped on drop).
+/// P-256's 8-lane engine (`lanes::p256`) as `PrimeOrderGroup::Lanes`:
+/// this group's conversions around it (little-endian scalars, `p256`
+/// points to and from affine coordinates, without branching on them).
 #[cfg(target_arch = "x86_64")]
-fn le_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
-    let mut bytes = Zeroizing::new(<[u8; 32]>::from(s.0.to_repr()));
-    bytes.reverse();
-    bytes
-}
+mod engine {
+    use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
+    use p256::elliptic_curve::PrimeField;
+    use p256::{AffinePoint, EncodedPoint, ProjectivePoint};
+    use sha2::Sha256;
+    use subtle::{Choice, ConditionallySelectable};
+    use zeroize::Zeroizing;
 
-/// The points the IFMA engine decoded for a batch's check, if it did.
-#[cfg(target_arch = "x86_64")]
-fn engine_points<'a>(
-    batch: &ReceivedBatch<'a, ProjectivePoint>,
-) -> Option<&'a super::p256_ifma::DecodedBatch> {
-    batch.prepared.and_then(|p| p.downcast_ref())
-}
+    use super::Scalar;
+    use crate::group::lanes::p256::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
+    use crate::group::lanes::{LaneCpu, LaneEngine};
+    use crate::group::xmd::{expand_message_xmd_after, zero_padded};
+    use crate::Error;
 
-/// `s_i·X_i` on the IFMA engine from the points' affine coordinates (one
-/// `p256` inversion each, one vector per 8 points), constant time in the
-/// scalars and the points (the identity is a masked lane, not a branch);
-/// `None` when the engine does not run.
-#[cfg(target_arch = "x86_64")]
-fn engine_mul_each(
-    scalars: &[Scalar],
-    elements: &[ProjectivePoint],
-) -> Option<Vec<ProjectivePoint>> {
-    use p256::elliptic_curve::sec1::ToEncodedPoint;
-    if !super::ifma_lanes::engine_selected() {
-        return None;
+    /// The engine (a name for the `LaneEngine` impl).
+    pub struct Engine;
+
+    /// The little-endian bytes of a scalar, as the engine reads them
+    /// (secret: wiped on drop).
+    fn le_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
+        let mut bytes = Zeroizing::new(<[u8; 32]>::from(s.0.to_repr()));
+        bytes.reverse();
+        bytes
     }
-    let mut identity = vec![0u8; elements.len().div_ceil(8)];
-    let mut coordinates: Zeroizing<Vec<super::p256_ifma::Coordinates>> =
-        Zeroizing::new(Vec::with_capacity(elements.len()));
-    for (i, element) in elements.iter().enumerate() {
-        let affine = element.to_affine();
-        let is_identity = affine.is_identity();
-        identity[i / 8] |= is_identity.unwrap_u8() << (i % 8);
-        // The identity has no coordinates: its lane takes the generator's
-        // and is masked. `finite` is never the identity, so the encoder's
-        // test for it always goes the same way.
-        let finite = AffinePoint::conditional_select(&affine, &AffinePoint::GENERATOR, is_identity);
-        let encoded = finite.to_encoded_point(false);
-        let mut xy = [0u8; 64];
-        xy[..32].copy_from_slice(encoded.x().expect("a finite point"));
-        xy[32..].copy_from_slice(encoded.y().expect("uncompressed"));
-        coordinates.push(xy);
+
+    /// [`le_bytes`] of every scalar, wiped on drop.
+    fn le_bytes_each(scalars: &[Scalar]) -> Zeroizing<Vec<[u8; 32]>> {
+        Zeroizing::new(scalars.iter().map(|s| *le_bytes(s)).collect())
     }
-    let bytes: Zeroizing<Vec<[u8; 32]>> =
-        Zeroizing::new(scalars.iter().map(|s| *le_bytes(s)).collect());
-    let products = super::p256_ifma::mul_each_coordinates(&bytes, &coordinates, &identity)?;
-    Some(
-        products
-            .iter()
-            .map(|(xy, identity)| point_of_coordinates(xy, *identity))
-            .collect(),
-    )
-}
 
-/// The `p256` point of affine coordinates the engine computed, or the
-/// identity where `identity` is 1, in constant time: the coordinates go
-/// through the uncompressed form (its tag is a constant, the point's
-/// validity a `CtOption`), and the identity is chosen by a mask.
-#[cfg(target_arch = "x86_64")]
-fn point_of_coordinates(xy: &super::p256_ifma::Coordinates, identity: u8) -> ProjectivePoint {
-    let encoded = Zeroizing::new(EncodedPoint::from_affine_coordinates(
-        (&xy[..32]).into(),
-        (&xy[32..]).into(),
-        false,
-    ));
-    let point = AffinePoint::from_encoded_point(&encoded);
-    let finite = ProjectivePoint::from(point.unwrap_or(AffinePoint::GENERATOR));
-    ProjectivePoint::conditional_select(&finite, &ProjectivePoint::IDENTITY, Choice::from(identity))
-}
+    /// The `p256` point of affine coordinates the engine computed, or the
+    /// identity where `identity` is 1, in constant time: the coordinates
+    /// go through the uncompressed form (its tag is a constant, the
+    /// point's validity a `CtOption`), and the identity is chosen by a
+    /// mask. A secret sum (the balancer's) thus never meets the decoder of
+    /// received encodings.
+    fn point_of_coordinates(xy: &Coordinates, identity: u8) -> ProjectivePoint {
+        let encoded = Zeroizing::new(EncodedPoint::from_affine_coordinates(
+            (&xy[..32]).into(),
+            (&xy[32..]).into(),
+            false,
+        ));
+        let point = AffinePoint::from_encoded_point(&encoded);
+        let finite = ProjectivePoint::from(point.unwrap_or(AffinePoint::GENERATOR));
+        ProjectivePoint::conditional_select(
+            &finite,
+            &ProjectivePoint::IDENTITY,
+            Choice::from(identity),
+        )
+    }
 
-/// `Σ d_i·X_i` on the IFMA engine (constant time in the `d_i`,
-/// little-endian bytes of which `bits` are read), from the points the
-/// batch's check or blinding kept, else its encodings, as a `p256` point
-/// (from its coordinates: a secret sum, the balancer's, never meets the
-/// decoder of received encodings); `None` when the engine does not run.
-#[cfg(target_arch = "x86_64")]
-fn engine_msm(
-    scalars: &[&[u8]],
-    batch: &ReceivedBatch<'_, ProjectivePoint>,
-    bits: usize,
-) -> Option<ProjectivePoint> {
-    let sum = super::p256_ifma::msm_ct(batch.encoded, engine_points(batch), scalars, bits)?;
-    Some(point_of_coordinates(&sum.0, sum.1))
-}
+    impl LaneEngine for Engine {
+        type Element = ProjectivePoint;
+        type Scalar = Scalar;
+        type Decoded = DecodedBatch;
 
-/// [`engine_msm`] for the balancer's short factors.
-#[cfg(target_arch = "x86_64")]
-fn engine_short_msm(
-    scalars: &[ShortScalar],
-    batch: &ReceivedBatch<'_, ProjectivePoint>,
-    bits: usize,
-) -> Option<ProjectivePoint> {
-    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    engine_msm(&bytes, batch, bits)
+        fn runs() -> Option<LaneCpu> {
+            LaneCpu::detect()
+        }
+
+        /// None: a vector of 8 lanes costs less than one `p256` element.
+        fn portable_tail(_count: usize) -> usize {
+            0
+        }
+
+        fn decode(cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
+            lanes::decode(cpu, encoded)
+        }
+
+        fn mul_by_key(
+            cpu: LaneCpu,
+            key: &Scalar,
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::mul_by_key(cpu, &le_bytes(key), encoded, decoded, out)
+        }
+
+        fn mul_each(
+            cpu: LaneCpu,
+            scalars: &[Scalar],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::mul_each(cpu, &le_bytes_each(scalars), encoded, decoded, out)
+        }
+
+        const SCALAR_BITS: usize = 256;
+
+        fn scalar_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
+            le_bytes(s)
+        }
+
+        fn msm(
+            cpu: LaneCpu,
+            scalars: &[&[u8]],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            bits: usize,
+        ) -> Option<ProjectivePoint> {
+            let sum = lanes::msm_ct(cpu, encoded, decoded, scalars, bits)?;
+            Some(point_of_coordinates(&sum.0, sum.1))
+        }
+
+        /// 96 bytes of expand_message_xmd per input (as
+        /// `P256::hash_to_group`), hashed to the curve, multiplied by its
+        /// blind and encoded, 8 inputs per vector.
+        fn hash_and_blind(
+            cpu: LaneCpu,
+            inputs: &[&[u8]],
+            dst: &[u8],
+            blinds: &[Scalar],
+            out: &mut [u8],
+        ) -> Option<Result<DecodedBatch, Error>> {
+            let zero_padded = zero_padded::<Sha256>();
+            let uniform: Zeroizing<Vec<[u8; UNIFORM_LEN]>> = Zeroizing::new(
+                inputs
+                    .iter()
+                    .map(|x| {
+                        let bytes = expand_message_xmd_after(&zero_padded, &[x], dst, UNIFORM_LEN);
+                        <[u8; UNIFORM_LEN]>::try_from(bytes.as_slice()).expect("96 bytes")
+                    })
+                    .collect(),
+            );
+            let blinded = lanes::hash_mul_encode(cpu, &uniform, &le_bytes_each(blinds), out)?;
+            Some(blinded.ok_or(Error::InvalidInput))
+        }
+
+        /// From the points' affine coordinates (one `p256` inversion each,
+        /// one vector per 8 points: one vector costs less than one `p256`
+        /// multiplication), constant time in the scalars and the points
+        /// (the identity is a masked lane, not a branch).
+        fn mul_each_element(
+            cpu: LaneCpu,
+            scalars: &[Scalar],
+            elements: &[ProjectivePoint],
+        ) -> Option<Vec<ProjectivePoint>> {
+            let mut identity = vec![0u8; elements.len().div_ceil(8)];
+            let mut coordinates: Zeroizing<Vec<Coordinates>> =
+                Zeroizing::new(Vec::with_capacity(elements.len()));
+            for (i, element) in elements.iter().enumerate() {
+                let affine = element.to_affine();
+                let is_identity = affine.is_identity();
+                identity[i / 8] |= is_identity.unwrap_u8() << (i % 8);
+                // The identity has no coordinates: its lane takes the
+                // generator's and is masked. `finite` is never the
+                // identity, so the encoder's test for it always goes the
+                // same way.
+                let finite =
+                    AffinePoint::conditional_select(&affine, &AffinePoint::GENERATOR, is_identity);
+                let encoded = finite.to_encoded_point(false);
+                let mut xy = [0u8; 64];
+                xy[..32].copy_from_slice(encoded.x().expect("a finite point"));
+                xy[32..].copy_from_slice(encoded.y().expect("uncompressed"));
+                coordinates.push(xy);
+            }
+            let bytes = le_bytes_each(scalars);
+            let products = lanes::mul_each_coordinates(cpu, &bytes, &coordinates, &identity)?;
+            Some(
+                products
+                    .iter()
+                    .map(|(xy, identity)| point_of_coordinates(xy, *identity))
+                    .collect(),
+            )
+        }
+    }
 }
 
 impl super::sealed::Sealed for P256 {}
@@ -161,6 +235,10 @@ impl super::sealed::Sealed for P256 {}
 impl PrimeOrderGroup for P256 {
     type Element = ProjectivePoint;
     type Scalar = Scalar;
+    #[cfg(target_arch = "x86_64")]
+    type Lanes = engine::Engine;
+    #[cfg(not(target_arch = "x86_64"))]
+    type Lanes = super::lanes::NoLanes<ProjectivePoint, Scalar>;
 
     const SUITE_ID: &'static str = "P256-SHA256";
     const ELEMENT_LEN: usize = 33;
@@ -261,20 +339,6 @@ impl PrimeOrderGroup for P256 {
         element * &s.0
     }
 
-    /// The 8-lane IFMA engine when it runs (one vector costs less than one
-    /// `p256` multiplication), else `p256` element by element.
-    fn mul_each(scalars: &[Scalar], elements: &[ProjectivePoint]) -> Vec<ProjectivePoint> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(products) = engine_mul_each(scalars, elements) {
-            return products;
-        }
-        scalars
-            .iter()
-            .zip(elements)
-            .map(|(s, e)| e * &s.0)
-            .collect()
-    }
-
     fn mul_base(s: &Scalar) -> ProjectivePoint {
         ProjectivePoint::GENERATOR * s.0
     }
@@ -293,25 +357,6 @@ impl PrimeOrderGroup for P256 {
             })
             .collect();
         pippenger_vartime::<Self>(&little_endian, elements, 256)
-    }
-
-    /// The engine's constant-time method over all 256 bits when it runs
-    /// (a VOPRF proof's composites, from the points the batch's check kept
-    /// or its encodings: no `p256` point is decoded), else Pippenger on the
-    /// elements.
-    fn msm_vartime_received(
-        scalars: &[Scalar],
-        batch: ReceivedBatch<'_, ProjectivePoint>,
-    ) -> ProjectivePoint {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bytes: Vec<Zeroizing<[u8; 32]>> = scalars.iter().map(le_bytes).collect();
-            let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
-            if let Some(sum) = engine_msm(&refs, &batch, 256) {
-                return sum;
-            }
-        }
-        Self::msm_vartime(scalars, &super::received_elements::<Self>(&batch))
     }
 
     /// Pippenger over `bits` bits only.
@@ -355,122 +400,6 @@ impl PrimeOrderGroup for P256 {
             return Err(Error::InvalidElement);
         }
         Ok(projective)
-    }
-
-    /// The 8-lane IFMA engine when it runs (constant time), else Straus's
-    /// method on `p256` elements.
-    fn msm_short_ct(
-        scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, ProjectivePoint>,
-        bits: usize,
-    ) -> ProjectivePoint {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
-            return sum;
-        }
-        let elements = super::received_elements::<Self>(&batch);
-        super::straus::short_msm_ct::<super::straus::Elements<Self>>(scalars, &elements, bits)
-    }
-
-    /// The engine's constant-time method when the IFMA engine runs (the
-    /// answer's points are not decoded by `p256` then), else Pippenger on
-    /// the elements.
-    fn msm_short_vartime_received(
-        scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, ProjectivePoint>,
-        bits: usize,
-    ) -> ProjectivePoint {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
-            return sum;
-        }
-        Self::msm_short_vartime(scalars, &super::received_elements::<Self>(&batch), bits)
-    }
-
-    /// The 8-lane IFMA engine when it runs (from the points the batch's
-    /// check kept, or its encodings), else `p256` element by element.
-    fn mul_encoded_batch_encode(
-        s: &Scalar,
-        batch: ReceivedBatch<'_, ProjectivePoint>,
-        out: &mut [u8],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        if super::p256_ifma::mul_by_key(&le_bytes(s), batch.encoded, engine_points(&batch), out) {
-            return;
-        }
-        super::mul_elements_batch_encode::<Self>(s, &batch, out)
-    }
-
-    /// The 8-lane IFMA engine when it runs, else `p256` element by element.
-    fn mul_each_received_encode(
-        scalars: &[Scalar],
-        batch: ReceivedBatch<'_, ProjectivePoint>,
-        out: &mut [u8],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bytes: Zeroizing<Vec<[u8; 32]>> =
-                Zeroizing::new(scalars.iter().map(|s| *le_bytes(s)).collect());
-            let decoded = engine_points(&batch);
-            if super::p256_ifma::mul_each(&bytes, batch.encoded, decoded, out) {
-                return;
-            }
-        }
-        super::mul_each_elements_encode::<Self>(scalars, &batch, out)
-    }
-
-    /// The 8-lane IFMA engine when it runs: 96 bytes of
-    /// expand_message_xmd per input (as [`Self::hash_to_group`]), hashed
-    /// to the curve, multiplied by its blind and encoded, 8 inputs per
-    /// vector, the blinded points kept for the engine. Else hashing and
-    /// blinding with `p256`.
-    fn hash_and_blind_encode(
-        inputs: &[&[u8]],
-        dst: &[u8],
-        blinds: &[Scalar],
-        out: &mut [u8],
-    ) -> Result<CheckedBatch<ProjectivePoint>, Error> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use super::p256_ifma::UNIFORM_LEN;
-            let zero_padded = super::xmd::zero_padded::<Sha256>();
-            let uniform: Zeroizing<Vec<[u8; UNIFORM_LEN]>> = Zeroizing::new(
-                inputs
-                    .iter()
-                    .map(|x| {
-                        let bytes = super::xmd::expand_message_xmd_after(
-                            &zero_padded,
-                            &[x],
-                            dst,
-                            UNIFORM_LEN,
-                        );
-                        <[u8; UNIFORM_LEN]>::try_from(bytes.as_slice()).expect("96 bytes")
-                    })
-                    .collect(),
-            );
-            let bytes: Zeroizing<Vec<[u8; 32]>> =
-                Zeroizing::new(blinds.iter().map(|s| *le_bytes(s)).collect());
-            if let Some(blinded) = super::p256_ifma::hash_mul_encode(&uniform, &bytes, out) {
-                let blinded = blinded.ok_or(Error::InvalidInput)?;
-                return Ok(CheckedBatch::Prepared(Box::new(blinded)));
-            }
-        }
-        super::hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(CheckedBatch::Elements)
-    }
-
-    /// The 8-lane IFMA engine's decoding when it runs (its points kept for
-    /// the evaluation or unblinding), else [`Self::decode_batch`]; both
-    /// accept exactly the same encodings.
-    fn check_batch(bytes: &[u8]) -> Result<CheckedBatch<ProjectivePoint>, Error> {
-        if bytes.is_empty() || !bytes.len().is_multiple_of(Self::ELEMENT_LEN) {
-            return Err(Error::BadLength);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(vectors) = super::p256_ifma::decode_checked(bytes) {
-            let vectors = vectors.ok_or(Error::InvalidElement)?;
-            return Ok(CheckedBatch::Prepared(Box::new(vectors)));
-        }
-        Self::decode_batch(bytes).map(CheckedBatch::Elements)
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {

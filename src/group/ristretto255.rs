@@ -11,92 +11,15 @@ use sha2::{Digest, Sha512};
 use subtle::{Choice, ConditionallySelectable};
 use zeroize::{Zeroize, Zeroizing};
 
+#[cfg(target_arch = "x86_64")]
+use super::lanes::LaneCpu;
 use super::xmd::expand_message_xmd;
-use super::{CheckedBatch, PrimeOrderGroup, ReceivedBatch, ShortScalar};
+use super::PrimeOrderGroup;
 use crate::Error;
 
 /// The group order `ℓ = 2^252 + 27742317777372353535851937790883648493`,
 /// little-endian 64-bit words.
 const ORDER_WORDS: [u64; 4] = [0x5812_631a_5cf5_d3ed, 0x14de_f9de_a2f7_9cd6, 0, 1 << 60];
-
-/// Bits of a scalar modulo ℓ (`ℓ < 2^253`).
-#[cfg(target_arch = "x86_64")]
-const SCALAR_BITS: usize = 253;
-
-/// At most this many elements past the IFMA engine's last full vector of
-/// 8 are evaluated by dalek instead (see [`dalek_tail`]).
-#[cfg(target_arch = "x86_64")]
-const DALEK_TAIL: usize = 2;
-
-/// How many elements at the end of a server's batch of `count` dalek
-/// decodes and evaluates when the IFMA engine runs the rest. A vector of 8
-/// lanes costs what about 2.9 elements cost on dalek (6.5 against 17.9 µs
-/// per element here), so up to [`DALEK_TAIL`] elements past the last full
-/// vector are cheaper on dalek: a checked batch's one extra element (its
-/// balancer) then costs one element's time, not a vector's. Depends only
-/// on `count`.
-#[cfg(target_arch = "x86_64")]
-fn dalek_tail(count: usize) -> usize {
-    match count % super::ristretto_ifma::LANES {
-        rest if rest <= DALEK_TAIL => rest,
-        _ => 0,
-    }
-}
-
-/// What a batch keeps beside its encodings when the IFMA engine runs: the
-/// points of its first vectors (decoded by a message's check, or a
-/// client's blinded elements as the engine computed them: all of them)
-/// and the elements of the rest, decoded by dalek, where the check left
-/// them to dalek (its [`dalek_tail`]; empty otherwise).
-#[cfg(target_arch = "x86_64")]
-struct EnginePrepared {
-    vectors: super::ristretto_ifma::DecodedBatch,
-    tail: Vec<RistrettoPoint>,
-}
-
-/// The engine's points of a batch, if it kept them.
-#[cfg(target_arch = "x86_64")]
-fn engine_points<'a>(batch: &ReceivedBatch<'a, RistrettoPoint>) -> Option<&'a EnginePrepared> {
-    batch
-        .prepared
-        .and_then(|p| p.downcast_ref::<EnginePrepared>())
-}
-
-/// `Σ d_i·P_i` for the points of a batch on the IFMA engine (constant time
-/// in the `d_i`, little-endian bytes of which `bits` are read), from the
-/// points its check kept and the encodings of the rest, as a dalek point;
-/// `None` when the engine does not run.
-#[cfg(target_arch = "x86_64")]
-fn engine_msm(
-    scalars: &[&[u8]],
-    batch: &ReceivedBatch<'_, RistrettoPoint>,
-    bits: usize,
-) -> Option<RistrettoPoint> {
-    if batch.encoded.len() != scalars.len() * Ristretto255::ELEMENT_LEN {
-        return None;
-    }
-    let decoded = engine_points(batch).map(|p| &p.vectors);
-    super::ristretto_ifma::msm_ct(batch.encoded, decoded, scalars, bits)
-        .and_then(|bytes| CompressedRistretto(bytes).decompress())
-}
-
-/// [`engine_msm`] for the balancer's short factors.
-#[cfg(target_arch = "x86_64")]
-fn engine_short_msm(
-    scalars: &[ShortScalar],
-    batch: &ReceivedBatch<'_, RistrettoPoint>,
-    bits: usize,
-) -> Option<RistrettoPoint> {
-    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    engine_msm(&bytes, batch, bits)
-}
-
-/// The little-endian bytes of `s/2 mod ℓ` for every scalar (the engine
-/// encodes doubled products), as secret as the scalars: wiped on drop.
-#[cfg(target_arch = "x86_64")]
-fn halved_bytes(scalars: &[Scalar]) -> Zeroizing<Vec<[u8; 32]>> {
-    Zeroizing::new(scalars.iter().map(|s| *half_bytes(&s.0)).collect())
-}
 
 /// `s/2 mod ℓ`: the batch encoders multiply by `s/2` and encode the
 /// doubled product.
@@ -165,6 +88,131 @@ fn uniform_64(msg: &[&[u8]], dst: &[u8]) -> Zeroizing<[u8; 64]> {
     uniform
 }
 
+/// ristretto255's 8-lane engine (`lanes::ristretto255`) as
+/// `PrimeOrderGroup::Lanes`: this group's conversions around it (halved
+/// scalars, since the engine encodes doubled points; dalek points of its
+/// sums) and its tail policy.
+#[cfg(target_arch = "x86_64")]
+mod engine {
+    use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
+    use zeroize::Zeroizing;
+
+    use super::{half_bytes, Scalar};
+    use crate::group::lanes::ristretto255::{self as lanes, DecodedBatch, LANES};
+    use crate::group::lanes::{sha512, LaneCpu, LaneEngine};
+    use crate::Error;
+
+    /// At most this many elements past the engine's last full vector of 8
+    /// are evaluated by dalek instead (see [`Engine::portable_tail`]).
+    const DALEK_TAIL: usize = 2;
+
+    /// The engine (a name for the `LaneEngine` impl).
+    pub struct Engine;
+
+    /// The little-endian bytes of `s/2 mod ℓ` for every scalar (the engine
+    /// encodes doubled products), as secret as the scalars: wiped on drop.
+    fn halved_bytes(scalars: &[Scalar]) -> Zeroizing<Vec<[u8; 32]>> {
+        Zeroizing::new(scalars.iter().map(|s| *half_bytes(&s.0)).collect())
+    }
+
+    impl LaneEngine for Engine {
+        type Element = RistrettoPoint;
+        type Scalar = Scalar;
+        type Decoded = DecodedBatch;
+
+        fn runs() -> Option<LaneCpu> {
+            LaneCpu::detect()
+        }
+
+        /// A vector of 8 lanes costs what about 2.9 elements cost on dalek
+        /// (6.5 against 17.9 µs per element here), so up to [`DALEK_TAIL`]
+        /// elements past the last full vector are cheaper on dalek: a
+        /// checked batch's one extra element (its balancer) then costs one
+        /// element's time, not a vector's.
+        fn portable_tail(count: usize) -> usize {
+            match count % LANES {
+                rest if rest <= DALEK_TAIL => rest,
+                _ => 0,
+            }
+        }
+
+        fn decode(cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
+            lanes::decode(cpu, encoded)
+        }
+
+        fn mul_by_key(
+            cpu: LaneCpu,
+            key: &Scalar,
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::mul_by_key(cpu, &half_bytes(&key.0), encoded, decoded, out)
+        }
+
+        fn mul_each(
+            cpu: LaneCpu,
+            scalars: &[Scalar],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::mul_each(cpu, &halved_bytes(scalars), encoded, decoded, out)
+        }
+
+        /// `ℓ < 2^253`.
+        const SCALAR_BITS: usize = 253;
+
+        fn scalar_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
+            Zeroizing::new(s.0.to_bytes())
+        }
+
+        fn msm(
+            cpu: LaneCpu,
+            scalars: &[&[u8]],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            bits: usize,
+        ) -> Option<RistrettoPoint> {
+            lanes::msm_ct(cpu, encoded, decoded, scalars, bits)
+                .and_then(|bytes| CompressedRistretto(bytes).decompress())
+        }
+
+        /// 64 bytes of expand_message_xmd per input, 8 inputs at a time
+        /// (`lanes::sha512`, as `uniform_64` gives them), mapped, multiplied
+        /// by half the blind and encoded doubled. An input that maps to the
+        /// identity makes a zero encoding (its blinded element is the
+        /// identity too), refused here.
+        fn hash_and_blind(
+            cpu: LaneCpu,
+            inputs: &[&[u8]],
+            dst: &[u8],
+            blinds: &[Scalar],
+            out: &mut [u8],
+        ) -> Option<Result<DecodedBatch, Error>> {
+            let uniform = sha512::expand_message_xmd_64_each(cpu, inputs, dst);
+            let vectors = lanes::hash_mul_encode(cpu, &uniform, &halved_bytes(blinds), out)?;
+            let identity = [0u8; 32];
+            // The blinded elements are public: so is the test.
+            if out.chunks_exact(32).any(|e| e == identity) {
+                return Some(Err(Error::InvalidInput));
+            }
+            Some(Ok(vectors))
+        }
+
+        /// Declines: dalek's points would reach the engine only through
+        /// their encodings (an inversion and a square root each), a path
+        /// not measured against dalek's own multiplication, which is kept.
+        fn mul_each_element(
+            _: LaneCpu,
+            _: &[Scalar],
+            _: &[RistrettoPoint],
+        ) -> Option<Vec<RistrettoPoint>> {
+            None
+        }
+    }
+}
+
 /// The ristretto255 group (`ristretto255-SHA512`).
 #[derive(Clone, Copy, Debug)]
 pub struct Ristretto255;
@@ -174,6 +222,10 @@ impl super::sealed::Sealed for Ristretto255 {}
 impl PrimeOrderGroup for Ristretto255 {
     type Element = RistrettoPoint;
     type Scalar = Scalar;
+    #[cfg(target_arch = "x86_64")]
+    type Lanes = engine::Engine;
+    #[cfg(not(target_arch = "x86_64"))]
+    type Lanes = super::lanes::NoLanes<RistrettoPoint, Scalar>;
 
     const SUITE_ID: &'static str = "ristretto255-SHA512";
     const ELEMENT_LEN: usize = 32;
@@ -188,10 +240,11 @@ impl PrimeOrderGroup for Ristretto255 {
         h.finalize().to_vec()
     }
 
-    /// 8 messages at a time (`sha512_lanes`) when the IFMA engine runs.
+    /// 8 messages at a time (`lanes::sha512`) when the lane engines run.
     fn hash_each(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing<Vec<u8>>> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(digests) = super::sha512_lanes::digest_each(&[], messages) {
+        if let Some(cpu) = LaneCpu::detect() {
+            let digests = super::lanes::sha512::digest_each(cpu, &[], messages);
             return digests.iter().map(|d| Zeroizing::new(d.to_vec())).collect();
         }
         super::hash_one_by_one::<Self>(messages)
@@ -332,47 +385,6 @@ impl PrimeOrderGroup for Ristretto255 {
         }
     }
 
-    /// The 8-lane IFMA engine when it is selected (from the points the
-    /// request's check kept, else from the encodings) on the full vectors
-    /// of 8, dalek on the rest (see [`dalek_tail`]); dalek on everything
-    /// otherwise.
-    fn mul_encoded_batch_encode(
-        s: &Scalar,
-        batch: ReceivedBatch<'_, RistrettoPoint>,
-        out: &mut [u8],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let count = batch.encoded.len() / Self::ELEMENT_LEN;
-            let tail = dalek_tail(count);
-            let split = (count - tail) * Self::ELEMENT_LEN;
-            let (head_out, tail_out) = out.split_at_mut(split);
-            // The halved key's bytes are as secret as the key.
-            let half_key = half_bytes(&s.0);
-            let prepared = engine_points(&batch);
-            let decoded = prepared.map(|p| &p.vectors);
-            let head = &batch.encoded[..split];
-            if super::ristretto_ifma::mul_by_key(&half_key, head, decoded, head_out) {
-                if tail > 0 {
-                    // The tail's elements, when decoded already (by the
-                    // check, or by whoever built the request).
-                    let elements = prepared
-                        .map(|p| p.tail.as_slice())
-                        .filter(|elements| elements.len() == tail)
-                        .or(batch.elements.map(|e| &e[count - tail..]));
-                    let tail_batch = ReceivedBatch {
-                        encoded: &batch.encoded[split..],
-                        elements,
-                        prepared: None,
-                    };
-                    super::mul_elements_batch_encode::<Self>(s, &tail_batch, tail_out);
-                }
-                return;
-            }
-        }
-        super::mul_elements_batch_encode::<Self>(s, &batch, out)
-    }
-
     /// As [`Self::mul_batch_encode`], with a halved scalar per element.
     fn mul_each_encode(
         scalars: &[Scalar],
@@ -405,107 +417,6 @@ impl PrimeOrderGroup for Ristretto255 {
         RistrettoPoint::vartime_multiscalar_mul(scalars.iter().map(|s| &s.0), elements)
     }
 
-    /// The engine's constant-time method over the full 253 bits when it
-    /// runs (from the points the batch's check kept, else its encodings:
-    /// no dalek point is decoded), else dalek's Pippenger on the elements.
-    fn msm_vartime_received(
-        scalars: &[Scalar],
-        batch: ReceivedBatch<'_, RistrettoPoint>,
-    ) -> RistrettoPoint {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bytes: Vec<[u8; 32]> = scalars.iter().map(|s| s.0.to_bytes()).collect();
-            let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
-            if let Some(sum) = engine_msm(&refs, &batch, SCALAR_BITS) {
-                return sum;
-            }
-        }
-        Self::msm_vartime(scalars, &super::received_elements::<Self>(&batch))
-    }
-
-    /// The 8-lane IFMA engine from the encodings when the `ifma` backend is
-    /// selected (about 1.5 µs per point instead of 14 µs), else the generic
-    /// method over dalek's additions.
-    fn msm_short_ct(
-        scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, RistrettoPoint>,
-        bits: usize,
-    ) -> RistrettoPoint {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
-            return sum;
-        }
-        let elements = super::received_elements::<Self>(&batch);
-        super::straus::short_msm_ct::<super::straus::Elements<Self>>(scalars, &elements, bits)
-    }
-
-    /// The engine's constant-time method from the encodings when the IFMA
-    /// engine runs (the answer's points are not decoded by dalek then),
-    /// else dalek's Pippenger on the elements.
-    fn msm_short_vartime_received(
-        scalars: &[ShortScalar],
-        batch: ReceivedBatch<'_, RistrettoPoint>,
-        bits: usize,
-    ) -> RistrettoPoint {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(sum) = engine_short_msm(scalars, &batch, bits) {
-            return sum;
-        }
-        Self::msm_short_vartime(scalars, &super::received_elements::<Self>(&batch), bits)
-    }
-
-    /// The 8-lane IFMA engine when it runs: each scalar halved, the points
-    /// those the answer's check kept or decoded from the encodings, the
-    /// doubled products encoded with one inversion per pass; else dalek.
-    fn mul_each_received_encode(
-        scalars: &[Scalar],
-        batch: ReceivedBatch<'_, RistrettoPoint>,
-        out: &mut [u8],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let halves = halved_bytes(scalars);
-            let decoded = engine_points(&batch).map(|p| &p.vectors);
-            if super::ristretto_ifma::mul_each(&halves, batch.encoded, decoded, out) {
-                return;
-            }
-        }
-        super::mul_each_elements_encode::<Self>(scalars, &batch, out)
-    }
-
-    /// The 8-lane IFMA engine when it runs: 64 bytes of expand_message_xmd
-    /// per input (as [`Self::hash_to_group`]), mapped, multiplied by half
-    /// its blind and encoded doubled, 8 inputs per vector, the blinded
-    /// points kept for the balancer; an input that maps to the identity
-    /// makes a zero encoding (its blinded element is the identity too),
-    /// refused here. Else hashing and blinding on dalek.
-    fn hash_and_blind_encode(
-        inputs: &[&[u8]],
-        dst: &[u8],
-        blinds: &[Scalar],
-        out: &mut [u8],
-    ) -> Result<CheckedBatch<RistrettoPoint>, Error> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // 8 inputs at a time (`sha512_lanes`), as `uniform_64` gives them.
-            let uniform = super::sha512_lanes::expand_message_xmd_64_each(inputs, dst);
-            let halves = halved_bytes(blinds);
-            let vectors = uniform
-                .and_then(|uniform| super::ristretto_ifma::hash_mul_encode(&uniform, &halves, out));
-            if let Some(vectors) = vectors {
-                let identity = [0u8; 32];
-                // The blinded elements are public: so is the test.
-                if out.chunks_exact(Self::ELEMENT_LEN).any(|e| e == identity) {
-                    return Err(Error::InvalidInput);
-                }
-                let tail = Vec::new();
-                let prepared = EnginePrepared { vectors, tail };
-                return Ok(CheckedBatch::Prepared(Box::new(prepared)));
-            }
-        }
-        super::hash_and_blind_elements::<Self>(inputs, dst, blinds, out).map(CheckedBatch::Elements)
-    }
-
     fn encode(element: &RistrettoPoint, out: &mut [u8]) {
         out.copy_from_slice(element.compress().as_bytes());
     }
@@ -519,31 +430,6 @@ impl PrimeOrderGroup for Ristretto255 {
             return Err(Error::InvalidElement);
         }
         Ok(point)
-    }
-
-    /// With the IFMA engine, the full vectors of 8 encodings are decoded by
-    /// the engine and the rest (see [`dalek_tail`]) by dalek, both kept
-    /// for the evaluation; dalek points of the whole batch are decoded
-    /// only if needed.
-    fn check_batch(bytes: &[u8]) -> Result<CheckedBatch<RistrettoPoint>, Error> {
-        if bytes.is_empty() || !bytes.len().is_multiple_of(Self::ELEMENT_LEN) {
-            return Err(Error::BadLength);
-        }
-        #[cfg(target_arch = "x86_64")]
-        {
-            let count = bytes.len() / Self::ELEMENT_LEN;
-            let (head, tail) = bytes.split_at((count - dalek_tail(count)) * Self::ELEMENT_LEN);
-            if let Some(vectors) = super::ristretto_ifma::decode_checked(head) {
-                let vectors = vectors.ok_or(Error::InvalidElement)?;
-                let tail = tail
-                    .chunks_exact(Self::ELEMENT_LEN)
-                    .map(Self::decode)
-                    .collect::<Result<Vec<_>, _>>()?;
-                let prepared = EnginePrepared { vectors, tail };
-                return Ok(CheckedBatch::Prepared(Box::new(prepared)));
-            }
-        }
-        Self::decode_batch(bytes).map(CheckedBatch::Elements)
     }
 
     fn encode_scalar(s: &Scalar, out: &mut [u8]) {

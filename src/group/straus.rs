@@ -95,7 +95,7 @@ impl core::fmt::Debug for ShortScalar {
 /// bytes (bits past the bytes read as zero), least significant first, each
 /// in `[-8, 8]`: `Σ digit_j·16^j` equals the scalar. Constant time: the
 /// carry is computed arithmetically. (The IFMA engines recode 8 scalars
-/// at once the same way: `ifma_lanes::per_lane_digits`.)
+/// at once the same way: `toolkit::per_lane_digits`.)
 pub(crate) fn signed_digits(le_bytes: &[u8], bits: usize) -> Zeroizing<Vec<i8>> {
     let mut digits = Zeroizing::new(vec![0i8; digit_count(bits)]);
     let mut carry = 0i16;

@@ -7,7 +7,8 @@ use zeroize::Zeroize;
 
 use super::secrets::{place_balancer, sample_below, sample_factor, sample_factors};
 use super::{Check, Kappa};
-use crate::group::{PrimeOrderGroup, ReceivedBatch, ShortScalar};
+use crate::group::batch::{self, ReceivedBatch};
+use crate::group::{PrimeOrderGroup, ShortScalar};
 use crate::message::{BlindedElements, EvaluatedElements, MAX_BATCH};
 use crate::Error;
 
@@ -122,14 +123,14 @@ impl<G: PrimeOrderGroup> Request<G> {
         let bits = kappa.factor_bits();
         let factors = sample_factors(kappa, others_count, rng);
         // Σ d_i·X_i with the secret factors: constant time.
-        // The group's own form of the caller's elements serves when no
+        // The engine's points of the caller's elements serve when no
         // padding follows them.
         let batch = ReceivedBatch {
             encoded: &others,
             elements: all.as_deref(),
-            prepared: elements.received().prepared.filter(|_| padding.is_empty()),
+            lanes: elements.received().lanes.filter(|_| padding.is_empty()),
         };
-        let sum = G::msm_short_ct(&factors, batch, bits);
+        let sum = batch::msm_short_ct(&factors, batch, bits);
         let (balancer, balancer_factor, modifier) = match check {
             Check::CommittedKey => {
                 // X = d^{-1}·(s·B − Σ d_i·X_i): uniform, since s·B is.
@@ -233,7 +234,7 @@ impl<G: PrimeOrderGroup> Request<G> {
             }
         };
         let holds = self.relation_holds(self.key.as_ref(), balancer_answer, |factors, bits| {
-            G::msm_short_vartime_received(factors, response.received(), bits)
+            batch::msm_short_vartime(factors, response.received(), bits)
         });
         if !holds {
             return Err(Error::VerificationFailed);

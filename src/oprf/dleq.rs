@@ -5,6 +5,7 @@
 //! not `n` separate ones.
 
 use super::context::Context;
+use crate::group::batch;
 use crate::group::{encode_scalar_to_vec, encode_to_vec, PrimeOrderGroup};
 use crate::message::{BlindedElements, EvaluatedElements};
 use crate::Error;
@@ -145,7 +146,7 @@ pub(crate) fn generate_proof<G: PrimeOrderGroup>(
     };
     let weights = composite_weights::<G>(context, public, c_bytes, d_bytes);
     // The blinded elements and the weights are public.
-    let composite = G::msm_vartime_received(&weights, blinded.received());
+    let composite = batch::msm_vartime(&weights, blinded.received());
     // The three secret-scalar products of the proof in one batch call (one
     // batch exponentiation on FFDHE, one shared inversion when encoding on
     // ristretto255): VOPRF `Z = k·M`, POPRF `M = k^{-1}·composite`, and
@@ -201,8 +202,8 @@ pub(crate) fn verify_proof<G: PrimeOrderGroup>(
         Relation::BlindedIsKeyTimesEvaluated => (evaluated.received(), blinded.received()),
     };
     let weights = composite_weights::<G>(context, public, c.encoded, d.encoded);
-    let m = G::msm_vartime_received(&weights, c);
-    let z = G::msm_vartime_received(&weights, d);
+    let m = batch::msm_vartime(&weights, c);
+    let z = batch::msm_vartime(&weights, d);
     let t2 = G::msm_vartime(
         &[proof.s.clone(), proof.c.clone()],
         &[G::generator(), public.clone()],

@@ -14,7 +14,8 @@
 
 use core::arch::x86_64::*;
 
-use super::ifma_lanes::{engine_selected, wipe, LANES};
+use super::toolkit::{wipe, LANES};
+use super::LaneCpu;
 use zeroize::Zeroizing;
 
 /// Bytes of a block.
@@ -121,28 +122,30 @@ const IV: [u64; 8] = [
 
 /// The SHA-512 digest of each message, given as the parts that concatenate
 /// into it, after `prefix` (a whole number of blocks, shared by every
-/// message: expand_message_xmd's block of zeros, compressed once); `None`
-/// when the engine (and so AVX-512F) is not selected. Wiped on drop.
+/// message: expand_message_xmd's block of zeros, compressed once). Wiped
+/// on drop.
 pub(crate) fn digest_each(
+    _cpu: LaneCpu,
     prefix: &[u8],
     messages: &[Vec<&[u8]>],
-) -> Option<Zeroizing<Vec<[u8; DIGEST_LEN]>>> {
+) -> Zeroizing<Vec<[u8; DIGEST_LEN]>> {
     assert!(
         prefix.len().is_multiple_of(BLOCK_LEN),
         "a prefix of whole blocks"
     );
-    // SAFETY: the engine runs only where the CPU has AVX-512F.
-    engine_selected().then(|| unsafe { digest_lanes(prefix, messages) })
+    // SAFETY: the CPU has AVX-512F (`LaneCpu`).
+    unsafe { digest_lanes(prefix, messages) }
 }
 
 /// RFC 9380 `expand_message_xmd` with SHA-512 for 64 bytes (one block,
 /// `b_1`) of each message, as `xmd::expand_message_xmd::<Sha512>(&[m],
-/// dst, 64)` gives it; `None` when the engine is not selected. Panics if
-/// `dst` is longer than 255 bytes (callers pass constants).
+/// dst, 64)` gives it. Panics if `dst` is longer than 255 bytes (callers
+/// pass constants).
 pub(crate) fn expand_message_xmd_64_each(
+    cpu: LaneCpu,
     messages: &[&[u8]],
     dst: &[u8],
-) -> Option<Zeroizing<Vec<[u8; DIGEST_LEN]>>> {
+) -> Zeroizing<Vec<[u8; DIGEST_LEN]>> {
     assert!(dst.len() <= 255, "DST longer than 255 bytes");
     let dst_len = [dst.len() as u8];
     // b_0 = H(Z_pad || msg || I2OSP(64, 2) || I2OSP(0, 1) || DST_prime)
@@ -150,13 +153,13 @@ pub(crate) fn expand_message_xmd_64_each(
         .iter()
         .map(|m| vec![*m, &[0, 64, 0][..], dst, &dst_len])
         .collect();
-    let b_0 = digest_each(&[0u8; BLOCK_LEN], &b_0_messages)?;
+    let b_0 = digest_each(cpu, &[0u8; BLOCK_LEN], &b_0_messages);
     // b_1 = H(b_0 || I2OSP(1, 1) || DST_prime)
     let b_1_messages: Vec<Vec<&[u8]>> = b_0
         .iter()
         .map(|b| vec![&b[..], &[1][..], dst, &dst_len])
         .collect();
-    digest_each(&[], &b_1_messages)
+    digest_each(cpu, &[], &b_1_messages)
 }
 
 /// [`digest_each`] on a CPU with AVX-512F.
@@ -306,11 +309,12 @@ mod tests {
                 vec![x, &[][..], y]
             })
             .collect();
+        let Some(cpu) = LaneCpu::detect() else {
+            eprintln!("skipped: the IFMA engine is not selected");
+            return;
+        };
         for prefix in [&[][..], &[0u8; 128][..], &[7u8; 256][..]] {
-            let Some(lanes) = digest_each(prefix, &parts) else {
-                eprintln!("skipped: the IFMA engine is not selected");
-                return;
-            };
+            let lanes = digest_each(cpu, prefix, &parts);
             for (m, digest) in messages.iter().zip(lanes.iter()) {
                 let expected = Sha512::new()
                     .chain_update(prefix)
@@ -331,14 +335,15 @@ mod tests {
     fn expansions_match_expand_message_xmd() {
         let messages = messages();
         let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+        let Some(cpu) = LaneCpu::detect() else {
+            eprintln!("skipped: the IFMA engine is not selected");
+            return;
+        };
         for dst in [
             &b"HashToGroup-OPRFV1-\x00-ristretto255-SHA512"[..],
             &[0x5a; 255][..],
         ] {
-            let Some(lanes) = expand_message_xmd_64_each(&refs, dst) else {
-                eprintln!("skipped: the IFMA engine is not selected");
-                return;
-            };
+            let lanes = expand_message_xmd_64_each(cpu, &refs, dst);
             for (m, uniform) in refs.iter().zip(lanes.iter()) {
                 assert_eq!(uniform[..], expand_message_xmd::<Sha512>(&[m], dst, 64)[..]);
             }

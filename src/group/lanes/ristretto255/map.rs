@@ -8,7 +8,7 @@ use super::codec::{field_from_bytes, LANES};
 use super::constants::{D, D_MINUS_ONE_SQ, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1};
 use super::field::{splat, sqrt_ratio_m1_each, Fe8};
 use super::point::Extended8;
-use crate::group::ifma_lanes::wipe;
+use crate::group::lanes::toolkit::wipe;
 use zeroize::Zeroizing;
 
 /// Bytes of one input to the map.

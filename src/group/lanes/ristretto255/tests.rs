@@ -10,11 +10,17 @@ use super::constants::{
 };
 use super::field::{splat, sqrt_ratio_m1, Fe8};
 use super::map::from_uniform_bytes;
+use crate::group::lanes::LaneCpu;
 use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
 fn supported() -> bool {
-    crate::mp::Backend::Ifma.is_available() && std::is_x86_feature_detected!("avx512dq")
+    LaneCpu::detect().is_some()
+}
+
+/// The proof that the engine runs, for tests that checked [`supported`].
+fn cpu() -> LaneCpu {
+    LaneCpu::detect().expect("checked by supported()")
 }
 
 fn p() -> BigUint {
@@ -274,7 +280,7 @@ fn short_msm(
     bits: usize,
 ) -> Option<[u8; 32]> {
     let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    super::msm_ct(encoded, decoded, &bytes, bits)
+    super::msm_ct(cpu(), encoded, decoded, &bytes, bits)
 }
 
 #[test]
@@ -322,7 +328,7 @@ fn short_msm_matches_the_generic_method() {
         // The same with the first vectors' points decoded already (as a
         // check keeps them), the rest from their encodings.
         let head = &encoded[..(n / LANES) * LANES * 32];
-        let decoded = super::decode_checked(head).unwrap().unwrap();
+        let decoded = super::decode(cpu(), head).unwrap();
         let with_points = short_msm(&encoded, Some(&decoded), &scalars, bits).unwrap();
         assert_eq!(with_points, fast, "n = {n}, bits = {bits}, decoded head");
         let by_scalars: RistrettoPoint = scalars
@@ -466,7 +472,7 @@ fn inversions_invert() {
     unsafe {
         let elements: Vec<Fe8> = vectors.iter().map(|v| field_from_bytes(v)).collect();
         let mut inverses = elements.clone();
-        crate::group::ifma_lanes::invert_all(&mut inverses);
+        crate::group::lanes::field::invert_all(&mut inverses);
         let one = BigUint::from(1u32);
         for (x, batch_inverse) in elements.iter().zip(&inverses) {
             let by_batch = field_to_bytes(&x.mul(batch_inverse));
@@ -546,17 +552,29 @@ fn per_lane_multiplication_matches_dalek() {
             .flat_map(|(p, s)| (p * s).compress().to_bytes())
             .collect();
         let mut out = vec![0u8; encoded.len()];
-        assert!(super::mul_each(&halves, &encoded, None, &mut out));
+        assert!(super::mul_each(cpu(), &halves, &encoded, None, &mut out));
         assert!(out == expected, "n={n} from encodings");
-        let decoded = super::decode_checked(&encoded).unwrap().unwrap();
+        let decoded = super::decode(cpu(), &encoded).unwrap();
         out.fill(0);
-        assert!(super::mul_each(&halves, &encoded, Some(&decoded), &mut out));
+        assert!(super::mul_each(
+            cpu(),
+            &halves,
+            &encoded,
+            Some(&decoded),
+            &mut out
+        ));
         assert!(out == expected, "n={n} from decoded points");
         // The first vectors' points decoded, the rest from encodings.
         let head = &encoded[..(n / 2) * 32];
-        let decoded = super::decode_checked(head).unwrap().unwrap();
+        let decoded = super::decode(cpu(), head).unwrap();
         out.fill(0);
-        assert!(super::mul_each(&halves, &encoded, Some(&decoded), &mut out));
+        assert!(super::mul_each(
+            cpu(),
+            &halves,
+            &encoded,
+            Some(&decoded),
+            &mut out
+        ));
         assert!(out == expected, "n={n} from some decoded points");
     }
 }
@@ -583,14 +601,14 @@ fn full_width_msm_matches_dalek() {
         let expected: RistrettoPoint = points.iter().zip(&scalars).map(|(p, s)| p * s).sum();
         let expected = expected.compress().to_bytes();
         assert_eq!(
-            super::msm_ct(&encoded, None, &refs, 253),
+            super::msm_ct(cpu(), &encoded, None, &refs, 253),
             Some(expected),
             "n={n}"
         );
         let head = &encoded[..(n / LANES) * LANES * 32];
-        let decoded = super::decode_checked(head).unwrap().unwrap();
+        let decoded = super::decode(cpu(), head).unwrap();
         assert_eq!(
-            super::msm_ct(&encoded, Some(&decoded), &refs, 253),
+            super::msm_ct(cpu(), &encoded, Some(&decoded), &refs, 253),
             Some(expected),
             "n={n}, decoded head"
         );

@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 use super::codec::{limbs_of_be, slice};
 use super::field::{pow_p_minus_3_over_4_each, splat, Fe8};
 use super::point::{Jacobian8, B};
-use crate::group::ifma_lanes::LANES;
+use crate::group::lanes::toolkit::LANES;
 
 /// Bytes of `expand_message_xmd` per input: two field elements of 48.
 pub(crate) const UNIFORM_LEN: usize = 96;

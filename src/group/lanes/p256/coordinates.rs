@@ -9,7 +9,8 @@ use super::codec::{be_of_limbs, limbs_of_be, slice, unslice};
 use super::field::Fe8;
 use super::point::Jacobian8;
 use super::scalar_mul::{affine_tables, multiply};
-use crate::group::ifma_lanes::{invert_all, opaque_lanes, per_lane_digits, wipe, LANES};
+use crate::group::lanes::field::invert_all;
+use crate::group::lanes::toolkit::{opaque_lanes, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
 
 /// Affine coordinates: x then y, 32 bytes each, big-endian.

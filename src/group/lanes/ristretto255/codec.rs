@@ -7,7 +7,7 @@ use super::constants::{D, INVSQRT_A_MINUS_D, SQRT_M1};
 use super::field::{splat, sqrt_ratio_m1, sqrt_ratio_m1_each, Fe8};
 use super::point::Extended8;
 
-pub(crate) use crate::group::ifma_lanes::LANES;
+pub(crate) use crate::group::lanes::toolkit::LANES;
 
 /// The field elements of 8 little-endian 32-byte strings (bit 255 dropped).
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -113,7 +113,7 @@ pub(super) struct DoubledEncoding {
 }
 
 // SAFETY: six field elements (`PlainLimbs`), nothing else.
-unsafe impl crate::group::ifma_lanes::PlainLimbs for DoubledEncoding {}
+unsafe impl crate::group::lanes::toolkit::PlainLimbs for DoubledEncoding {}
 
 impl DoubledEncoding {
     /// The factors of `2·Q`.

@@ -20,7 +20,7 @@ use super::complete::Projective8;
 use super::coordinates::{sum_coordinates, Coordinates};
 use super::point::Jacobian8;
 use super::scalar_mul::{decode_vector, multiples};
-use crate::group::ifma_lanes::{per_lane_digits, select, wipe, LANES};
+use crate::group::lanes::toolkit::{per_lane_digits, select, wipe, LANES};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per

@@ -1,13 +1,13 @@
 //! Scalar multiplication of whole batches on P-256, 8 elements per
 //! vector, the products encoded with one inversion per pass of about 256
-//! elements (`ifma_lanes::passes`): the server's evaluation (decode the blinded elements,
+//! elements (`toolkit::passes`): the server's evaluation (decode the blinded elements,
 //! multiply each by the key) and the client's unblinding (decode the
 //! answers, multiply each by its blind's inverse).
 //!
 //! Constant time in the scalars (key, blinds and their inverses) and the
 //! hashed inputs (`map.rs` merges its cases by masks): each scalar's
 //! signed radix-16 digits (`[-8, 8]`, straus.rs's recoding, 8 lanes
-//! at once: `ifma_lanes::per_lane_digits`) are read in a
+//! at once: `toolkit::per_lane_digits`) are read in a
 //! fixed order; each becomes a lane mask by vector comparisons that scan
 //! every entry of the table `1·P .. 8·P`; whether the running sum or the
 //! selected entry is the identity (a digit of 0, or only 0 digits so far)
@@ -34,9 +34,9 @@ use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING}
 use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
-use crate::group::ifma_lanes::{
-    broadcast_digits, in_pairs, invert_all, passes, per_lane_digits, select, wipe, LanePoints,
-    LANES,
+use crate::group::lanes::field::invert_all;
+use crate::group::lanes::toolkit::{
+    broadcast_digits, in_pairs, passes, per_lane_digits, select, wipe, LanePoints, LANES,
 };
 use zeroize::Zeroizing;
 
@@ -44,7 +44,7 @@ use zeroize::Zeroizing;
 const SCALAR_BITS: usize = 256;
 
 /// Vectors of 8 points whose tables share one inversion, and whose
-/// encodings another (up to an eighth more: `ifma_lanes::passes`).
+/// encodings another (up to an eighth more: `toolkit::passes`).
 const VECTORS_PER_INVERSION: usize = 32;
 
 /// The multiples `1·P .. 8·P` of 8 points.

@@ -1,6 +1,6 @@
 //! Scalar multiplication of whole batches on ristretto255, 8 elements per
 //! vector, each product encoded doubled (one inversion per pass of about
-//! 256 elements: `ifma_lanes::passes`; no square root): the server's evaluation (decode the blinded
+//! 256 elements: `toolkit::passes`; no square root): the server's evaluation (decode the blinded
 //! elements, multiply each by half the key), the client's blinding (map
 //! its hashed inputs, multiply each by half its blind) and unblinding
 //! (decode the answers, multiply each by half the blind's inverse); and
@@ -8,7 +8,7 @@
 //!
 //! Constant time in the scalars (key, blinds, inverses) and in the hashed
 //! inputs: each scalar's signed radix-16 digits (`[-8, 8]`, straus.rs's
-//! recoding, 8 lanes at once: `ifma_lanes::per_lane_digits`) are read in a fixed order, each becomes a lane mask
+//! recoding, 8 lanes at once: `toolkit::per_lane_digits`) are read in a fixed order, each becomes a lane mask
 //! by vector comparisons that scan every entry of the table `1·P .. 8·P`
 //! (`msm.rs`'s select), the map merges its cases by masks (`map.rs`), and
 //! the instruction stream depends only on the number of elements. The
@@ -21,9 +21,8 @@ use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::ifma_lanes::{
-    broadcast_digits, in_pairs, invert_all, passes, per_lane_digits, wipe,
-};
+use crate::group::lanes::field::invert_all;
+use crate::group::lanes::toolkit::{broadcast_digits, in_pairs, passes, per_lane_digits, wipe};
 use zeroize::Zeroizing;
 
 /// Bytes of an encoding.
@@ -58,7 +57,7 @@ pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
 }
 
 /// Vectors of 8 points whose encodings share one inversion (up to an
-/// eighth more: `ifma_lanes::passes`): their pending encodings (six field
+/// eighth more: `toolkit::passes`): their pending encodings (six field
 /// elements each, 60 KiB in all) stay in the L2 cache, and the inversion
 /// costs each about 8 multiplications.
 const VECTORS_PER_INVERSION: usize = 32;

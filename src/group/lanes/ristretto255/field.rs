@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::ifma_lanes::{bitselect, opaque_lanes, square_times_each, times_each};
+use crate::group::lanes::field::{lane_field, square_times_each, times_each};
 
 /// `2^51 − 1`.
 const LOW_51: i64 = (1 << 51) - 1;
@@ -21,7 +21,7 @@ const LOW_51: i64 = (1 << 51) - 1;
 pub(super) struct Fe8(pub(super) [__m512i; 5]);
 
 // SAFETY: five `__m512i`, nothing else.
-unsafe impl crate::group::ifma_lanes::PlainLimbs for Fe8 {}
+unsafe impl crate::group::lanes::toolkit::PlainLimbs for Fe8 {}
 
 /// A constant broadcast to the 8 lanes.
 #[inline]
@@ -261,43 +261,6 @@ impl Fe8 {
         _mm512_test_epi64_mask(self.canonical()[0], one)
     }
 
-    /// Lanes whose value is zero modulo p.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn is_zero(&self) -> __mmask8 {
-        let c = self.canonical();
-        let any = _mm512_or_si512(
-            _mm512_or_si512(c[0], c[1]),
-            _mm512_or_si512(_mm512_or_si512(c[2], c[3]), c[4]),
-        );
-        _mm512_cmpeq_epi64_mask(any, _mm512_setzero_si512())
-    }
-
-    /// Lanes where `self ≡ other`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn equals(&self, other: &Fe8) -> __mmask8 {
-        self.sub(other).is_zero()
-    }
-
-    /// `other` in the lanes of `mask`, `self` elsewhere (bit by bit: the
-    /// mask may be secret, `ifma_lanes::opaque_lanes`).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
-        let lanes = opaque_lanes(mask);
-        Fe8(core::array::from_fn(|i| {
-            bitselect(lanes, other.0[i], self.0[i])
-        }))
-    }
-
-    /// `−self` in the lanes of `mask`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Fe8 {
-        self.select(&self.neg(), mask)
-    }
-
     /// `|self|`: the non-negative one of `±self` (RFC 9496 `CT_ABS`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
@@ -393,30 +356,11 @@ fn times_19(x: __m512i) -> __m512i {
     _mm512_mullo_epi64(x, _mm512_set1_epi64(19))
 }
 
-impl crate::group::ifma_lanes::LaneField for Fe8 {
-    unsafe fn one_lanes() -> Fe8 {
-        // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { Fe8::one() }
-    }
-    #[inline]
-    unsafe fn times(&self, other: &Fe8) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.mul(other) }
-    }
-    #[inline]
-    unsafe fn squared(&self) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.square() }
-    }
-    unsafe fn inverse(&self) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.invert() }
-    }
-}
+lane_field!(Fe8, "avx512f,avx512dq");
 
 /// `z^((p − 5)/8) = z^(2^252 − 3)` for each of `N` vectors (the addition
 /// chain of ref10), the `N` chains interleaved step by step
-/// (`ifma_lanes::square_times_each`): the map and the decoder take their
+/// (`field::square_times_each`): the map and the decoder take their
 /// square roots in pairs.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]

@@ -29,9 +29,9 @@ pub(super) struct Cached8 {
 }
 
 // SAFETY: four field elements (`PlainLimbs`), nothing else, in both.
-unsafe impl crate::group::ifma_lanes::PlainLimbs for Extended8 {}
+unsafe impl crate::group::lanes::toolkit::PlainLimbs for Extended8 {}
 // SAFETY: as above.
-unsafe impl crate::group::ifma_lanes::PlainLimbs for Cached8 {}
+unsafe impl crate::group::lanes::toolkit::PlainLimbs for Cached8 {}
 
 impl Extended8 {
     /// The neutral element `(0 : 1 : 1 : 0)` in every lane.

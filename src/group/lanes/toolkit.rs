@@ -1,28 +1,16 @@
-//! What the 8-lane IFMA engines of the curves (`ristretto_ifma`,
-//! `p256_ifma`) share: the lane count, when they run, the wiping of
-//! buffers of limb vectors that may hold secrets, the scalars' digits in
-//! lanes, the masked table scan, batch inversion, exponentiation chains
-//! run side by side, decoding in pairs, and the passes a batch is cut
-//! into.
+//! What the 8-lane engines share beyond their fields (`field.rs`): the
+//! lane count, the wiping of buffers of limb vectors that may hold
+//! secrets, the scalars' digits in lanes, the masked table scan, decoding
+//! in pairs, and the passes a batch is cut into.
 
 use core::arch::x86_64::*;
 
 use crate::group::straus::{digit_count, signed_digits};
-use crate::mp::Backend;
 use zeroize::Zeroizing;
 
 /// Field elements (and points) per vector: one per 64-bit lane of a zmm
 /// register.
 pub(crate) const LANES: usize = 8;
-
-/// Whether the engines run: the `ifma` backend is selected (so the CPU
-/// has AVX-512F and AVX-512 IFMA, checked at selection, and
-/// `OBLIVEX_BACKEND=portable` turns them off, e.g. under valgrind) and the
-/// CPU has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
-/// multiplication and lane masks the engines use.
-pub(crate) fn engine_selected() -> bool {
-    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
-}
 
 /// Types made of limb vectors only, for which all-zero bytes are a valid
 /// value, so that a buffer of them can be wiped byte by byte.
@@ -125,7 +113,7 @@ pub(crate) fn passes(
 /// The vectors of `encoded` (chunks of `vector_len` bytes) decoded two at
 /// a time by `two`, and by `one` where a single vector is left at the end:
 /// the engines decode in pairs so that two square roots run side by side
-/// (see [`square_times_each`]).
+/// (see `field::square_times_each`).
 pub(crate) fn in_pairs<'a, T: 'a>(
     encoded: &'a [u8],
     vector_len: usize,
@@ -143,85 +131,6 @@ pub(crate) fn in_pairs<'a, T: 'a>(
     })
 }
 
-/// 8 field elements per vector, as [`invert_all`] needs them.
-pub(crate) trait LaneField: PlainLimbs {
-    /// 1 in every lane.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F, DQ and IFMA (every method here).
-    unsafe fn one_lanes() -> Self;
-    /// `self · other`.
-    ///
-    /// # Safety
-    ///
-    /// As [`LaneField::one_lanes`].
-    unsafe fn times(&self, other: &Self) -> Self;
-    /// `self²`.
-    ///
-    /// # Safety
-    ///
-    /// As [`LaneField::one_lanes`].
-    unsafe fn squared(&self) -> Self;
-    /// `1/self` (0 for 0).
-    ///
-    /// # Safety
-    ///
-    /// As [`LaneField::one_lanes`].
-    unsafe fn inverse(&self) -> Self;
-}
-
-/// `x_i^(2^k)` for each of `N` vectors, their squarings interleaved: the
-/// engines' exponentiations (square roots) run `N` chains side by side,
-/// because one chain of dependent squarings waits on the multiplier's
-/// latency, and two interleaved take about two thirds of the time of two
-/// in turn (measured here: 1.5x).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn square_times_each<F: LaneField, const N: usize>(x: &[F; N], k: u32) -> [F; N] {
-    let mut x = *x;
-    for _ in 0..k {
-        // SAFETY: this function's target features.
-        x = x.map(|x| unsafe { x.squared() });
-    }
-    x
-}
-
-/// `x_i · y_i` for each of `N` vectors (see [`square_times_each`]).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn times_each<F: LaneField, const N: usize>(x: &[F; N], y: &[F; N]) -> [F; N] {
-    // SAFETY: this function's target features.
-    core::array::from_fn(|i| unsafe { x[i].times(&y[i]) })
-}
-
-/// Replaces every element by its inverse with one inversion (Montgomery's
-/// trick, lane by lane: 3 multiplications per element); every lane of
-/// every element must be non-zero. The partial products are wiped (the
-/// elements may be secret).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
-    // prefix[i]: the product of the elements before i.
-    let mut prefix = Vec::with_capacity(values.len());
-    // SAFETY: this function's target features (here and below).
-    let mut product = unsafe { F::one_lanes() };
-    for v in values.iter() {
-        prefix.push(product);
-        // SAFETY: as above.
-        product = unsafe { product.times(v) };
-    }
-    // The inverse of values[..i + 1] at step i.
-    // SAFETY: as above.
-    let mut inverse = unsafe { product.inverse() };
-    for (v, before) in values.iter_mut().zip(&prefix).rev() {
-        // SAFETY: as above.
-        let (next, inverted) = unsafe { (inverse.times(v), inverse.times(before)) };
-        *v = inverted;
-        inverse = next;
-    }
-    wipe(&mut prefix);
-}
-
 /// Points of 8 lanes a table scan can choose among: limb vectors only (the
 /// scan blends them vector by vector), and lane negations.
 pub(crate) trait LanePoints: PlainLimbs {
@@ -234,7 +143,7 @@ pub(crate) trait LanePoints: PlainLimbs {
 }
 
 /// The limb vectors of `value`.
-fn vectors_of<T: PlainLimbs>(value: &T) -> &[__m512i] {
+pub(super) fn vectors_of<T: PlainLimbs>(value: &T) -> &[__m512i] {
     let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
     // SAFETY: `T` is limb vectors only, without padding (`PlainLimbs`), so
     // aligned for them and exactly `len` of them.
@@ -242,7 +151,7 @@ fn vectors_of<T: PlainLimbs>(value: &T) -> &[__m512i] {
 }
 
 /// As [`vectors_of`], writable.
-fn vectors_of_mut<T: PlainLimbs>(value: &mut T) -> &mut [__m512i] {
+pub(super) fn vectors_of_mut<T: PlainLimbs>(value: &mut T) -> &mut [__m512i] {
     let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
     // SAFETY: as in `vectors_of`; every bit pattern is a valid limb vector.
     unsafe { core::slice::from_raw_parts_mut((value as *mut T).cast(), len) }

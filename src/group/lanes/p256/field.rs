@@ -18,9 +18,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::ifma_lanes::{
-    bitselect, opaque_lanes, square_times_each, times_each, PlainLimbs,
-};
+use crate::group::lanes::field::{lane_field, square_times_each, times_each};
+use crate::group::lanes::toolkit::{bitselect, opaque_lanes, PlainLimbs};
 
 /// `2^52 − 1`.
 const LOW_52: i64 = (1 << 52) - 1;
@@ -367,43 +366,6 @@ impl Fe8 {
     pub(super) fn is_odd(&self) -> __mmask8 {
         _mm512_test_epi64_mask(self.canonical()[0], _mm512_set1_epi64(1))
     }
-
-    /// Lanes whose value is zero modulo p.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn is_zero(&self) -> __mmask8 {
-        let c = self.canonical();
-        let any = _mm512_or_si512(
-            _mm512_or_si512(c[0], c[1]),
-            _mm512_or_si512(_mm512_or_si512(c[2], c[3]), c[4]),
-        );
-        _mm512_cmpeq_epi64_mask(any, _mm512_setzero_si512())
-    }
-
-    /// Lanes where `self ≡ other`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn equals(&self, other: &Fe8) -> __mmask8 {
-        self.sub(other).is_zero()
-    }
-
-    /// `other` in the lanes of `mask`, `self` elsewhere (bit by bit: the
-    /// mask may be secret, `ifma_lanes::opaque_lanes`).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Fe8, mask: __mmask8) -> Fe8 {
-        let lanes = opaque_lanes(mask);
-        Fe8(core::array::from_fn(|i| {
-            bitselect(lanes, other.0[i], self.0[i])
-        }))
-    }
-
-    /// `−self` in the lanes of `mask`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Fe8 {
-        self.select(&self.neg(), mask)
-    }
 }
 
 /// `x^(2^k − 1)` for the `k` of an addition chain, from the powers
@@ -433,7 +395,7 @@ fn pow_ones_32_each<const N: usize>(x1: &[Fe8; N]) -> ([Fe8; N], [Fe8; N]) {
 /// `x^((p + 1)/4)` for each of `N` vectors, the square root of `x` when it
 /// is a square (p ≡ 3 mod 4): `(p + 1)/4 = (((2^32 − 1)·2^32 + 1)·2^96 +
 /// 1)·2^94`, 253 squarings and 10 multiplications, the `N` chains
-/// interleaved (`ifma_lanes::square_times_each`: the decoder and the map
+/// interleaved (`field::square_times_each`: the decoder and the map
 /// take their square roots in pairs).
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
@@ -457,26 +419,7 @@ pub(super) fn pow_p_minus_3_over_4_each<const N: usize>(x: &[Fe8; N]) -> [Fe8; N
     times_each(&square_times_each(&r, 190), &x94)
 }
 
-impl crate::group::ifma_lanes::LaneField for Fe8 {
-    unsafe fn one_lanes() -> Fe8 {
-        // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { Fe8::one() }
-    }
-    #[inline]
-    unsafe fn times(&self, other: &Fe8) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.mul(other) }
-    }
-    #[inline]
-    unsafe fn squared(&self) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.square() }
-    }
-    unsafe fn inverse(&self) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.invert() }
-    }
-}
+lane_field!(Fe8, "avx512f,avx512dq,avx512ifma");
 
 /// The Montgomery reduction of a product's columns (`c[k]`: the product
 /// halves of weight `2^52k`, each column below 2^57). Five steps add `m·p·2^52i` with `m` the low 52 bits of column

@@ -19,7 +19,7 @@
 use core::arch::x86_64::*;
 
 use super::field::{splat, Fe8};
-use crate::group::ifma_lanes::PlainLimbs;
+use crate::group::lanes::toolkit::PlainLimbs;
 
 /// `b` of the curve equation, in Montgomery form.
 pub(super) const B: [u64; 5] = [

@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::field::{sqrt_candidate_each, Fe8, P};
 use super::point::{curve_rhs, Jacobian8};
-use crate::group::ifma_lanes::{opaque_lanes, LANES};
+use crate::group::lanes::toolkit::{opaque_lanes, LANES};
 
 /// Bytes of a compressed encoding.
 pub(super) const ENCODING_LEN: usize = 33;

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 
 use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
-use crate::group::ifma_lanes::per_lane_digits;
+use crate::group::lanes::toolkit::per_lane_digits;
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
@@ -94,14 +94,14 @@ pub(super) fn multiples(p: &Extended8) -> Table {
 }
 
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
-/// `d < 0`: the shared masked scan of every entry (`ifma_lanes::select`).
+/// `d < 0`: the shared masked scan of every entry (`toolkit::select`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
-    crate::group::ifma_lanes::select(table, Cached8::identity(), digits).0
+    crate::group::lanes::toolkit::select(table, Cached8::identity(), digits).0
 }
 
-impl crate::group::ifma_lanes::LanePoints for Cached8 {
+impl crate::group::lanes::toolkit::LanePoints for Cached8 {
     unsafe fn negated_where(&self, mask: __mmask8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }

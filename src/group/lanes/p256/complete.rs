@@ -8,7 +8,7 @@
 
 use super::field::{splat, Fe8};
 use super::point::{Jacobian8, B};
-use crate::group::ifma_lanes::PlainLimbs;
+use crate::group::lanes::toolkit::PlainLimbs;
 use core::arch::x86_64::__mmask8;
 
 /// 8 points in homogeneous projective coordinates.
@@ -112,7 +112,7 @@ impl Projective8 {
     }
 }
 
-impl crate::group::ifma_lanes::LanePoints for Projective8 {
+impl crate::group::lanes::toolkit::LanePoints for Projective8 {
     unsafe fn negated_where(&self, mask: __mmask8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }

@@ -12,8 +12,8 @@ use super::field::{Fe8, P};
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::Jacobian8;
 use super::scalar_mul;
-use crate::group::ifma_lanes::invert_all;
-use crate::group::ifma_lanes::LANES;
+use crate::group::lanes::field::invert_all;
+use crate::group::lanes::toolkit::LANES;
 use crate::group::{PrimeOrderGroup, P256};
 
 /// The encodings of 8 points in Jacobian coordinates (zeros for the

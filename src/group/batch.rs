@@ -1,0 +1,273 @@
+//! The batch operations of the protocols, each written once for every
+//! group: the group's 8-lane engine ([`PrimeOrderGroup::Lanes`]) where it
+//! runs, else the group's one-at-a-time methods, which give the same
+//! result. One dispatch per operation, here and nowhere else.
+//!
+//! A batch received (a request a server evaluates, an answer a client
+//! unblinds and checks) travels with its encodings and whichever decoded
+//! forms exist: the elements, or the points the engine's check kept
+//! ([`LaneBatch`]). Not part of the public API: the fuzz targets and tests
+//! reach it, nothing else outside the crate should.
+
+use std::borrow::Cow;
+
+use zeroize::Zeroizing;
+
+use super::lanes::LaneEngine;
+use super::straus::ShortScalar;
+use super::PrimeOrderGroup;
+use crate::Error;
+
+/// The engine of group `G`.
+type Lanes<G> = <G as PrimeOrderGroup>::Lanes;
+
+/// What the engine's check keeps of a batch: the points of its head,
+/// decoded by the engine, and the elements of its tail (the engine's
+/// `portable_tail`), decoded one at a time.
+pub struct LaneBatch<G: PrimeOrderGroup> {
+    /// The head's points, as the engine decoded (or computed) them.
+    vectors: <Lanes<G> as LaneEngine>::Decoded,
+    /// The tail's elements.
+    tail: Vec<G::Element>,
+}
+
+/// What [`check`] keeps of a batch it validated, and [`hash_and_blind`] of
+/// a batch it computed.
+pub enum CheckedBatch<G: PrimeOrderGroup> {
+    /// The decoded elements.
+    Elements(Vec<G::Element>),
+    /// The engine's points.
+    Lanes(LaneBatch<G>),
+}
+
+/// A validated batch received: its concatenated encodings, the elements if
+/// they are decoded, and the engine's points if a check kept them.
+pub struct ReceivedBatch<'a, G: PrimeOrderGroup> {
+    /// The encodings, concatenated.
+    pub encoded: &'a [u8],
+    /// The elements, when decoded.
+    pub elements: Option<&'a [G::Element]>,
+    /// The engine's points, when kept.
+    pub lanes: Option<&'a LaneBatch<G>>,
+}
+
+impl<G: PrimeOrderGroup> Clone for ReceivedBatch<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: PrimeOrderGroup> Copy for ReceivedBatch<'_, G> {}
+
+impl<'a, G: PrimeOrderGroup> ReceivedBatch<'a, G> {
+    /// A batch of encodings and, where given, their elements.
+    pub fn new(encoded: &'a [u8], elements: Option<&'a [G::Element]>) -> Self {
+        ReceivedBatch {
+            encoded,
+            elements,
+            lanes: None,
+        }
+    }
+
+    /// A batch as [`check`] or [`hash_and_blind`] left it, with its
+    /// encodings.
+    pub fn of_checked(encoded: &'a [u8], checked: &'a CheckedBatch<G>) -> Self {
+        match checked {
+            CheckedBatch::Elements(elements) => ReceivedBatch::new(encoded, Some(elements)),
+            CheckedBatch::Lanes(lanes) => ReceivedBatch {
+                encoded,
+                elements: None,
+                lanes: Some(lanes),
+            },
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.encoded.len() / G::ELEMENT_LEN
+    }
+
+    /// The engine's points, if kept.
+    fn vectors(&self) -> Option<&'a <Lanes<G> as LaneEngine>::Decoded> {
+        self.lanes.map(|lanes| &lanes.vectors)
+    }
+
+    /// The elements: decoded already, or decoded here from the (validated)
+    /// encodings.
+    fn elements(&self) -> Cow<'a, [G::Element]> {
+        match self.elements {
+            Some(elements) => Cow::Borrowed(elements),
+            None => Cow::Owned(G::decode_batch(self.encoded).expect("validated encodings decode")),
+        }
+    }
+
+    /// The last `tail` elements as a batch of their own, with the elements
+    /// where they are decoded (by the check, or by whoever built the
+    /// batch).
+    fn tail(&self, tail: usize) -> ReceivedBatch<'a, G> {
+        let count = self.count();
+        let elements = self
+            .lanes
+            .map(|lanes| lanes.tail.as_slice())
+            .filter(|elements| elements.len() == tail)
+            .or(self.elements.map(|e| &e[count - tail..]));
+        ReceivedBatch::new(&self.encoded[(count - tail) * G::ELEMENT_LEN..], elements)
+    }
+}
+
+/// Validates a concatenation of encodings exactly as
+/// [`PrimeOrderGroup::decode_batch`] does ([`Error::BadLength`] unless a
+/// non-zero multiple of `ELEMENT_LEN`, [`Error::InvalidElement`] for an
+/// invalid one), keeping the engine's points for the operations that
+/// follow, else the elements.
+pub fn check<G: PrimeOrderGroup>(bytes: &[u8]) -> Result<CheckedBatch<G>, Error> {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(G::ELEMENT_LEN) {
+        return Err(Error::BadLength);
+    }
+    if let Some(cpu) = Lanes::<G>::runs() {
+        let count = bytes.len() / G::ELEMENT_LEN;
+        let split = (count - Lanes::<G>::portable_tail(count)) * G::ELEMENT_LEN;
+        let (head, tail) = bytes.split_at(split);
+        let vectors = Lanes::<G>::decode(cpu, head).ok_or(Error::InvalidElement)?;
+        let tail = tail
+            .chunks_exact(G::ELEMENT_LEN)
+            .map(G::decode)
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(CheckedBatch::Lanes(LaneBatch { vectors, tail }));
+    }
+    G::decode_batch(bytes).map(CheckedBatch::Elements)
+}
+
+/// `k·X_i` for every element of a batch received, encoded into `out`
+/// (`ELEMENT_LEN` bytes each): the server's evaluation, constant time in
+/// the key. The engine takes the batch but its `portable_tail`.
+pub fn mul_by_key<G: PrimeOrderGroup>(
+    key: &G::Scalar,
+    batch: ReceivedBatch<'_, G>,
+    out: &mut [u8],
+) {
+    if let Some(cpu) = Lanes::<G>::runs() {
+        let count = batch.count();
+        let tail = Lanes::<G>::portable_tail(count);
+        let (head_out, tail_out) = out.split_at_mut((count - tail) * G::ELEMENT_LEN);
+        let head = &batch.encoded[..head_out.len()];
+        if Lanes::<G>::mul_by_key(cpu, key, head, batch.vectors(), head_out) {
+            if tail > 0 {
+                G::mul_batch_encode(key, &batch.tail(tail).elements(), tail_out);
+            }
+            return;
+        }
+    }
+    G::mul_batch_encode(key, &batch.elements(), out)
+}
+
+/// `s_i·X_i` for every element of a batch received, encoded into `out`
+/// (`ELEMENT_LEN` bytes each), constant time in the scalars: the client's
+/// unblinding. The products are secret: nothing of them is kept.
+pub fn mul_each<G: PrimeOrderGroup>(
+    scalars: &[G::Scalar],
+    batch: ReceivedBatch<'_, G>,
+    out: &mut [u8],
+) {
+    if let Some(cpu) = Lanes::<G>::runs() {
+        if Lanes::<G>::mul_each(cpu, scalars, batch.encoded, batch.vectors(), out) {
+            return;
+        }
+    }
+    let products = Zeroizing::new(G::mul_each_encode(scalars, &batch.elements(), out));
+    drop(products);
+}
+
+/// `Σ d_i·X_i` on the engine for scalars given as little-endian bytes, if
+/// it runs and takes the batch.
+fn engine_msm<G: PrimeOrderGroup>(
+    scalars: &[&[u8]],
+    batch: &ReceivedBatch<'_, G>,
+    bits: usize,
+) -> Option<G::Element> {
+    let cpu = Lanes::<G>::runs()?;
+    if batch.count() != scalars.len() {
+        return None;
+    }
+    Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits)
+}
+
+/// The bytes of short scalars, as [`engine_msm`] reads them.
+fn short_bytes(scalars: &[ShortScalar]) -> Vec<&[u8]> {
+    scalars.iter().map(|s| &s.as_le_bytes()[..]).collect()
+}
+
+/// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time in
+/// the `d_i` (the balancer of the batch check; `bits` is public).
+pub fn msm_short_ct<G: PrimeOrderGroup>(
+    scalars: &[ShortScalar],
+    batch: ReceivedBatch<'_, G>,
+    bits: usize,
+) -> G::Element {
+    engine_msm(&short_bytes(scalars), &batch, bits)
+        .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
+}
+
+/// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time: the
+/// client's check of an answer (the engine's constant-time method where it
+/// runs: the answer's points are then never decoded one at a time).
+pub fn msm_short_vartime<G: PrimeOrderGroup>(
+    scalars: &[ShortScalar],
+    batch: ReceivedBatch<'_, G>,
+    bits: usize,
+) -> G::Element {
+    engine_msm(&short_bytes(scalars), &batch, bits)
+        .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
+}
+
+/// `Σ s_i·X_i` for public scalars, variable time: a VOPRF proof's
+/// composites (the engine's constant-time method over every bit of the
+/// scalars where it runs).
+pub fn msm_vartime<G: PrimeOrderGroup>(
+    scalars: &[G::Scalar],
+    batch: ReceivedBatch<'_, G>,
+) -> G::Element {
+    if Lanes::<G>::runs().is_some() {
+        let bytes: Vec<Zeroizing<[u8; 32]>> =
+            scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
+        let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
+        if let Some(sum) = engine_msm(&refs, &batch, Lanes::<G>::SCALAR_BITS) {
+            return sum;
+        }
+    }
+    G::msm_vartime(scalars, &batch.elements())
+}
+
+/// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`
+/// [`PrimeOrderGroup::hash_to_group`] under `dst`, encoded into `out`
+/// (`ELEMENT_LEN` bytes each, public from here): a client's blinding.
+/// Returns the blinded elements, or the engine's points of them, and
+/// [`Error::InvalidInput`] if an input hashes to the identity. Constant
+/// time in the inputs and blinds.
+pub fn hash_and_blind<G: PrimeOrderGroup>(
+    inputs: &[&[u8]],
+    dst: &[u8],
+    blinds: &[G::Scalar],
+    out: &mut [u8],
+) -> Result<CheckedBatch<G>, Error> {
+    if let Some(cpu) = Lanes::<G>::runs() {
+        if let Some(vectors) = Lanes::<G>::hash_and_blind(cpu, inputs, dst, blinds, out) {
+            let tail = Vec::new();
+            return Ok(CheckedBatch::Lanes(LaneBatch {
+                vectors: vectors?,
+                tail,
+            }));
+        }
+    }
+    // H(x_i) is as private as x_i: wiped, and tested in constant time
+    // (only whether some input hashed to the identity is public).
+    let hashed: Zeroizing<Vec<G::Element>> =
+        Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
+    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
+    if crate::secret_marks::public_bool(any_identity) {
+        return Err(Error::InvalidInput);
+    }
+    let blinded = G::mul_each_encode(blinds, &hashed, out);
+    // The blinded elements are sent: public from here.
+    G::declassify_elements(&blinded);
+    Ok(CheckedBatch::Elements(blinded))
+}

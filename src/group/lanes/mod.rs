@@ -1,0 +1,35 @@
+//! The 8-lane engines: group arithmetic on 8 elements at once, one per
+//! 64-bit lane of an AVX-512 register, radix 2^52 with IFMA's multiply-adds
+//! (the word-sliced layout of the `mp` engine), for the batch operations
+//! where a general-purpose crate's one-element-at-a-time API is the
+//! bottleneck.
+//!
+//! - [`engine`]: what an engine provides ([`LaneEngine`]), and
+//!   [`NoLanes`] for a group without one;
+//! - [`cpu`]: when the engines may run ([`LaneCpu`]);
+//! - `toolkit`: what the engines share (digits in lanes, the masked table
+//!   scan, passes, decoding in pairs, wiping);
+//! - `field`: a field of 8 lanes ([`field::LaneField`]) and what is
+//!   written once for every such field (predicates, selection, batch
+//!   inversion, interleaved exponentiation chains);
+//! - `sha512`: SHA-512 of 8 messages at once (ristretto255's hashing);
+//! - one folder per engine: `ristretto255`, `p256`.
+//!
+//! The choice between a group's engine and its one-at-a-time path is made
+//! once per operation, for every group alike, in `group::batch`.
+
+pub mod cpu;
+pub mod engine;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod field;
+#[cfg(target_arch = "x86_64")]
+pub mod p256;
+#[cfg(target_arch = "x86_64")]
+pub mod ristretto255;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sha512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod toolkit;
+
+pub use cpu::LaneCpu;
+pub use engine::{LaneEngine, NoLanes};
