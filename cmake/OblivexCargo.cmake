@@ -1,5 +1,5 @@
 # Builds the Rust crate with cargo and exposes the result as imported targets:
-#   oblivex::oblivex         the shared library (liboblivex.so.MAJOR soname)
+#   oblivex::oblivex         the shared library (soname below)
 #   oblivex::oblivex_static  the static library
 # The libraries are staged in ${OBLIVEX_STAGE_DIR} with the versioned file
 # name and soname links that an installed copy has, so programs in the build
@@ -14,7 +14,18 @@ set(OBLIVEX_STAGE_DIR "${PROJECT_BINARY_DIR}/lib")
 
 set(_cargo_out "${OBLIVEX_CARGO_TARGET_DIR}/release")
 set(OBLIVEX_SHARED_FILE "liboblivex.so.${PROJECT_VERSION}")
-set(OBLIVEX_SONAME "liboblivex.so.${PROJECT_VERSION_MAJOR}")
+# The soname names the ABI (README, "Stability"; build.rs sets it in the
+# library): while the version is 0.x a minor release may break the ABI, so
+# 0.MINOR; from 1.0 on, MAJOR. The CMake package's version compatibility
+# follows the same line.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+    set(OBLIVEX_ABI_VERSION "0.${PROJECT_VERSION_MINOR}")
+    set(OBLIVEX_PACKAGE_COMPATIBILITY SameMinorVersion)
+else()
+    set(OBLIVEX_ABI_VERSION "${PROJECT_VERSION_MAJOR}")
+    set(OBLIVEX_PACKAGE_COMPATIBILITY SameMajorVersion)
+endif()
+set(OBLIVEX_SONAME "liboblivex.so.${OBLIVEX_ABI_VERSION}")
 # What rustc says a C program linking the static library needs
 # (`cargo rustc --lib --crate-type staticlib -- --print native-static-libs`).
 set(OBLIVEX_STATIC_DEPS Threads::Threads ${CMAKE_DL_LIBS} m rt util)

@@ -14,7 +14,7 @@ func BenchmarkCgoCall(b *testing.B) {
 // Go (client blind, server evaluate, client finalize): about a dozen cgo
 // calls plus copies of the request and outputs.
 func BenchmarkCheckedBatch256(b *testing.B) {
-	server, err := GenerateOPRFServer(SuiteRistretto255, ModeOPRF)
+	server, err := GenerateOPRFServer(SuiteRistretto255)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func BenchmarkCheckedBatch256(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		response, _, err := server.Evaluate(batch.Request(), nil)
+		response, err := server.Evaluate(batch.Request())
 		if err != nil {
 			b.Fatal(err)
 		}

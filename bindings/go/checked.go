@@ -12,7 +12,7 @@ import (
 // without any proof (the balancer check of Baum et al., ePrint
 // 2024/1613): its request carries one extra element (more for
 // CheckKeyFree on small batches), the server answers with its plain
-// OPRFServer.Evaluate in ModeOPRF, and Finalize returns every output or
+// OPRFServer.Evaluate, and Finalize returns every output or
 // ErrVerificationFailed and none. Immutable; safe for concurrent use: each
 // Blind makes an independent batch.
 type CheckedClient struct {

@@ -10,12 +10,12 @@ import (
 // OPRF's; a server that deviates on one element is caught.
 func TestCheckedOPRF(t *testing.T) {
 	for _, suite := range []Suite{SuiteRistretto255, SuiteP256, SuiteBLS12381G1, SuiteFFDHE2048} {
-		server := must(GenerateOPRFServer(suite, ModeOPRF))
+		server := must(GenerateOPRFServer(suite))
 		in := inputs(5)
-		plain := must(NewOPRFClient(suite, ModeOPRF, nil))
-		batch := must(plain.Blind(in, nil))
-		evaluated, _, _ := server.Evaluate(batch.Request(), nil)
-		want := must(batch.Finalize(evaluated, nil))
+		plain := must(NewOPRFClient(suite))
+		batch := must(plain.Blind(in))
+		evaluated, _ := server.Evaluate(batch.Request())
+		want := must(batch.Finalize(evaluated))
 		for _, chk := range []Check{CheckCommittedKey, CheckKeyFree} {
 			var key *PublicKey
 			if chk == CheckCommittedKey {
@@ -30,7 +30,7 @@ func TestCheckedOPRF(t *testing.T) {
 			if len(request) != client.RequestLen(len(in))*suite.ElementLen() {
 				t.Fatalf("request length %d", len(request))
 			}
-			response, _, _ := server.Evaluate(request, nil)
+			response, _ := server.Evaluate(request)
 			got, err := fin.Finalize(response)
 			if err != nil {
 				t.Fatalf("%v %v: %v", suite, chk, err)
@@ -41,12 +41,12 @@ func TestCheckedOPRF(t *testing.T) {
 				}
 			}
 			// A cheater: the last element evaluated with another key.
-			other := must(GenerateOPRFServer(suite, ModeOPRF))
+			other := must(GenerateOPRFServer(suite))
 			fin = must(client.Blind(in))
 			request = fin.Request()
-			response, _, _ = server.Evaluate(request, nil)
+			response, _ = server.Evaluate(request)
 			w := suite.ElementLen()
-			last, _, _ := other.Evaluate(request[len(request)-w:], nil)
+			last, _ := other.Evaluate(request[len(request)-w:])
 			copy(response[len(response)-w:], last)
 			if _, err := fin.Finalize(response[1:]); !errors.Is(err, ErrBadLength) {
 				t.Fatalf("%v %v: short response: %v", suite, chk, err)
@@ -65,7 +65,7 @@ func TestCheckedOPRF(t *testing.T) {
 
 // The key-free check pads small batches; kappa sets the padding.
 func TestCheckedRequestLen(t *testing.T) {
-	key := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	key := must(GenerateOPRFServer(SuiteRistretto255))
 	defer key.Close()
 	committed := must(NewCheckedClient(SuiteRistretto255, CheckCommittedKey, key.PublicKey(), 0))
 	keyFree := must(NewCheckedClient(SuiteRistretto255, CheckKeyFree, nil, 128))
@@ -81,7 +81,7 @@ func TestCheckedRequestLen(t *testing.T) {
 }
 
 func TestCheckedOPRFErrors(t *testing.T) {
-	server := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	server := must(GenerateOPRFServer(SuiteRistretto255))
 	defer server.Close()
 	pk := server.PublicKey()
 	if _, err := NewCheckedClient(SuiteRistretto255, CheckCommittedKey, pk, 7); !errors.Is(err, ErrInvalidKappa) {
@@ -111,10 +111,10 @@ func TestCheckedOPRFErrors(t *testing.T) {
 	}
 	// The committed key is bound at blind time: a server with another key
 	// is caught even though it answers consistently.
-	other := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	other := must(GenerateOPRFServer(SuiteRistretto255))
 	defer other.Close()
 	fin := must(client.Blind(inputs(3)))
-	response, _, _ := other.Evaluate(fin.Request(), nil)
+	response, _ := other.Evaluate(fin.Request())
 	if _, err := fin.Finalize(response); !errors.Is(err, ErrVerificationFailed) {
 		t.Fatalf("another key: %v", err)
 	}
@@ -127,7 +127,7 @@ func TestCheckedOPRFErrors(t *testing.T) {
 	if _, err := fin.Finalize(bad); !errors.Is(err, ErrInvalidElement) {
 		t.Fatalf("identity in the response: %v", err)
 	}
-	response, _, _ = server.Evaluate(fin.Request(), nil)
+	response, _ = server.Evaluate(fin.Request())
 	if _, err := fin.Finalize(response); err != nil {
 		t.Fatalf("after a malformed response: %v", err)
 	}

@@ -13,20 +13,27 @@
 // # Clients and servers
 //
 // Every protocol's client has one shape: a client value made by its
-// constructor holds the configuration (suite, mode, the server's
-// PublicKey, the sharing's Commitments or the BLSKeySet, κ, quorum...), and
-// its Blind returns a single-use batch whose Request goes to the servers
-// and whose Finalize turns their answers into outputs:
+// constructor holds the configuration (suite, the server's PublicKey, the
+// sharing's Commitments or the BLSKeySet, κ, quorum...), and its Blind
+// returns a single-use batch whose Request goes to the servers and whose
+// Finalize turns their answers into outputs. The RFC 9497 mode is in the
+// type, as in the Rust API: each mode has its own client, batch and
+// server, which take exactly what the mode has (an info only in POPRF, a
+// proof only in VOPRF and POPRF), so an argument of one mode cannot reach
+// another:
 //
-//	OPRFClient.Blind          -> *OPRFBatch          .Finalize(evaluated, proof)
-//	CheckedClient.Blind       -> *CheckedBatch       .Finalize(response)
-//	ThresholdOPRFClient.Blind -> *ThresholdOPRFBatch .Finalize(responses)
-//	BLSClient.Blind           -> *BLSBatch           .Finalize(responses)
-//	ElGamalClient.Blind       -> *ElGamalBatch       .Finalize(responses)
+//	OPRFClient.Blind(inputs)        -> *OPRFBatch          .Finalize(evaluated)
+//	VOPRFClient.Blind(inputs)       -> *VOPRFBatch         .Finalize(evaluated, proof)
+//	POPRFClient.Blind(inputs, info) -> *POPRFBatch         .Finalize(evaluated, proof)
+//	CheckedClient.Blind             -> *CheckedBatch       .Finalize(response)
+//	ThresholdOPRFClient.Blind       -> *ThresholdOPRFBatch .Finalize(responses)
+//	BLSClient.Blind                 -> *BLSBatch           .Finalize(responses)
+//	ElGamalClient.Blind             -> *ElGamalBatch       .Finalize(responses)
 //
-// The servers: OPRFServer.Evaluate(blinded, info) for the single-key
-// protocols (OPRF, VOPRF, POPRF, and the checked batch in ModeOPRF), and
-// KeyShare.Evaluate(quorum, request) for every threshold protocol. Deal and
+// The servers: OPRFServer.Evaluate(blinded) (also for the checked batch),
+// VOPRFServer.Evaluate(blinded) and POPRFServer.Evaluate(blinded, info)
+// for the single-key protocols, and KeyShare.Evaluate(quorum, request) for
+// every threshold protocol. Deal and
 // DealBLS share keys; PublicKey, Commitments and BLSKeySet are the public
 // values clients are made with (ParsePublicKey, ParseCommitments,
 // ParseBLSKeySet decode and validate received ones).

@@ -24,7 +24,8 @@ func sentinel(code C.oblivex_status) *statusError {
 
 // The errors of the package: one per status code of the C API that it can
 // return, plus ErrClosed. OBLIVEX_ERR_BUFFER_TOO_SMALL has none (the
-// package sizes every buffer), and since the package never passes NULL
+// package sizes every buffer), nor OBLIVEX_ERR_UNKNOWN_MODE (each mode has
+// its own types, which pass only their own mode), and since the package never passes NULL
 // where C needs a pointer, ErrNullPointer is its own answer to a nil
 // argument. Compare with errors.Is.
 var (
@@ -69,8 +70,6 @@ var (
 	// ErrBatchUsed: a client batch was finalized already (its secrets are
 	// spent): blind again.
 	ErrBatchUsed error = sentinel(C.OBLIVEX_ERR_BATCH_USED)
-	// ErrUnknownMode: a Mode value this library does not know.
-	ErrUnknownMode error = sentinel(C.OBLIVEX_ERR_UNKNOWN_MODE)
 	// ErrInvalidKappa: κ is neither 0 (the default) nor in
 	// KappaMin..KappaMax.
 	ErrInvalidKappa error = sentinel(C.OBLIVEX_ERR_INVALID_KAPPA)
@@ -109,7 +108,7 @@ var statusErrors = []error{
 	ErrNullPointer, ErrBadLength, ErrEmptyInput, ErrZeroModulus, ErrEvenModulus,
 	ErrModulusTooLarge, ErrUnsupportedBackend, ErrInvalidElement, ErrInvalidScalar,
 	ErrVerificationFailed, ErrRNGFailure, ErrInvalidInput, ErrDeriveKeyPair,
-	ErrUnknownSuite, ErrBatchUsed, ErrUnknownMode, ErrInvalidKappa, ErrUnknownCheck,
+	ErrUnknownSuite, ErrBatchUsed, ErrInvalidKappa, ErrUnknownCheck,
 	ErrMissingPublicKey, ErrInvalidPartyID, ErrInvalidThreshold, ErrNotEnoughResponses,
 	ErrUnknownTarget, ErrSuiteMismatch, ErrMissingProof, ErrPanic,
 }

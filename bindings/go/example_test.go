@@ -11,7 +11,8 @@ import (
 
 // Every handle-owning type is an io.Closer.
 var _ = []io.Closer{
-	(*oblivex.OPRFServer)(nil), (*oblivex.OPRFBatch)(nil), (*oblivex.CheckedBatch)(nil),
+	(*oblivex.OPRFServer)(nil), (*oblivex.VOPRFServer)(nil), (*oblivex.POPRFServer)(nil),
+	(*oblivex.OPRFBatch)(nil), (*oblivex.VOPRFBatch)(nil), (*oblivex.POPRFBatch)(nil), (*oblivex.CheckedBatch)(nil),
 	(*oblivex.KeyShare)(nil), (*oblivex.Commitments)(nil), (*oblivex.ThresholdOPRFBatch)(nil),
 	(*oblivex.BLSKeySet)(nil), (*oblivex.BLSBatch)(nil), (*oblivex.ElGamalBatch)(nil),
 	(*oblivex.ModulusContext)(nil),
@@ -19,7 +20,7 @@ var _ = []io.Closer{
 
 // The README's example: a batch OPRF with the malicious-server check.
 func Example_checkedBatch() {
-	server, err := oblivex.GenerateOPRFServer(oblivex.SuiteRistretto255, oblivex.ModeOPRF)
+	server, err := oblivex.GenerateOPRFServer(oblivex.SuiteRistretto255)
 	if err != nil {
 		panic(err)
 	}
@@ -35,7 +36,7 @@ func Example_checkedBatch() {
 		panic(err)
 	}
 	defer batch.Close()
-	response, _, err := server.Evaluate(batch.Request(), nil) // on the server
+	response, err := server.Evaluate(batch.Request()) // on the server
 	if err != nil {
 		panic(err)
 	}
@@ -49,15 +50,30 @@ func Example_checkedBatch() {
 
 // A VOPRF round: the client verifies the server's proof against its public
 // key.
-func ExampleOPRFClient() {
-	server, _ := oblivex.GenerateOPRFServer(oblivex.SuiteP256, oblivex.ModeVOPRF)
+func ExampleVOPRFClient() {
+	server, _ := oblivex.GenerateVOPRFServer(oblivex.SuiteP256)
 	defer server.Close()
-	client, _ := oblivex.NewOPRFClient(oblivex.SuiteP256, oblivex.ModeVOPRF, server.PublicKey())
-	batch, _ := client.Blind([][]byte{[]byte("password")}, nil)
-	evaluated, proof, _ := server.Evaluate(batch.Request(), nil)
+	client, _ := oblivex.NewVOPRFClient(server.PublicKey())
+	batch, _ := client.Blind([][]byte{[]byte("password")})
+	evaluated, proof, _ := server.Evaluate(batch.Request())
 	outputs, err := batch.Finalize(evaluated, proof)
 	fmt.Println(len(outputs[0]), err)
 	// Output: 32 <nil>
+}
+
+// A POPRF round: client and server use the same public info, which tweaks
+// the key (another info gives other outputs, and a mismatch fails the
+// proof).
+func ExamplePOPRFClient() {
+	server, _ := oblivex.GeneratePOPRFServer(oblivex.SuiteRistretto255)
+	defer server.Close()
+	client, _ := oblivex.NewPOPRFClient(server.PublicKey())
+	info := []byte("2024 tokens")
+	batch, _ := client.Blind([][]byte{[]byte("password")}, info)
+	evaluated, proof, _ := server.Evaluate(batch.Request(), info)
+	outputs, err := batch.Finalize(evaluated, proof)
+	fmt.Println(len(outputs[0]), err)
+	// Output: 64 <nil>
 }
 
 // A 2-of-3 threshold OPRF: one server answers with the wrong share and is

@@ -51,10 +51,99 @@ func must[T any](v T, err error) T {
 	return v
 }
 
+// oprfServer is what the three server types have in common, for the
+// tests that run every mode.
+type oprfServer interface {
+	Suite() Suite
+	Mode() Mode
+	PublicKey() *PublicKey
+	SecretKey() ([]byte, error)
+	Close() error
+}
+
+// oprfBatch is a batch of any mode with its Finalize given the answer and
+// proof (the proof ignored in OPRF mode).
+type oprfBatch struct {
+	Request  func() []byte
+	Close    func() error
+	Finalize func(evaluated, proof []byte) ([][]byte, error)
+}
+
+// modeAPI is one mode's typed API behind one shape, for the tests that run
+// every mode: each field calls that mode's own constructor or method.
+type modeAPI struct {
+	derive   func(suite Suite, seed, keyInfo []byte) (oprfServer, error)
+	parse    func(suite Suite, secretKey []byte) (oprfServer, error)
+	evaluate func(server oprfServer, blinded, info []byte) (evaluated, proof []byte, err error)
+	blind    func(suite Suite, publicKey *PublicKey, inputs [][]byte, info []byte) (oprfBatch, error)
+}
+
+// server wraps a typed constructor's result (a nil *T stays a nil
+// interface).
+func server[T oprfServer](s T, err error) (oprfServer, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+var modeAPIs = map[Mode]modeAPI{
+	ModeOPRF: {
+		derive: func(suite Suite, seed, keyInfo []byte) (oprfServer, error) {
+			return server(DeriveOPRFServer(suite, seed, keyInfo))
+		},
+		parse: func(suite Suite, sk []byte) (oprfServer, error) { return server(NewOPRFServer(suite, sk)) },
+		evaluate: func(s oprfServer, blinded, _ []byte) ([]byte, []byte, error) {
+			evaluated, err := s.(*OPRFServer).Evaluate(blinded)
+			return evaluated, nil, err
+		},
+		blind: func(suite Suite, _ *PublicKey, inputs [][]byte, _ []byte) (oprfBatch, error) {
+			b, err := must(NewOPRFClient(suite)).Blind(inputs)
+			if err != nil {
+				return oprfBatch{}, err
+			}
+			finalize := func(evaluated, _ []byte) ([][]byte, error) { return b.Finalize(evaluated) }
+			return oprfBatch{b.Request, b.Close, finalize}, nil
+		},
+	},
+	ModeVOPRF: {
+		derive: func(suite Suite, seed, keyInfo []byte) (oprfServer, error) {
+			return server(DeriveVOPRFServer(suite, seed, keyInfo))
+		},
+		parse: func(suite Suite, sk []byte) (oprfServer, error) { return server(NewVOPRFServer(suite, sk)) },
+		evaluate: func(s oprfServer, blinded, _ []byte) ([]byte, []byte, error) {
+			return s.(*VOPRFServer).Evaluate(blinded)
+		},
+		blind: func(_ Suite, key *PublicKey, inputs [][]byte, _ []byte) (oprfBatch, error) {
+			b, err := must(NewVOPRFClient(key)).Blind(inputs)
+			if err != nil {
+				return oprfBatch{}, err
+			}
+			return oprfBatch{b.Request, b.Close, b.Finalize}, nil
+		},
+	},
+	ModePOPRF: {
+		derive: func(suite Suite, seed, keyInfo []byte) (oprfServer, error) {
+			return server(DerivePOPRFServer(suite, seed, keyInfo))
+		},
+		parse: func(suite Suite, sk []byte) (oprfServer, error) { return server(NewPOPRFServer(suite, sk)) },
+		evaluate: func(s oprfServer, blinded, info []byte) ([]byte, []byte, error) {
+			return s.(*POPRFServer).Evaluate(blinded, info)
+		},
+		blind: func(_ Suite, key *PublicKey, inputs [][]byte, info []byte) (oprfBatch, error) {
+			b, err := must(NewPOPRFClient(key)).Blind(inputs, info)
+			if err != nil {
+				return oprfBatch{}, err
+			}
+			return oprfBatch{b.Request, b.Close, b.Finalize}, nil
+		},
+	},
+}
+
 // The RFC 9497 vectors (the repository's copy), through Go: the derived
 // key, the server's evaluation of the vector's blinded elements, and the
 // outputs of a full blind/evaluate/finalize round (fresh blinds: outputs
-// do not depend on them).
+// do not depend on them), each mode through its own types.
 func TestRFC9497Vectors(t *testing.T) {
 	raw, err := os.ReadFile("../../tests/vectors/rfc9497.json")
 	if err != nil {
@@ -77,7 +166,11 @@ func TestRFC9497Vectors(t *testing.T) {
 		if !ok || !ok2 || suite.String() != v.Suite || mode.String() != v.Mode {
 			t.Fatalf("%s: unknown suite or mode %s %s", v.RFCSection, v.Suite, v.Mode)
 		}
-		server := must(DeriveOPRFServer(suite, mode, unhex(t, v.Seed), unhex(t, v.KeyInfo)))
+		api := modeAPIs[mode]
+		server := must(api.derive(suite, unhex(t, v.Seed), unhex(t, v.KeyInfo)))
+		if server.Suite() != suite || server.Mode() != mode {
+			t.Fatalf("%s: server of %v %v", v.RFCSection, server.Suite(), server.Mode())
+		}
 		sk := must(server.SecretKey())
 		if !bytes.Equal(sk, unhex(t, v.SkSm)) {
 			t.Fatalf("%s: derived key differs", v.RFCSection)
@@ -86,7 +179,7 @@ func TestRFC9497Vectors(t *testing.T) {
 		if v.PkSm != nil && !bytes.Equal(pk.Bytes(), unhex(t, *v.PkSm)) {
 			t.Fatalf("%s: public key differs", v.RFCSection)
 		}
-		if again := must(NewOPRFServer(suite, mode, sk)); !again.PublicKey().Equal(pk) {
+		if again := must(api.parse(suite, sk)); !again.PublicKey().Equal(pk) {
 			t.Fatalf("%s: the stored key gives another public key", v.RFCSection)
 		}
 		var info []byte
@@ -98,7 +191,7 @@ func TestRFC9497Vectors(t *testing.T) {
 			blinded = append(blinded, unhex(t, v.BlindedElements[i])...)
 			wantEval = append(wantEval, unhex(t, v.EvaluationElements[i])...)
 		}
-		evaluated, proof, err := server.Evaluate(blinded, info)
+		evaluated, proof, err := api.evaluate(server, blinded, info)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,13 +205,9 @@ func TestRFC9497Vectors(t *testing.T) {
 		for i := range in {
 			in[i] = unhex(t, v.Inputs[i])
 		}
-		var key *PublicKey
-		if mode != ModeOPRF {
-			key = must(ParsePublicKey(suite, pk.Bytes()))
-		}
-		client := must(NewOPRFClient(suite, mode, key))
-		batch := must(client.Blind(in, info))
-		evaluated, proof, err = server.Evaluate(batch.Request(), info)
+		key := must(ParsePublicKey(suite, pk.Bytes()))
+		batch := must(api.blind(suite, key, in, info))
+		evaluated, proof, err = api.evaluate(server, batch.Request(), info)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,11 +239,11 @@ func TestRFC9497Vectors(t *testing.T) {
 // missing or malformed proof is refused and leaves it usable.
 func TestVOPRFProof(t *testing.T) {
 	for _, suite := range []Suite{SuiteP256, SuiteRistretto255, SuiteFFDHE2048} {
-		server := must(GenerateOPRFServer(suite, ModeVOPRF))
+		server := must(GenerateVOPRFServer(suite))
 		defer server.Close()
-		client := must(NewOPRFClient(suite, ModeVOPRF, server.PublicKey()))
-		batch := must(client.Blind(inputs(2), nil))
-		evaluated, proof, err := server.Evaluate(batch.Request(), nil)
+		client := must(NewVOPRFClient(server.PublicKey()))
+		batch := must(client.Blind(inputs(2)))
+		evaluated, proof, err := server.Evaluate(batch.Request())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,8 +257,8 @@ func TestVOPRFProof(t *testing.T) {
 			t.Fatalf("%v: short answer: %v", suite, err)
 		}
 		// Another server's answer with its own valid proof.
-		other := must(GenerateOPRFServer(suite, ModeVOPRF))
-		otherEvaluated, otherProof, _ := other.Evaluate(batch.Request(), nil)
+		other := must(GenerateVOPRFServer(suite))
+		otherEvaluated, otherProof, _ := other.Evaluate(batch.Request())
 		other.Close()
 		if _, err := batch.Finalize(otherEvaluated, otherProof); !errors.Is(err, ErrVerificationFailed) {
 			t.Fatalf("%v: another key: %v", suite, err)
@@ -182,9 +271,9 @@ func TestVOPRFProof(t *testing.T) {
 
 // POPRF: the info tweaks the key; client and server must agree on it.
 func TestPOPRFInfo(t *testing.T) {
-	server := must(GenerateOPRFServer(SuiteRistretto255, ModePOPRF))
+	server := must(GeneratePOPRFServer(SuiteRistretto255))
 	defer server.Close()
-	client := must(NewOPRFClient(SuiteRistretto255, ModePOPRF, server.PublicKey()))
+	client := must(NewPOPRFClient(server.PublicKey()))
 	run := func(clientInfo, serverInfo []byte) ([][]byte, error) {
 		batch := must(client.Blind(inputs(3), clientInfo))
 		defer batch.Close()
@@ -202,22 +291,23 @@ func TestPOPRFInfo(t *testing.T) {
 	if _, err := run([]byte("a"), []byte("b")); !errors.Is(err, ErrVerificationFailed) {
 		t.Fatalf("info mismatch: %v", err)
 	}
-	plain := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
-	defer plain.Close()
-	oprf := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, nil))
-	batch := must(oprf.Blind(inputs(1), nil))
-	defer batch.Close()
-	if _, _, err := plain.Evaluate(batch.Request(), []byte("info")); !errors.Is(err, ErrBadLength) {
-		t.Fatalf("info in OPRF mode: %v", err)
+	empty := must(run(nil, []byte{}))
+	if bytes.Equal(empty[0], a[0]) {
+		t.Fatal("an empty info gives the output of another")
 	}
-	if _, err := oprf.Blind(inputs(1), []byte("info")); !errors.Is(err, ErrBadLength) {
-		t.Fatalf("client info in OPRF mode: %v", err)
+	if _, err := client.Blind(inputs(1), make([]byte, MaxInputLen+1)); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("long client info: %v", err)
+	}
+	batch := must(client.Blind(inputs(1), nil))
+	defer batch.Close()
+	if _, _, err := server.Evaluate(batch.Request(), make([]byte, MaxInputLen+1)); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("long server info: %v", err)
 	}
 }
 
 func TestPublicKey(t *testing.T) {
 	for _, suite := range Suites() {
-		server := must(GenerateOPRFServer(suite, ModeOPRF))
+		server := must(GenerateOPRFServer(suite))
 		pk := server.PublicKey()
 		server.Close()
 		if pk.Suite() != suite || len(pk.Bytes()) != suite.ElementLen() {
@@ -244,7 +334,7 @@ func TestPublicKey(t *testing.T) {
 	if _, err := ParsePublicKey(Suite(99), make([]byte, 32)); !errors.Is(err, ErrUnknownSuite) {
 		t.Fatalf("unknown suite: %v", err)
 	}
-	a := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	a := must(GenerateOPRFServer(SuiteRistretto255))
 	defer a.Close()
 	if a.PublicKey().Equal(nil) || !(*PublicKey)(nil).Equal(nil) {
 		t.Fatal("Equal with nil")
@@ -257,72 +347,73 @@ func TestPublicKey(t *testing.T) {
 }
 
 func TestOPRFErrors(t *testing.T) {
-	if _, err := NewOPRFServer(Suite(99), ModeOPRF, make([]byte, 32)); !errors.Is(err, ErrUnknownSuite) {
-		t.Fatalf("suite: %v", err)
-	}
-	if _, err := NewOPRFServer(SuiteRistretto255, Mode(7), make([]byte, 32)); !errors.Is(err, ErrUnknownMode) {
-		t.Fatalf("mode: %v", err)
-	}
-	if _, err := NewOPRFServer(SuiteRistretto255, ModeOPRF, make([]byte, 32)); !errors.Is(err, ErrInvalidScalar) {
-		t.Fatalf("zero key: %v", err)
-	}
-	if _, err := NewOPRFServer(SuiteRistretto255, ModeOPRF, nil); !errors.Is(err, ErrInvalidScalar) {
-		t.Fatalf("no key: %v", err)
-	}
-	if _, err := DeriveOPRFServer(SuiteP256, ModeOPRF, []byte("seed"), make([]byte, MaxInputLen+1)); !errors.Is(err, ErrBadLength) {
-		t.Fatalf("long info: %v", err)
-	}
-	server := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
-	defer server.Close()
-	if server.Suite() != SuiteRistretto255 || server.Mode() != ModeOPRF {
-		t.Fatal("suite or mode")
-	}
-	if _, _, err := server.Evaluate(make([]byte, 31), nil); !errors.Is(err, ErrBadLength) {
-		t.Fatalf("short element: %v", err)
-	}
-	if _, _, err := server.Evaluate(nil, nil); !errors.Is(err, ErrBadLength) && !errors.Is(err, ErrEmptyInput) {
-		t.Fatalf("empty request: %v", err)
-	}
-	if _, _, err := server.Evaluate(make([]byte, 32), nil); !errors.Is(err, ErrInvalidElement) {
-		t.Fatalf("identity: %v", err)
+	for mode, api := range modeAPIs {
+		if _, err := api.parse(Suite(99), make([]byte, 32)); !errors.Is(err, ErrUnknownSuite) {
+			t.Fatalf("%v: suite: %v", mode, err)
+		}
+		if _, err := api.parse(SuiteRistretto255, make([]byte, 32)); !errors.Is(err, ErrInvalidScalar) {
+			t.Fatalf("%v: zero key: %v", mode, err)
+		}
+		if _, err := api.parse(SuiteRistretto255, nil); !errors.Is(err, ErrInvalidScalar) {
+			t.Fatalf("%v: no key: %v", mode, err)
+		}
+		if _, err := api.derive(SuiteP256, []byte("seed"), make([]byte, MaxInputLen+1)); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: long info: %v", mode, err)
+		}
+		server := must(api.derive(SuiteRistretto255, []byte("seed"), nil))
+		if server.Suite() != SuiteRistretto255 || server.Mode() != mode {
+			t.Fatalf("%v: suite or mode", mode)
+		}
+		if _, _, err := api.evaluate(server, make([]byte, 31), nil); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: short element: %v", mode, err)
+		}
+		if _, _, err := api.evaluate(server, nil, nil); !errors.Is(err, ErrBadLength) && !errors.Is(err, ErrEmptyInput) {
+			t.Fatalf("%v: empty request: %v", mode, err)
+		}
+		if _, _, err := api.evaluate(server, make([]byte, 32), nil); !errors.Is(err, ErrInvalidElement) {
+			t.Fatalf("%v: identity: %v", mode, err)
+		}
+		if _, err := api.blind(SuiteRistretto255, server.PublicKey(), nil, nil); !errors.Is(err, ErrEmptyInput) {
+			t.Fatalf("%v: no input: %v", mode, err)
+		}
+		if _, err := api.blind(SuiteRistretto255, server.PublicKey(), [][]byte{make([]byte, MaxInputLen+1)}, nil); !errors.Is(err, ErrBadLength) {
+			t.Fatalf("%v: long input: %v", mode, err)
+		}
+		// An empty input is an input.
+		batch := must(api.blind(SuiteRistretto255, server.PublicKey(), [][]byte{nil, {}}, nil))
+		evaluated, proof, _ := api.evaluate(server, batch.Request(), nil)
+		outputs := must(batch.Finalize(evaluated, proof))
+		if len(outputs) != 2 || !bytes.Equal(outputs[0], outputs[1]) || len(outputs[0]) != SuiteRistretto255.OutputLen() {
+			t.Fatalf("%v: empty inputs", mode)
+		}
+		// Close before finalizing.
+		batch = must(api.blind(SuiteRistretto255, server.PublicKey(), inputs(1), nil))
+		batch.Close()
+		batch.Close()
+		if _, err := batch.Finalize(evaluated[:32], proof); !errors.Is(err, ErrClosed) {
+			t.Fatalf("%v: closed batch: %v", mode, err)
+		}
+		server.Close()
 	}
 
 	// Client configuration, checked at construction.
-	if _, err := NewOPRFClient(Suite(99), ModeOPRF, nil); !errors.Is(err, ErrUnknownSuite) {
+	if _, err := NewOPRFClient(Suite(99)); !errors.Is(err, ErrUnknownSuite) {
 		t.Fatalf("client suite: %v", err)
 	}
-	if _, err := NewOPRFClient(SuiteRistretto255, Mode(7), nil); !errors.Is(err, ErrUnknownMode) {
-		t.Fatalf("client mode: %v", err)
+	if _, err := NewVOPRFClient(nil); !errors.Is(err, ErrMissingPublicKey) {
+		t.Fatalf("VOPRF without a key: %v", err)
 	}
-	if _, err := NewOPRFClient(SuiteRistretto255, ModeVOPRF, nil); !errors.Is(err, ErrMissingPublicKey) {
-		t.Fatalf("no key: %v", err)
+	if _, err := NewPOPRFClient(nil); !errors.Is(err, ErrMissingPublicKey) {
+		t.Fatalf("POPRF without a key: %v", err)
 	}
-	if _, err := NewOPRFClient(SuiteP256, ModeVOPRF, server.PublicKey()); !errors.Is(err, ErrSuiteMismatch) {
-		t.Fatalf("key of another suite: %v", err)
-	}
-	client := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, server.PublicKey()))
-	if client.PublicKey() != nil || client.Mode() != ModeOPRF || client.Suite() != SuiteRistretto255 {
-		t.Fatal("OPRF client keeps no key")
-	}
-	if _, err := client.Blind(nil, nil); !errors.Is(err, ErrEmptyInput) {
-		t.Fatalf("no input: %v", err)
-	}
-	if _, err := client.Blind([][]byte{make([]byte, MaxInputLen+1)}, nil); !errors.Is(err, ErrBadLength) {
-		t.Fatalf("long input: %v", err)
-	}
-	// An empty input is an input.
-	batch := must(client.Blind([][]byte{nil, {}}, nil))
-	evaluated, _, _ := server.Evaluate(batch.Request(), nil)
-	outputs := must(batch.Finalize(evaluated, nil))
-	if len(outputs) != 2 || !bytes.Equal(outputs[0], outputs[1]) || len(outputs[0]) != SuiteRistretto255.OutputLen() {
-		t.Fatal("empty inputs")
-	}
-	// Close before finalizing.
-	batch = must(client.Blind(inputs(1), nil))
-	batch.Close()
-	batch.Close()
-	if _, err := batch.Finalize(evaluated[:32], nil); !errors.Is(err, ErrClosed) {
-		t.Fatalf("closed batch: %v", err)
+	server := must(GenerateVOPRFServer(SuiteP256))
+	defer server.Close()
+	plain := must(NewOPRFClient(SuiteP256))
+	voprf := must(NewVOPRFClient(server.PublicKey()))
+	poprf := must(NewPOPRFClient(server.PublicKey()))
+	if plain.Suite() != SuiteP256 || plain.Mode() != ModeOPRF || voprf.Suite() != SuiteP256 || voprf.Mode() != ModeVOPRF ||
+		!voprf.PublicKey().Equal(server.PublicKey()) || poprf.Suite() != SuiteP256 || poprf.Mode() != ModePOPRF {
+		t.Fatal("client configuration")
 	}
 }
 

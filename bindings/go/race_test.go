@@ -11,16 +11,16 @@ import (
 // One server handle, one key share, one client and one modulus context used
 // from many goroutines at once (run with -race); results must not change.
 func TestConcurrentUseOfOneHandle(t *testing.T) {
-	server := must(GenerateOPRFServer(SuiteRistretto255, ModeOPRF))
+	server := must(GenerateOPRFServer(SuiteRistretto255))
 	shares, commitments := deal(t, SuiteRistretto255, nil, 2, 3)
 	defer commitments.Close()
 	ctx := must(NewModulusContextBig(big.NewInt(1000003)))
-	client := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, nil))
+	client := must(NewOPRFClient(SuiteRistretto255))
 	checked := must(NewCheckedClient(SuiteRistretto255, CheckCommittedKey, server.PublicKey(), 0))
 	threshold := must(NewThresholdOPRFClient(commitments, nil, 0))
-	batch := must(client.Blind(inputs(8), nil))
+	batch := must(client.Blind(inputs(8)))
 	request := batch.Request()
-	want, _, _ := server.Evaluate(request, nil)
+	want, _ := server.Evaluate(request)
 	wantShare := must(shares[0].Evaluate(nil, request))
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
@@ -29,7 +29,7 @@ func TestConcurrentUseOfOneHandle(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				got, _, err := server.Evaluate(request, nil)
+				got, err := server.Evaluate(request)
 				if err != nil || !bytes.Equal(got, want) {
 					errs <- "server result changed"
 					return
@@ -50,7 +50,7 @@ func TestConcurrentUseOfOneHandle(t *testing.T) {
 						errs <- err.Error()
 						return
 					}
-					response, _, _ := server.Evaluate(b.Request(), nil)
+					response, _ := server.Evaluate(b.Request())
 					if _, err := b.Finalize(response); err != nil {
 						errs <- "checked batch: " + err.Error()
 						return
@@ -77,7 +77,7 @@ func TestConcurrentUseOfOneHandle(t *testing.T) {
 		go func() {
 			defer wg2.Done()
 			for i := 0; i < 50; i++ {
-				if _, _, err := server.Evaluate(request, nil); err != nil && !errors.Is(err, ErrClosed) {
+				if _, err := server.Evaluate(request); err != nil && !errors.Is(err, ErrClosed) {
 					panic(err)
 				}
 				if _, err := ctx.ExpBatch([][]byte{{2}}, [][]byte{{3}}); err != nil && !errors.Is(err, ErrClosed) {

@@ -73,7 +73,9 @@ func (s Suite) known() error {
 	return nil
 }
 
-// Mode is a protocol mode of RFC 9497.
+// Mode is a protocol mode of RFC 9497. Each mode has its own server,
+// client and batch types (OPRFServer, VOPRFServer, POPRFServer, ...);
+// their Mode method names it.
 type Mode int
 
 // The modes.
@@ -98,14 +100,6 @@ func (m Mode) String() string {
 		return "POPRF"
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
-}
-
-func (m Mode) known() error {
-	switch m {
-	case ModeOPRF, ModeVOPRF, ModePOPRF:
-		return nil
-	}
-	return ErrUnknownMode
 }
 
 // Check is the relation a checked batch hides in its request (see

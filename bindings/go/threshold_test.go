@@ -129,15 +129,15 @@ func TestThresholdOPRF(t *testing.T) {
 	secret := make([]byte, 32)
 	secret[0] = 7
 	shares, commitments := deal(t, SuiteRistretto255, secret, 3, 5)
-	single := must(NewOPRFServer(SuiteRistretto255, ModeOPRF, secret))
+	single := must(NewOPRFServer(SuiteRistretto255, secret))
 	if !single.PublicKey().Equal(commitments.PublicKey()) {
 		t.Fatal("the shared key's public key")
 	}
 	in := inputs(4)
-	plain := must(NewOPRFClient(SuiteRistretto255, ModeOPRF, nil))
-	batch := must(plain.Blind(in, nil))
-	evaluated, _, _ := single.Evaluate(batch.Request(), nil)
-	want := must(batch.Finalize(evaluated, nil))
+	plain := must(NewOPRFClient(SuiteRistretto255))
+	batch := must(plain.Blind(in))
+	evaluated, _ := single.Evaluate(batch.Request())
+	want := must(batch.Finalize(evaluated))
 
 	run := func(ids []uint16, quorum []uint16, cheat map[uint16]bool) ([][]byte, []uint16, error) {
 		client := must(NewThresholdOPRFClient(commitments, quorum, 0))
@@ -382,10 +382,10 @@ func TestThresholdElGamalIdentityPlaintext(t *testing.T) {
 	secret := make([]byte, 32)
 	secret[31] = 5
 	shares, commitments := deal(t, SuiteP256, secret, 2, 3)
-	key := must(NewOPRFServer(SuiteP256, ModeOPRF, secret)) // raises elements to the shared key
+	key := must(NewOPRFServer(SuiteP256, secret)) // raises elements to the shared key
 	defer key.Close()
 	c1, _, _ := ElGamalEncapsulate(commitments.PublicKey())
-	c2, _, err := key.Evaluate(c1, nil)
+	c2, err := key.Evaluate(c1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,10 @@
 #!/bin/sh
 # ctest's swift_bindings (and a manual run): install the CMake build tree into
 # a scratch prefix, then swift build, swift test, the concurrency tests under
-# ThreadSanitizer and the compile-fail check (a batch finalized twice, used
-# after finalizing, consumed by a `finalize` whose argument reads it, or
-# shared between tasks must not compile; the control file must) against it
-# through pkg-config.
+# ThreadSanitizer, the soname check of the test binary and the compile-fail
+# check (a batch finalized twice, used after finalizing, consumed by a
+# `finalize` whose argument reads it, or shared between tasks must not
+# compile; the control file must) against it through pkg-config.
 # Everything SwiftPM writes goes under WORK_DIR: the source tree stays clean.
 # Usage: run-tests.sh BUILD_DIR WORK_DIR [CMAKE]
 set -eu
@@ -36,6 +36,10 @@ swift build --scratch-path "$scratch"
 
 step "swift test"
 swift test --scratch-path "$scratch" --disable-xctest
+
+# Linked through pkg-config, the package loads the library by its soname.
+step "soname check of the test binary"
+check_soname "$(swift build --scratch-path "$scratch" --show-bin-path)/OblivexPackageTests.xctest"
 
 # As the Go bindings' race-detector run: the concurrency and threshold tests
 # under ThreadSanitizer (a separate build).

@@ -1,7 +1,10 @@
 # ctest's consumer_install: install the build tree into a scratch prefix, then
 # build and run c_tests/consumer against it, once with find_package(oblivex)
-# (shared and static library) and once with pkg-config.
-# Inputs: BUILD_DIR, CONSUMER_DIR, WORK_DIR, C_COMPILER.
+# (shared and static library) and once with pkg-config; then the soname
+# check (c_tests/soname) on the installed library, its CMake package and the
+# two programs linked against the shared library.
+# Inputs: BUILD_DIR, CONSUMER_DIR, WORK_DIR, C_COMPILER, CARGO_TOML, READELF,
+# SONAME_SCRIPT.
 
 function(run)
     execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc)
@@ -36,3 +39,8 @@ file(GLOB lib_file "${prefix}/*/liboblivex.so")
 get_filename_component(lib_dir "${lib_file}" DIRECTORY)
 run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${lib_dir}" "${WORK_DIR}/consumer_pkgconfig")
 message(STATUS "consumer: find_package (shared, static) and pkg-config builds run")
+
+set(LIB_DIR "${lib_dir}")
+set(PROGRAMS "${WORK_DIR}/cmake-build/consumer_shared" "${WORK_DIR}/consumer_pkgconfig")
+set(CONFIG_VERSION "${lib_dir}/cmake/oblivex/oblivexConfigVersion.cmake")
+include("${SONAME_SCRIPT}")
