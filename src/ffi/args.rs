@@ -3,8 +3,6 @@
 //! single-use batch a client handle holds, and the last step of every
 //! threshold client.
 
-use core::any::Any;
-
 use super::guard::{array, array_len, optional_input, OutBuffer};
 use super::status::CResult;
 use super::status::{
@@ -95,27 +93,21 @@ pub(crate) fn kappa_from_c(kappa: u32) -> CResult<Kappa> {
 
 /// The single-use batch inside a client handle: taken out by the last
 /// step, after which the handle answers `OBLIVEX_ERR_BATCH_USED`.
-pub(crate) struct BatchSlot(Option<Box<dyn Any + Send>>);
+pub(crate) struct BatchSlot<T>(Option<T>);
 
-impl BatchSlot {
-    pub(crate) fn new<T: Any + Send>(batch: T) -> Self {
-        BatchSlot(Some(Box::new(batch)))
+impl<T> BatchSlot<T> {
+    pub(crate) fn new(batch: T) -> Self {
+        BatchSlot(Some(batch))
     }
 
     /// The batch, if not spent.
-    pub(crate) fn get<T: Any>(&self) -> CResult<&T> {
-        let batch = self.0.as_ref().ok_or(OBLIVEX_ERR_BATCH_USED)?;
-        Ok(batch
-            .downcast_ref()
-            .expect("a handle holds a batch of its own suite"))
+    pub(crate) fn get(&self) -> CResult<&T> {
+        self.0.as_ref().ok_or(OBLIVEX_ERR_BATCH_USED)
     }
 
     /// The batch, taken out: from here the handle is spent.
-    pub(crate) fn take<T: Any>(&mut self) -> CResult<Box<T>> {
-        let batch = self.0.take().ok_or(OBLIVEX_ERR_BATCH_USED)?;
-        Ok(batch
-            .downcast()
-            .expect("a handle holds a batch of its own suite"))
+    pub(crate) fn take(&mut self) -> CResult<T> {
+        self.0.take().ok_or(OBLIVEX_ERR_BATCH_USED)
     }
 }
 
@@ -255,14 +247,14 @@ impl<'a> Finalize<'a> {
     /// status either way.
     pub(crate) fn run<T: ThresholdBatch>(
         self,
-        slot: &mut BatchSlot,
+        slot: &mut BatchSlot<T>,
         count: usize,
         width: usize,
     ) -> CResult {
         self.outputs.check_fits(array_len(count, width)?)?;
-        check_response_ids(slot.get::<T>()?.quorum(), &self.responses)?;
-        let batch = slot.take::<T>()?;
-        match T::finalize(*batch, &self.responses) {
+        check_response_ids(slot.get()?.quorum(), &self.responses)?;
+        let batch = slot.take()?;
+        match T::finalize(batch, &self.responses) {
             Ok(recovered) => {
                 self.outputs.write_items(&recovered.outputs);
                 self.cheaters.write(&recovered.cheaters);
@@ -279,7 +271,7 @@ impl<'a> Finalize<'a> {
 }
 
 /// A threshold client's batch, as the C `_finalize` functions drive it.
-pub(crate) trait ThresholdBatch: Any + Sized {
+pub(crate) trait ThresholdBatch: Sized {
     /// One output (a PRF output, a signature, a plaintext or KEM secret).
     type Output: AsRef<[u8]>;
     /// The quorum named at `_blind`, if any.

@@ -5,13 +5,10 @@
 //! `OBLIVEX_SUITE_BLS12381G1_SHA256` key share.
 
 use super::args::{kappa_from_c, read_inputs, read_quorum, BatchSlot, Finalize};
-use super::guard::{
-    array_len, catch, emit, handle, handle_mut, input, optional_input, out_pointer, release,
-    OutBuffer,
-};
+use super::guard::{array_len, catch, input, optional_input, out_pointer, OutBuffer};
+use super::handle::{borrow, borrow_mut, create, free, Boxed, Handle};
 use super::sharing::{oblivex_key_share, Dealing};
 use super::status::{oblivex_status, OBLIVEX_ERR_VERIFICATION_FAILED};
-use super::suite::Suite;
 use crate::bls::{self, KeySet, PublicKey, SigningBatch, SigningClient, SIGNATURE_LEN};
 use crate::group::{Bls12381G1, PrimeOrderGroup};
 use crate::rng::os_rng;
@@ -20,7 +17,12 @@ use crate::rng::os_rng;
 /// the G1 commitments, checked against each other by pairings when it was
 /// made. Immutable and thread-safe.
 pub struct oblivex_bls_key_set {
-    key_set: KeySet,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_bls_key_set {
+    type RustType = KeySet;
+    type Ownership = Boxed;
 }
 
 /// A client's batch of messages being signed blindly, kept between
@@ -28,9 +30,19 @@ pub struct oblivex_bls_key_set {
 /// once; secrets are wiped when it is finalized or freed. Not for
 /// concurrent use.
 pub struct oblivex_bls_batch {
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_bls_batch {
+    type RustType = BlsBatch;
+    type Ownership = Boxed;
+}
+
+/// What an `oblivex_bls_batch` points to: the number of messages and the
+/// batch.
+pub(crate) struct BlsBatch {
     count: usize,
-    /// A `SigningBatch`.
-    batch: BatchSlot,
+    batch: BatchSlot<SigningBatch>,
 }
 
 /// A dealer's t-of-m threshold BLS key (`1 <= t <= m <=
@@ -63,9 +75,9 @@ pub unsafe extern "C" fn oblivex_bls_deal(
         let mut rng = os_rng()?;
         let key = dealing.key::<Bls12381G1, _>(&mut rng)?;
         let (shares, key_set) = bls::deal(&key, threshold, parties, &mut rng)?;
-        dealing.emit_shares(Suite::Bls12381G1, shares);
+        dealing.emit_shares(shares);
         // SAFETY: `key_set_out` is non-NULL and writable by the contract.
-        unsafe { emit(key_set_out, oblivex_bls_key_set { key_set }) };
+        unsafe { create(key_set_out, key_set) };
         Ok(())
     })
 }
@@ -96,7 +108,7 @@ pub unsafe extern "C" fn oblivex_bls_key_set_from_bytes(
         let key_set_out = out_pointer(key_set_out)?;
         let key_set = KeySet::from_bytes(bytes)?;
         // SAFETY: `key_set_out` is non-NULL and writable by the contract.
-        unsafe { emit(key_set_out, oblivex_bls_key_set { key_set }) };
+        unsafe { create(key_set_out, key_set) };
         Ok(())
     })
 }
@@ -119,10 +131,10 @@ pub unsafe extern "C" fn oblivex_bls_key_set_to_bytes(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `key_set` is NULL or live by the contract.
-        let key_set = unsafe { handle(key_set) }?;
+        let key_set = unsafe { borrow(key_set) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(bytes, bytes_capacity, bytes_written) }?;
-        out.put(&key_set.key_set.to_bytes())
+        out.put(&key_set.to_bytes())
     })
 }
 
@@ -145,10 +157,10 @@ pub unsafe extern "C" fn oblivex_bls_key_set_public_key(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `key_set` is NULL or live by the contract.
-        let key_set = unsafe { handle(key_set) }?;
+        let key_set = unsafe { borrow(key_set) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(public_key, public_key_capacity, public_key_written) }?;
-        out.put(&key_set.key_set.public_key().to_bytes())
+        out.put(&key_set.public_key().to_bytes())
     })
 }
 
@@ -159,7 +171,7 @@ pub unsafe extern "C" fn oblivex_bls_key_set_public_key(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_bls_key_set_free(key_set: *mut oblivex_bls_key_set) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(key_set) }
+    unsafe { free(key_set) }
 }
 
 /// The client's first step: hashes `count` messages (`messages[i]` of
@@ -199,7 +211,7 @@ pub unsafe extern "C" fn oblivex_bls_batch_blind(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `key_set` is NULL or live by the contract.
-        let key_set = unsafe { handle(key_set) }?;
+        let key_set = unsafe { borrow(key_set) }?;
         let kappa = kappa_from_c(kappa)?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let (messages, quorum) = unsafe {
@@ -211,19 +223,19 @@ pub unsafe extern "C" fn oblivex_bls_batch_blind(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let request = unsafe { OutBuffer::new(request, request_capacity, request_written) }?;
         let batch_out = out_pointer(batch_out)?;
-        let mut client = SigningClient::new(key_set.key_set.clone(), kappa);
+        let mut client = SigningClient::new(key_set.clone(), kappa);
         if let Some(quorum) = quorum {
             client = client.with_quorum(quorum)?;
         }
         request.check_fits(array_len(count + 1, Bls12381G1::ELEMENT_LEN)?)?;
         let batch = client.blind(&messages, &mut os_rng()?)?;
         request.put(batch.request().as_bytes())?;
-        let handle = oblivex_bls_batch {
+        let handle = BlsBatch {
             count,
             batch: BatchSlot::new(batch),
         };
         // SAFETY: `batch_out` is non-NULL and writable by the contract.
-        unsafe { emit(batch_out, handle) };
+        unsafe { create(batch_out, handle) };
         Ok(())
     })
 }
@@ -256,7 +268,7 @@ pub unsafe extern "C" fn oblivex_bls_batch_finalize(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `batch` is NULL or live and unshared by the contract.
-        let batch = unsafe { handle_mut(batch) }?;
+        let batch = unsafe { borrow_mut(batch) }?;
         // SAFETY: forwarded from this function's contract.
         let finalize = unsafe {
             Finalize::new(
@@ -272,7 +284,7 @@ pub unsafe extern "C" fn oblivex_bls_batch_finalize(
                 cheaters_written,
             )
         }?;
-        finalize.run::<SigningBatch>(&mut batch.batch, batch.count, SIGNATURE_LEN)
+        finalize.run(&mut batch.batch, batch.count, SIGNATURE_LEN)
     })
 }
 
@@ -283,7 +295,7 @@ pub unsafe extern "C" fn oblivex_bls_batch_finalize(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_bls_batch_free(batch: *mut oblivex_bls_batch) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(batch) }
+    unsafe { free(batch) }
 }
 
 /// Checks a BLS public key received from elsewhere before it is stored:

@@ -7,15 +7,13 @@
 use core::ffi::c_int;
 
 use super::args::{kappa_from_c, read_inputs, BatchSlot};
-use super::guard::{
-    array_len, catch, catch_or, emit, handle_mut, input, optional_input, out_pointer, release,
-    OutBuffer,
-};
+use super::guard::{array_len, catch, catch_or, input, optional_input, out_pointer, OutBuffer};
+use super::handle::{borrow_mut, create, free, Boxed, Handle};
 use super::status::{
     oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_MISSING_PUBLIC_KEY,
     OBLIVEX_ERR_UNKNOWN_CHECK,
 };
-use super::suite::{oblivex_suite, with_group, Suite};
+use super::suite::{oblivex_suite, with_group, PerGroup, PerSuite, Suite, SuiteGroup};
 use crate::group::PrimeOrderGroup;
 use crate::message::EvaluatedElements;
 use crate::oblivious::{request_len, Check, Kappa};
@@ -48,11 +46,27 @@ fn check_from_c(check: oblivex_check) -> CResult<Check> {
 /// `oblivex_checked_oprf_batch_finalize`. Finalize it once; the secrets are
 /// wiped when it is finalized or freed. Not for concurrent use.
 pub struct oblivex_checked_oprf_batch {
-    suite: Suite,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_checked_oprf_batch {
+    type RustType = SuiteCheckedBatch;
+    type Ownership = Boxed;
+}
+
+/// What an `oblivex_checked_oprf_batch` points to: the number of inputs,
+/// the number of elements requested, and the batch, of its suite's group.
+pub(crate) struct SuiteCheckedBatch {
     count: usize,
     request_len: usize,
-    /// A `CheckedOprfBatch<G>`.
-    batch: BatchSlot,
+    batch: PerSuite<CheckedBatchSlots>,
+}
+
+/// The [`BatchSlot`] of a [`CheckedOprfBatch`], for each group.
+enum CheckedBatchSlots {}
+
+impl PerGroup for CheckedBatchSlots {
+    type Of<G: PrimeOrderGroup> = BatchSlot<CheckedOprfBatch<G>>;
 }
 
 /// The number of elements a checked request for `count` inputs holds (the
@@ -154,16 +168,16 @@ pub unsafe extern "C" fn oblivex_checked_oprf_batch_blind(
         let batch_out = out_pointer(batch_out)?;
         let handle = with_group!(suite, G => {
             let (batch, request_len) = blind::<G>(check, kappa, public_key, &inputs, request)?;
-            oblivex_checked_oprf_batch { suite, count, request_len, batch: BatchSlot::new(batch) }
+            SuiteCheckedBatch { count, request_len, batch: G::wrap(BatchSlot::new(batch)) }
         });
         // SAFETY: `batch_out` is non-NULL and writable by the contract.
-        unsafe { emit(batch_out, handle) };
+        unsafe { create(batch_out, handle) };
         Ok(())
     })
 }
 
 fn finalize<G: PrimeOrderGroup>(
-    slot: &mut BatchSlot,
+    slot: &mut BatchSlot<CheckedOprfBatch<G>>,
     request_len: usize,
     response: &[u8],
 ) -> CResult<Vec<Output>> {
@@ -171,8 +185,7 @@ fn finalize<G: PrimeOrderGroup>(
     if response.len() != request_len {
         return Err(OBLIVEX_ERR_BAD_LENGTH);
     }
-    slot.get::<CheckedOprfBatch<G>>()?;
-    Ok(slot.take::<CheckedOprfBatch<G>>()?.finalize(&response)?)
+    Ok(slot.take()?.finalize(&response)?)
 }
 
 /// The client's last step: checks the server's answer (`response`, one
@@ -204,14 +217,14 @@ pub unsafe extern "C" fn oblivex_checked_oprf_batch_finalize(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `batch` is NULL or live and unshared by the contract.
-        let batch = unsafe { handle_mut(batch) }?;
+        let batch = unsafe { borrow_mut(batch) }?;
         // SAFETY: `response` holds `response_len` bytes by the contract.
         let response = unsafe { input(response, response_len) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
-        with_group!(batch.suite, G => {
+        with_group!(match &mut batch.batch, G(slot) => {
             outputs.check_fits(array_len(batch.count, G::HASH_LEN)?)?;
-            let results = finalize::<G>(&mut batch.batch, batch.request_len, response)?;
+            let results = finalize::<G>(slot, batch.request_len, response)?;
             outputs.write_items(&results);
             Ok(())
         })
@@ -226,5 +239,5 @@ pub unsafe extern "C" fn oblivex_checked_oprf_batch_finalize(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_checked_oprf_batch_free(batch: *mut oblivex_checked_oprf_batch) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(batch) }
+    unsafe { free(batch) }
 }

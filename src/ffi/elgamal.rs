@@ -6,17 +6,16 @@
 use core::ffi::c_int;
 
 use super::args::{item_width, kappa_from_c, read_quorum, BatchSlot, Finalize};
-use super::guard::{
-    array_len, catch, catch_or, emit, handle, handle_mut, input, out_pointer, release, OutBuffer,
-};
+use super::guard::{array_len, catch, catch_or, input, out_pointer, OutBuffer};
+use super::handle::{borrow, borrow_mut, create, free, Boxed, Handle};
 use super::sharing::oblivex_commitments;
 use super::status::{oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_UNKNOWN_TARGET};
-use super::suite::{oblivex_suite, with_group, Suite};
+use super::suite::{oblivex_suite, with_group, PerGroup, PerSuite, Suite, SuiteGroup};
 use crate::elgamal::{encapsulate, encrypt, Ciphertext, DecryptionBatch, DecryptionClient};
 use crate::group::{encode_to_vec, PrimeOrderGroup};
 use crate::oblivious::Kappa;
 use crate::rng::os_rng;
-use crate::threshold::PartyId;
+use crate::threshold::{Commitments, PartyId};
 
 /// Encrypts `message` (an element encoding of `suite`, not the identity)
 /// under `public_key` (an element encoding, e.g. from
@@ -120,16 +119,32 @@ pub const OBLIVEX_ELGAMAL_KEM_SECRETS: oblivex_elgamal_target = oblivex_elgamal_
 /// `oblivex_elgamal_batch_finalize`. Finalize it once; secrets are wiped
 /// when it is finalized or freed. Not for concurrent use.
 pub struct oblivex_elgamal_batch {
-    suite: Suite,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_elgamal_batch {
+    type RustType = SuiteDecryptionBatch;
+    type Ownership = Boxed;
+}
+
+/// What an `oblivex_elgamal_batch` points to: the number of items, the
+/// width of an output, and the batch, of the commitments' group.
+pub(crate) struct SuiteDecryptionBatch {
     count: usize,
     output_len: usize,
-    /// A `DecryptionBatch<G>`.
-    batch: BatchSlot,
+    batch: PerSuite<DecryptionBatchSlots>,
+}
+
+/// The [`BatchSlot`] of a [`DecryptionBatch`], for each group.
+enum DecryptionBatchSlots {}
+
+impl PerGroup for DecryptionBatchSlots {
+    type Of<G: PrimeOrderGroup> = BatchSlot<DecryptionBatch<G>>;
 }
 
 #[allow(clippy::too_many_arguments)]
 fn blind<G: PrimeOrderGroup>(
-    commitments: &oblivex_commitments,
+    commitments: &Commitments<G>,
     kem: bool,
     items: &[u8],
     count: usize,
@@ -147,7 +162,7 @@ fn blind<G: PrimeOrderGroup>(
     if width != expected {
         return Err(OBLIVEX_ERR_BAD_LENGTH);
     }
-    let mut client = DecryptionClient::new(commitments.of::<G>().clone(), blinded, kappa);
+    let mut client = DecryptionClient::new(commitments.clone(), blinded, kappa);
     if let Some(quorum) = quorum {
         client = client.with_quorum(quorum)?;
     }
@@ -207,7 +222,7 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_blind(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `commitments` is NULL or live by the contract.
-        let commitments = unsafe { handle(commitments) }?;
+        let commitments = unsafe { borrow(commitments) }?;
         let kem = match target {
             OBLIVEX_ELGAMAL_PLAINTEXTS => false,
             OBLIVEX_ELGAMAL_KEM_SECRETS => true,
@@ -220,14 +235,13 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_blind(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let request = unsafe { OutBuffer::new(request, request_capacity, request_written) }?;
         let batch_out = out_pointer(batch_out)?;
-        let suite = commitments.suite;
-        let handle = with_group!(suite, G => {
+        let handle = with_group!(match commitments, G(commitments) => {
             let batch = blind::<G>(commitments, kem, items, count, blinded, quorum, kappa, request)?;
             let output_len = batch.output_len();
-            oblivex_elgamal_batch { suite, count, output_len, batch: BatchSlot::new(batch) }
+            SuiteDecryptionBatch { count, output_len, batch: G::wrap(BatchSlot::new(batch)) }
         });
         // SAFETY: `batch_out` is non-NULL and writable by the contract.
-        unsafe { emit(batch_out, handle) };
+        unsafe { create(batch_out, handle) };
         Ok(())
     })
 }
@@ -243,7 +257,7 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_output_len(
     batch: *const oblivex_elgamal_batch,
 ) -> usize {
     // SAFETY: `batch` is NULL or live by the contract.
-    catch_or(0, || unsafe { handle(batch) }.map_or(0, |b| b.output_len))
+    catch_or(0, || unsafe { borrow(batch) }.map_or(0, |b| b.output_len))
 }
 
 /// The decryption client's last step: checks each server's response,
@@ -279,7 +293,7 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_finalize(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `batch` is NULL or live and unshared by the contract.
-        let batch = unsafe { handle_mut(batch) }?;
+        let batch = unsafe { borrow_mut(batch) }?;
         // SAFETY: forwarded from this function's contract.
         let finalize = unsafe {
             Finalize::new(
@@ -296,9 +310,7 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_finalize(
             )
         }?;
         let (items, width) = (batch.count, batch.output_len);
-        with_group!(batch.suite, G => {
-            finalize.run::<DecryptionBatch<G>>(&mut batch.batch, items, width)
-        })
+        with_group!(match &mut batch.batch, G(slot) => finalize.run(slot, items, width))
     })
 }
 
@@ -309,5 +321,5 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_finalize(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_elgamal_batch_free(batch: *mut oblivex_elgamal_batch) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(batch) }
+    unsafe { free(batch) }
 }

@@ -78,26 +78,6 @@ pub(crate) fn array_len(count: usize, width: usize) -> CResult<usize> {
     count.checked_mul(width).ok_or(OBLIVEX_ERR_BAD_LENGTH)
 }
 
-/// Borrows the object behind a handle after checking it is not NULL.
-///
-/// # Safety
-/// If `ptr` is not NULL it must be a live handle of this type.
-pub(crate) unsafe fn handle<'a, T>(ptr: *const T) -> CResult<&'a T> {
-    // SAFETY: the caller guarantees a live handle when non-NULL.
-    unsafe { ptr.as_ref() }.ok_or(OBLIVEX_ERR_NULL_POINTER)
-}
-
-/// Borrows the object behind a handle mutably (a client batch, which is
-/// not for concurrent use) after checking it is not NULL.
-///
-/// # Safety
-/// If `ptr` is not NULL it must be a live handle of this type that no other
-/// thread uses during the call.
-pub(crate) unsafe fn handle_mut<'a, T>(ptr: *mut T) -> CResult<&'a mut T> {
-    // SAFETY: the caller guarantees a live, unshared handle when non-NULL.
-    unsafe { ptr.as_mut() }.ok_or(OBLIVEX_ERR_NULL_POINTER)
-}
-
 /// Checks a pointer through which a new handle (or a single value) will be
 /// returned.
 pub(crate) fn out_pointer<T>(ptr: *mut T) -> CResult<*mut T> {
@@ -106,29 +86,6 @@ pub(crate) fn out_pointer<T>(ptr: *mut T) -> CResult<*mut T> {
     } else {
         Ok(ptr)
     }
-}
-
-/// Hands a new object to C as a handle in `*out`.
-///
-/// # Safety
-/// `out` was checked by [`out_pointer`] and points to a writable pointer.
-pub(crate) unsafe fn emit<T>(out: *mut *mut T, object: T) {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { out.write(Box::into_raw(Box::new(object))) };
-}
-
-/// Releases a handle made by [`emit`]: its Drop wipes the secrets it holds.
-/// NULL is ignored.
-///
-/// # Safety
-/// `ptr` is NULL or a live handle of this type, not used afterwards.
-pub(crate) unsafe fn release<T>(ptr: *mut T) {
-    catch_or((), || {
-        if !ptr.is_null() {
-            // SAFETY: a live handle from `Box::into_raw` by the contract.
-            drop(unsafe { Box::from_raw(ptr) });
-        }
-    })
 }
 
 /// A caller's output buffer (`capacity` bytes) and the `size_t` that

@@ -23,6 +23,7 @@
 
 mod args;
 mod guard;
+mod handle;
 
 // The order of the header: one module per group, kept apart so that
 // rustfmt leaves the order alone.

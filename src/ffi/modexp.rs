@@ -2,9 +2,8 @@
 //! the two batch calls (one modulus, or one per value).
 
 use super::args::item_width;
-use super::guard::{
-    array, array_len, catch, catch_or, emit, handle, input, out_pointer, release, OutBuffer,
-};
+use super::guard::{array, array_len, catch, catch_or, input, out_pointer, OutBuffer};
+use super::handle::{borrow, create, free, Boxed, Handle};
 use super::status::{oblivex_status, CResult};
 use crate::mp::{mod_exp_batch_multi, multi_result_len, MontContext};
 
@@ -13,7 +12,12 @@ use crate::mp::{mod_exp_batch_multi, multi_result_len, MontContext};
 /// after creation: one context may be used from many threads at once, and
 /// for any number of calls.
 pub struct oblivex_mont_ctx {
-    ctx: MontContext,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_mont_ctx {
+    type RustType = MontContext;
+    type Ownership = Boxed;
 }
 
 /// Creates the context of an odd modulus `1 <= m < 2^8192`, given as
@@ -40,7 +44,7 @@ pub unsafe extern "C" fn oblivex_mont_ctx_new(
         let ctx_out = out_pointer(ctx_out)?;
         let ctx = MontContext::new(modulus)?;
         // SAFETY: `ctx_out` is non-NULL and writable by the contract.
-        unsafe { emit(ctx_out, oblivex_mont_ctx { ctx }) };
+        unsafe { create(ctx_out, ctx) };
         Ok(())
     })
 }
@@ -54,7 +58,7 @@ pub unsafe extern "C" fn oblivex_mont_ctx_new(
 pub unsafe extern "C" fn oblivex_mont_ctx_modulus_len(ctx: *const oblivex_mont_ctx) -> usize {
     catch_or(0, || {
         // SAFETY: `ctx` is NULL or live by the contract.
-        unsafe { handle(ctx) }.map_or(0, |h| h.ctx.modulus_len())
+        unsafe { borrow(ctx) }.map_or(0, MontContext::modulus_len)
     })
 }
 
@@ -65,7 +69,7 @@ pub unsafe extern "C" fn oblivex_mont_ctx_modulus_len(ctx: *const oblivex_mont_c
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_mont_ctx_free(ctx: *mut oblivex_mont_ctx) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(ctx) }
+    unsafe { free(ctx) }
 }
 
 /// The operands of a batch: `count` bases and `count` exponents, each
@@ -137,7 +141,7 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `ctx` is NULL or live by the contract.
-        let ctx = &unsafe { handle(ctx) }?.ctx;
+        let ctx = unsafe { borrow(ctx) }?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let ops = unsafe { Operands::read(bases, bases_len, exponents, exponents_len, count) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
@@ -179,7 +183,7 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch_multi(
         let contexts = handles
             .iter()
             // SAFETY: each entry is NULL or a live handle by the contract.
-            .map(|&h| unsafe { handle(h) }.map(|h| &h.ctx))
+            .map(|&h| unsafe { borrow(h) })
             .collect::<CResult<Vec<&MontContext>>>()?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let ops = unsafe { Operands::read(bases, bases_len, exponents, exponents_len, count) }?;

@@ -2,14 +2,16 @@
 //! batch between its two steps.
 
 use super::args::{read_inputs, BatchSlot};
-use super::guard::{
-    array_len, catch, emit, handle_mut, input, optional_input, out_pointer, release, OutBuffer,
-};
+use super::guard::{array_len, catch, input, optional_input, out_pointer, OutBuffer};
+use super::handle::{borrow_mut, create, free, Boxed, Handle};
 use super::status::{
     oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_MISSING_PROOF,
     OBLIVEX_ERR_MISSING_PUBLIC_KEY,
 };
-use super::suite::{mode_from_c, oblivex_oprf_mode, oblivex_suite, with_group, Suite};
+use super::suite::{
+    mode_from_c, oblivex_oprf_mode, oblivex_suite, with_group, PerGroup, PerSuite, Suite,
+    SuiteGroup,
+};
 use crate::group::PrimeOrderGroup;
 use crate::message::EvaluatedElements;
 use crate::oprf::{
@@ -22,10 +24,26 @@ use crate::rng::os_rng;
 /// Finalize it once; the blinds are wiped when it is finalized or freed.
 /// Not for concurrent use.
 pub struct oblivex_oprf_batch {
-    suite: Suite,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_oprf_batch {
+    type RustType = SuiteOprfBatch;
+    type Ownership = Boxed;
+}
+
+/// What an `oblivex_oprf_batch` points to: the number of inputs and the
+/// batch of its mode, of its suite's group.
+pub(crate) struct SuiteOprfBatch {
     count: usize,
-    /// A `ModeBatch<G>` for the suite's group.
-    batch: BatchSlot,
+    batch: PerSuite<ModeBatchSlots>,
+}
+
+/// The [`BatchSlot`] of a [`ModeBatch`], for each group.
+enum ModeBatchSlots {}
+
+impl PerGroup for ModeBatchSlots {
+    type Of<G: PrimeOrderGroup> = BatchSlot<ModeBatch<G>>;
 }
 
 /// The batch of one mode.
@@ -119,21 +137,16 @@ pub unsafe extern "C" fn oblivex_oprf_batch_blind(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let blinded = unsafe { OutBuffer::new(blinded, blinded_capacity, blinded_written) }?;
         let batch_out = out_pointer(batch_out)?;
-        let batch = with_group!(suite, G => BatchSlot::new(blind::<G>(mode, &inputs, info, public_key, blinded)?));
-        let handle = oblivex_oprf_batch {
-            suite,
-            count,
-            batch,
-        };
+        let batch = with_group!(suite, G => G::wrap(BatchSlot::new(blind::<G>(mode, &inputs, info, public_key, blinded)?)));
         // SAFETY: `batch_out` is non-NULL and writable by the contract.
-        unsafe { emit(batch_out, handle) };
+        unsafe { create(batch_out, SuiteOprfBatch { count, batch }) };
         Ok(())
     })
 }
 
 /// Checks the answer (and the proof) and finalizes, spending the batch.
 fn finalize<G: PrimeOrderGroup>(
-    slot: &mut BatchSlot,
+    slot: &mut BatchSlot<ModeBatch<G>>,
     count: usize,
     evaluated: &[u8],
     proof: &[u8],
@@ -142,13 +155,13 @@ fn finalize<G: PrimeOrderGroup>(
     if response.len() != count {
         return Err(OBLIVEX_ERR_BAD_LENGTH);
     }
-    let proof = match slot.get::<ModeBatch<G>>()? {
+    let proof = match slot.get()? {
         ModeBatch::Oprf(_) => None,
         _ if proof.is_empty() => return Err(OBLIVEX_ERR_MISSING_PROOF),
         _ => Some(Proof::<G>::from_bytes(proof)?),
     };
     // Everything is well-formed: from here the batch is spent.
-    let outputs = match (*slot.take::<ModeBatch<G>>()?, proof) {
+    let outputs = match (slot.take()?, proof) {
         (ModeBatch::Oprf(b), _) => b.finalize(&response)?,
         (ModeBatch::Voprf(b), Some(proof)) => b.finalize(&response, &proof)?,
         (ModeBatch::Poprf(b), Some(proof)) => b.finalize(&response, &proof)?,
@@ -193,7 +206,7 @@ pub unsafe extern "C" fn oblivex_oprf_batch_finalize(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `batch` is NULL or live and unshared by the contract.
-        let batch = unsafe { handle_mut(batch) }?;
+        let batch = unsafe { borrow_mut(batch) }?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let (evaluated, proof) = unsafe {
             (
@@ -203,9 +216,9 @@ pub unsafe extern "C" fn oblivex_oprf_batch_finalize(
         };
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
-        with_group!(batch.suite, G => {
+        with_group!(match &mut batch.batch, G(slot) => {
             outputs.check_fits(array_len(batch.count, G::HASH_LEN)?)?;
-            let results = finalize::<G>(&mut batch.batch, batch.count, evaluated, proof)?;
+            let results = finalize::<G>(slot, batch.count, evaluated, proof)?;
             outputs.write_items(&results);
             Ok(())
         })
@@ -219,5 +232,5 @@ pub unsafe extern "C" fn oblivex_oprf_batch_finalize(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_oprf_batch_free(batch: *mut oblivex_oprf_batch) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(batch) }
+    unsafe { free(batch) }
 }

@@ -1,11 +1,13 @@
 //! C ABI of the RFC 9497 server: a handle holding a suite, a mode and a
 //! secret key, and its one evaluation step.
 
-use core::any::Any;
-
-use super::guard::{catch, emit, handle, input, optional_input, out_pointer, release, OutBuffer};
+use super::guard::{catch, input, optional_input, out_pointer, OutBuffer};
+use super::handle::{borrow, create, free, Boxed, Handle};
 use super::status::{oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH};
-use super::suite::{mode_from_c, oblivex_oprf_mode, oblivex_suite, with_group, Suite};
+use super::suite::{
+    mode_from_c, oblivex_oprf_mode, oblivex_suite, with_group, PerGroup, PerSuite, Suite,
+    SuiteGroup,
+};
 use crate::group::{encode_scalar_to_vec, encode_to_vec, PrimeOrderGroup};
 use crate::message::BlindedElements;
 use crate::oprf::{KeyPair, Mode, OprfServer, PoprfServer, VoprfServer};
@@ -15,10 +17,26 @@ use crate::Zeroizing;
 /// An OPRF server: a suite, a mode and a secret key. Immutable: one handle
 /// may serve many threads at once. Its key is wiped when it is freed.
 pub struct oblivex_oprf_server {
-    suite: Suite,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_oprf_server {
+    type RustType = SuiteServer;
+    type Ownership = Boxed;
+}
+
+/// What an `oblivex_oprf_server` points to: the server of its mode, for
+/// its suite's group.
+pub(crate) struct SuiteServer {
     mode: Mode,
-    /// A `ModeServer<G>` for the suite's group.
-    server: Box<dyn Any + Send + Sync>,
+    server: PerSuite<ModeServers>,
+}
+
+/// [`ModeServer`] for each group.
+enum ModeServers {}
+
+impl PerGroup for ModeServers {
+    type Of<G: PrimeOrderGroup> = ModeServer<G>;
 }
 
 /// The server of one mode.
@@ -46,19 +64,12 @@ impl<G: PrimeOrderGroup> ModeServer<G> {
     }
 }
 
-impl oblivex_oprf_server {
-    fn new<G: PrimeOrderGroup>(suite: Suite, mode: Mode, key: KeyPair<G>) -> Self {
-        oblivex_oprf_server {
-            suite,
+impl SuiteServer {
+    fn new<G: SuiteGroup>(mode: Mode, key: KeyPair<G>) -> Self {
+        SuiteServer {
             mode,
-            server: Box::new(ModeServer::new(mode, key)),
+            server: G::wrap(ModeServer::new(mode, key)),
         }
-    }
-
-    fn of<G: PrimeOrderGroup>(&self) -> &ModeServer<G> {
-        self.server
-            .downcast_ref()
-            .expect("a handle holds a server of its own suite")
     }
 }
 
@@ -67,18 +78,18 @@ impl oblivex_oprf_server {
 ///
 /// # Safety
 /// `server_out` is NULL or points to a writable pointer.
-unsafe fn create(
+unsafe fn new_server(
     suite: oblivex_suite,
     mode: oblivex_oprf_mode,
     server_out: *mut *mut oblivex_oprf_server,
-    key: impl FnOnce(Suite, Mode) -> CResult<oblivex_oprf_server>,
+    key: impl FnOnce(Suite, Mode) -> CResult<SuiteServer>,
 ) -> oblivex_status {
     catch(|| {
         let (suite, mode) = (Suite::from_c(suite)?, mode_from_c(mode)?);
         let server_out = out_pointer(server_out)?;
         let server = key(suite, mode)?;
         // SAFETY: `server_out` is non-NULL and writable by the contract.
-        unsafe { emit(server_out, server) };
+        unsafe { create(server_out, server) };
         Ok(())
     })
 }
@@ -104,10 +115,10 @@ pub unsafe extern "C" fn oblivex_oprf_server_new(
 ) -> oblivex_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        create(suite, mode, server_out, |suite, mode| {
+        new_server(suite, mode, server_out, |suite, mode| {
             let secret_key = input(secret_key, secret_key_len)?;
             Ok(
-                with_group!(suite, G => oblivex_oprf_server::new::<G>(suite, mode, KeyPair::from_secret_bytes(secret_key)?)),
+                with_group!(suite, G => SuiteServer::new::<G>(mode, KeyPair::from_secret_bytes(secret_key)?)),
             )
         })
     }
@@ -137,11 +148,11 @@ pub unsafe extern "C" fn oblivex_oprf_server_derive(
 ) -> oblivex_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        create(suite, mode, server_out, |suite, mode| {
+        new_server(suite, mode, server_out, |suite, mode| {
             let seed = input(seed, seed_len)?;
             let info = optional_input(info, info_len)?;
             Ok(
-                with_group!(suite, G => oblivex_oprf_server::new::<G>(suite, mode, KeyPair::derive(mode, seed, info)?)),
+                with_group!(suite, G => SuiteServer::new::<G>(mode, KeyPair::derive(mode, seed, info)?)),
             )
         })
     }
@@ -163,11 +174,9 @@ pub unsafe extern "C" fn oblivex_oprf_server_generate(
 ) -> oblivex_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        create(suite, mode, server_out, |suite, mode| {
+        new_server(suite, mode, server_out, |suite, mode| {
             let mut rng = os_rng()?;
-            Ok(
-                with_group!(suite, G => oblivex_oprf_server::new::<G>(suite, mode, KeyPair::generate(&mut rng))),
-            )
+            Ok(with_group!(suite, G => SuiteServer::new::<G>(mode, KeyPair::generate(&mut rng))))
         })
     }
 }
@@ -191,10 +200,10 @@ pub unsafe extern "C" fn oblivex_oprf_server_public_key(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `server` is NULL or live by the contract.
-        let server = unsafe { handle(server) }?;
+        let server = unsafe { borrow(server) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(public_key, public_key_capacity, public_key_written) }?;
-        with_group!(server.suite, G => out.put(&encode_to_vec::<G>(server.of::<G>().key().public_key())))
+        with_group!(match &server.server, G(server) => out.put(&encode_to_vec::<G>(server.key().public_key())))
     })
 }
 
@@ -216,11 +225,11 @@ pub unsafe extern "C" fn oblivex_oprf_server_secret_key(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `server` is NULL or live by the contract.
-        let server = unsafe { handle(server) }?;
+        let server = unsafe { borrow(server) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(secret_key, secret_key_capacity, secret_key_written) }?;
-        with_group!(server.suite, G => {
-            let key = Zeroizing::new(encode_scalar_to_vec::<G>(server.of::<G>().key().secret()));
+        with_group!(match &server.server, G(server) => {
+            let key = Zeroizing::new(encode_scalar_to_vec::<G>(server.key().secret()));
             out.put(&key)
         })
     })
@@ -267,7 +276,7 @@ pub unsafe extern "C" fn oblivex_oprf_server_evaluate(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `server` is NULL or live by the contract.
-        let server = unsafe { handle(server) }?;
+        let server = unsafe { borrow(server) }?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let (blinded, info) = unsafe {
             (
@@ -289,7 +298,7 @@ pub unsafe extern "C" fn oblivex_oprf_server_evaluate(
             return Err(OBLIVEX_ERR_BAD_LENGTH);
         }
         evaluated.check_fits(blinded.len())?;
-        with_group!(server.suite, G => {
+        with_group!(match &server.server, G(mode_server) => {
             let proof_len = match server.mode {
                 Mode::Oprf => 0,
                 Mode::Voprf | Mode::Poprf => crate::oprf::Proof::<G>::LEN,
@@ -298,7 +307,7 @@ pub unsafe extern "C" fn oblivex_oprf_server_evaluate(
                 proof.check_fits(proof_len)?;
             }
             let request = BlindedElements::<G>::from_bytes(blinded)?;
-            let (answer, proof_made) = match server.of::<G>() {
+            let (answer, proof_made) = match mode_server {
                 ModeServer::Oprf(s) => (s.evaluate(&request), Vec::new()),
                 ModeServer::Voprf(s) => {
                     let (answer, made) = s.evaluate(&request, &mut os_rng()?);
@@ -324,5 +333,5 @@ pub unsafe extern "C" fn oblivex_oprf_server_evaluate(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_oprf_server_free(server: *mut oblivex_oprf_server) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(server) }
+    unsafe { free(server) }
 }

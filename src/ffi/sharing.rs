@@ -2,17 +2,14 @@
 //! (with their encodings), and the server's evaluation with its share — the
 //! whole server side of every threshold protocol.
 
-use core::any::Any;
-
 use super::args::read_quorum;
-use super::guard::{
-    catch, catch_or, emit, handle, input, optional_input, out_pointer, release, OutBuffer,
-};
+use super::guard::{catch, catch_or, input, optional_input, out_pointer, OutBuffer};
+use super::handle::{borrow, create, free, Boxed, Handle};
 use super::status::{
     oblivex_status, CResult, OBLIVEX_ERR_INVALID_PARTY_ID, OBLIVEX_ERR_SUITE_MISMATCH,
     OBLIVEX_ERR_VERIFICATION_FAILED,
 };
-use super::suite::{oblivex_suite, with_group, Suite};
+use super::suite::{oblivex_suite, with_group, PerGroup, PerSuite, Suite, SuiteGroup};
 use crate::group::{encode_to_vec, PrimeOrderGroup};
 use crate::message::BlindedElements;
 use crate::rng::os_rng;
@@ -27,47 +24,37 @@ use rand_core::CryptoRng;
 /// server side of every threshold protocol is
 /// `oblivex_threshold_server_evaluate` with this handle.
 pub struct oblivex_key_share {
-    pub(super) suite: Suite,
-    /// A `KeyShare<G>`.
-    share: Box<dyn Any + Send + Sync>,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_key_share {
+    type RustType = PerSuite<KeyShares>;
+    type Ownership = Boxed;
 }
 
 /// The public Feldman commitments of a t-of-m sharing (t elements; the
 /// first is the shared key's public key). Immutable and thread-safe.
 pub struct oblivex_commitments {
-    pub(super) suite: Suite,
-    /// A `Commitments<G>`.
-    commitments: Box<dyn Any + Send + Sync>,
+    _opaque: [u8; 0],
 }
 
-impl oblivex_key_share {
-    pub(super) fn new<G: PrimeOrderGroup>(suite: Suite, share: KeyShare<G>) -> Self {
-        oblivex_key_share {
-            suite,
-            share: Box::new(share),
-        }
-    }
-
-    pub(super) fn of<G: PrimeOrderGroup>(&self) -> &KeyShare<G> {
-        self.share
-            .downcast_ref()
-            .expect("a handle holds its suite's share")
-    }
+impl Handle for oblivex_commitments {
+    type RustType = PerSuite<CommitmentSets>;
+    type Ownership = Boxed;
 }
 
-impl oblivex_commitments {
-    pub(super) fn new<G: PrimeOrderGroup>(suite: Suite, commitments: Commitments<G>) -> Self {
-        oblivex_commitments {
-            suite,
-            commitments: Box::new(commitments),
-        }
-    }
+/// [`KeyShare`] for each group.
+pub(crate) enum KeyShares {}
 
-    pub(super) fn of<G: PrimeOrderGroup>(&self) -> &Commitments<G> {
-        self.commitments
-            .downcast_ref()
-            .expect("a handle holds its suite's commitments")
-    }
+impl PerGroup for KeyShares {
+    type Of<G: PrimeOrderGroup> = KeyShare<G>;
+}
+
+/// [`Commitments`] for each group.
+pub(crate) enum CommitmentSets {}
+
+impl PerGroup for CommitmentSets {
+    type Of<G: PrimeOrderGroup> = Commitments<G>;
 }
 
 /// The dealer's arguments, checked before any work: `t` and `m`, the secret
@@ -114,11 +101,11 @@ impl<'a> Dealing<'a> {
     }
 
     /// Hands the shares to C, one handle per party in `shares_out[0..m]`.
-    pub(super) fn emit_shares<G: PrimeOrderGroup>(self, suite: Suite, shares: Vec<KeyShare<G>>) {
+    pub(super) fn emit_shares<G: SuiteGroup>(self, shares: Vec<KeyShare<G>>) {
         debug_assert_eq!(shares.len(), self.parties);
         for (i, share) in shares.into_iter().enumerate() {
             // SAFETY: `parties` writable entries by `new`'s contract.
-            unsafe { emit(self.shares_out.add(i), oblivex_key_share::new(suite, share)) };
+            unsafe { create(self.shares_out.add(i), G::wrap(share)) };
         }
     }
 }
@@ -157,9 +144,9 @@ pub unsafe extern "C" fn oblivex_threshold_deal(
         with_group!(suite, G => {
             let key = dealing.key::<G, _>(&mut rng)?;
             let (shares, commitments) = threshold::deal::<G, _>(&key, threshold, parties, &mut rng)?;
-            dealing.emit_shares(suite, shares);
+            dealing.emit_shares(shares);
             // SAFETY: `commitments_out` is non-NULL and writable by the contract.
-            unsafe { emit(commitments_out, oblivex_commitments::new(suite, commitments)) };
+            unsafe { create(commitments_out, G::wrap(commitments)) };
             Ok(())
         })
     })
@@ -197,9 +184,9 @@ pub unsafe extern "C" fn oblivex_key_share_from_bytes(
         // SAFETY: `bytes` holds `bytes_len` bytes by the contract.
         let bytes = unsafe { input(bytes, bytes_len) }?;
         let share_out = out_pointer(share_out)?;
-        let share = with_group!(suite, G => oblivex_key_share::new(suite, KeyShare::<G>::from_bytes(bytes)?));
+        let share = with_group!(suite, G => G::wrap(KeyShare::<G>::from_bytes(bytes)?));
         // SAFETY: `share_out` is non-NULL and writable by the contract.
-        unsafe { emit(share_out, share) };
+        unsafe { create(share_out, share) };
         Ok(())
     })
 }
@@ -222,10 +209,10 @@ pub unsafe extern "C" fn oblivex_key_share_to_bytes(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `share` is NULL or live by the contract.
-        let share = unsafe { handle(share) }?;
+        let share = unsafe { borrow(share) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(bytes, bytes_capacity, bytes_written) }?;
-        with_group!(share.suite, G => out.put(&Zeroizing::new(share.of::<G>().to_bytes())))
+        with_group!(match share, G(share) => out.put(&Zeroizing::new(share.to_bytes())))
     })
 }
 
@@ -237,10 +224,7 @@ pub unsafe extern "C" fn oblivex_key_share_to_bytes(
 pub unsafe extern "C" fn oblivex_key_share_id(share: *const oblivex_key_share) -> u16 {
     catch_or(0, || {
         // SAFETY: `share` is NULL or live by the contract.
-        match unsafe { share.as_ref() } {
-            Some(share) => with_group!(share.suite, G => share.of::<G>().id()),
-            None => 0,
-        }
+        unsafe { borrow(share) }.map_or(0, |share| with_group!(match share, G(share) => share.id()))
     })
 }
 
@@ -251,7 +235,7 @@ pub unsafe extern "C" fn oblivex_key_share_id(share: *const oblivex_key_share) -
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_key_share_free(share: *mut oblivex_key_share) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(share) }
+    unsafe { free(share) }
 }
 
 /// Decodes a commitment set of `suite` (t element encodings, concatenated)
@@ -278,9 +262,9 @@ pub unsafe extern "C" fn oblivex_commitments_from_bytes(
         // SAFETY: `bytes` holds `bytes_len` bytes by the contract.
         let bytes = unsafe { input(bytes, bytes_len) }?;
         let commitments_out = out_pointer(commitments_out)?;
-        let commitments = with_group!(suite, G => oblivex_commitments::new(suite, Commitments::<G>::from_bytes(bytes)?));
+        let commitments = with_group!(suite, G => G::wrap(Commitments::<G>::from_bytes(bytes)?));
         // SAFETY: `commitments_out` is non-NULL and writable by the contract.
-        unsafe { emit(commitments_out, commitments) };
+        unsafe { create(commitments_out, commitments) };
         Ok(())
     })
 }
@@ -303,10 +287,10 @@ pub unsafe extern "C" fn oblivex_commitments_to_bytes(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `commitments` is NULL or live by the contract.
-        let commitments = unsafe { handle(commitments) }?;
+        let commitments = unsafe { borrow(commitments) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(bytes, bytes_capacity, bytes_written) }?;
-        with_group!(commitments.suite, G => out.put(&commitments.of::<G>().to_bytes()))
+        with_group!(match commitments, G(commitments) => out.put(&commitments.to_bytes()))
     })
 }
 
@@ -320,10 +304,7 @@ pub unsafe extern "C" fn oblivex_commitments_threshold(
 ) -> usize {
     catch_or(0, || {
         // SAFETY: `commitments` is NULL or live by the contract.
-        match unsafe { commitments.as_ref() } {
-            Some(c) => with_group!(c.suite, G => c.of::<G>().threshold()),
-            None => 0,
-        }
+        unsafe { borrow(commitments) }.map_or(0, |c| with_group!(match c, G(c) => c.threshold()))
     })
 }
 
@@ -347,10 +328,10 @@ pub unsafe extern "C" fn oblivex_commitments_public_key(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `commitments` is NULL or live by the contract.
-        let commitments = unsafe { handle(commitments) }?;
+        let commitments = unsafe { borrow(commitments) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let out = unsafe { OutBuffer::new(public_key, public_key_capacity, public_key_written) }?;
-        with_group!(commitments.suite, G => out.put(&encode_to_vec::<G>(commitments.of::<G>().public_key())))
+        with_group!(match commitments, G(commitments) => out.put(&encode_to_vec::<G>(commitments.public_key())))
     })
 }
 
@@ -370,12 +351,10 @@ pub unsafe extern "C" fn oblivex_commitments_verify_share(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: both are NULL or live by the contract.
-        let (commitments, share) = unsafe { (handle(commitments)?, handle(share)?) };
-        if commitments.suite != share.suite {
-            return Err(OBLIVEX_ERR_SUITE_MISMATCH);
-        }
-        with_group!(share.suite, G => {
-            if commitments.of::<G>().verify_share(share.of::<G>()) {
+        let (commitments, share) = unsafe { (borrow(commitments)?, borrow(share)?) };
+        with_group!(match commitments, G(commitments) => {
+            let share = G::project(share).ok_or(OBLIVEX_ERR_SUITE_MISMATCH)?;
+            if commitments.verify_share(share) {
                 Ok(())
             } else {
                 Err(OBLIVEX_ERR_VERIFICATION_FAILED)
@@ -392,7 +371,7 @@ pub unsafe extern "C" fn oblivex_commitments_verify_share(
 #[no_mangle]
 pub unsafe extern "C" fn oblivex_commitments_free(commitments: *mut oblivex_commitments) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(commitments) }
+    unsafe { free(commitments) }
 }
 
 /// A server's whole part in every threshold protocol (OPRF evaluation,
@@ -428,7 +407,7 @@ pub unsafe extern "C" fn oblivex_threshold_server_evaluate(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `share` is NULL or live by the contract.
-        let share = unsafe { handle(share) }?;
+        let share = unsafe { borrow(share) }?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let (quorum, request) = unsafe {
             (
@@ -439,8 +418,7 @@ pub unsafe extern "C" fn oblivex_threshold_server_evaluate(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let response = unsafe { OutBuffer::new(response, response_capacity, response_written) }?;
         response.check_fits(request.len())?;
-        with_group!(share.suite, G => {
-            let share = share.of::<G>();
+        with_group!(match share, G(share) => {
             // The quorum is checked before any element is decoded.
             if let Some(quorum) = quorum {
                 check_party_set(quorum)?;

@@ -79,38 +79,91 @@ pub(crate) fn mode_from_c(mode: oblivex_oprf_mode) -> CResult<Mode> {
     }
 }
 
-/// Runs `$body` with `$G` the group of `$suite` (a [`Suite`]).
+/// Runs code of one group, picked at run time: the one place that pairs
+/// each suite with its group.
+///
+/// - `with_group!(suite, G => body)`: `G` is the group of `suite` (a
+///   [`Suite`]).
+/// - `with_group!(match value, G(inner) => body)`: `G` is the group of
+///   `value` (a [`PerSuite`], or a reference to one) and `inner` is bound
+///   to what it holds, of that group's type.
 macro_rules! with_group {
-    ($suite:expr, $G:ident => $body:expr) => {
-        match $suite {
-            $crate::ffi::suite::Suite::Ristretto255 => {
-                type $G = $crate::group::Ristretto255;
-                $body
-            }
-            $crate::ffi::suite::Suite::P256 => {
-                type $G = $crate::group::P256;
-                $body
-            }
-            $crate::ffi::suite::Suite::Bls12381G1 => {
-                type $G = $crate::group::Bls12381G1;
-                $body
-            }
-            $crate::ffi::suite::Suite::Ffdhe2048 => {
-                type $G = $crate::group::Ffdhe2048;
-                $body
-            }
-            $crate::ffi::suite::Suite::Ffdhe3072 => {
-                type $G = $crate::group::Ffdhe3072;
-                $body
-            }
-            $crate::ffi::suite::Suite::Ffdhe4096 => {
-                type $G = $crate::group::Ffdhe4096;
-                $body
-            }
+    (match $value:expr, $G:ident($inner:pat) => $body:expr) => {
+        $crate::ffi::suite::with_group!(@suites value [$value, $G, $inner, $body])
+    };
+    (@suites $form:ident $args:tt) => {
+        $crate::ffi::suite::with_group! {
+            @$form $args [Ristretto255 P256 Bls12381G1 Ffdhe2048 Ffdhe3072 Ffdhe4096]
         }
+    };
+    (@suite [$suite:expr, $G:ident, $body:expr] [$($S:ident)*]) => {
+        match $suite {
+            $($crate::ffi::suite::Suite::$S => {
+                type $G = $crate::group::$S;
+                $body
+            })*
+        }
+    };
+    (@value [$value:expr, $G:ident, $inner:pat, $body:expr] [$($S:ident)*]) => {
+        match $value {
+            $($crate::ffi::suite::PerSuite::$S($inner) => {
+                #[allow(dead_code)] // when the body needs only `inner`
+                type $G = $crate::group::$S;
+                $body
+            })*
+        }
+    };
+    (@groups [] [$($S:ident)*]) => {
+        $(impl $crate::ffi::suite::SuiteGroup for $crate::group::$S {
+            fn wrap<F: $crate::ffi::suite::PerGroup>(
+                value: F::Of<Self>,
+            ) -> $crate::ffi::suite::PerSuite<F> {
+                $crate::ffi::suite::PerSuite::$S(value)
+            }
+            fn project<F: $crate::ffi::suite::PerGroup>(
+                value: &$crate::ffi::suite::PerSuite<F>,
+            ) -> Option<&F::Of<Self>> {
+                match value {
+                    $crate::ffi::suite::PerSuite::$S(inner) => Some(inner),
+                    _ => None,
+                }
+            }
+        })*
+    };
+    ($suite:expr, $G:ident => $body:expr) => {
+        $crate::ffi::suite::with_group!(@suites suite [$suite, $G, $body])
     };
 }
 pub(crate) use with_group;
+
+/// A generic type taken over the suites' groups (`Of<G>` for group `G`),
+/// so that [`PerSuite`] can hold it for whichever suite a handle has.
+pub(crate) trait PerGroup {
+    /// The type for group `G`.
+    type Of<G: PrimeOrderGroup>;
+}
+
+/// A value of one suite, typed: the `F::Of<G>` of that suite's group `G`.
+/// [`with_group!`] (its `match` form) runs generic code on it.
+pub(crate) enum PerSuite<F: PerGroup> {
+    Ristretto255(F::Of<crate::group::Ristretto255>),
+    P256(F::Of<crate::group::P256>),
+    Bls12381G1(F::Of<crate::group::Bls12381G1>),
+    Ffdhe2048(F::Of<crate::group::Ffdhe2048>),
+    Ffdhe3072(F::Of<crate::group::Ffdhe3072>),
+    Ffdhe4096(F::Of<crate::group::Ffdhe4096>),
+}
+
+/// A suite's group, which knows its place in [`PerSuite`].
+pub(crate) trait SuiteGroup: PrimeOrderGroup {
+    /// `value` as the [`PerSuite`] of this group.
+    fn wrap<F: PerGroup>(value: F::Of<Self>) -> PerSuite<F>;
+    /// What `value` holds if it is of this group: `None` when a caller
+    /// mixes handles of two suites.
+    fn project<F: PerGroup>(value: &PerSuite<F>) -> Option<&F::Of<Self>>;
+}
+
+with_group!(@suites groups []);
 
 /// One of a suite's sizes, or 0 for an unknown suite.
 fn size(suite: oblivex_suite, of: fn(Suite) -> usize) -> usize {

@@ -3,35 +3,52 @@
 //! answer checked, the cheaters named, the outputs finalized.
 
 use super::args::{kappa_from_c, read_inputs, read_quorum, BatchSlot, Finalize};
-use super::guard::{array_len, catch, emit, handle, handle_mut, out_pointer, release, OutBuffer};
+use super::guard::{array_len, catch, out_pointer, OutBuffer};
+use super::handle::{borrow, borrow_mut, create, free, Boxed, Handle};
 use super::sharing::oblivex_commitments;
 use super::status::{oblivex_status, CResult};
-use super::suite::{with_group, Suite};
+use super::suite::{with_group, PerGroup, PerSuite, SuiteGroup};
 use crate::group::PrimeOrderGroup;
 use crate::oblivious::Kappa;
 use crate::oprf::{ThresholdOprfBatch, ThresholdOprfClient};
 use crate::rng::os_rng;
-use crate::threshold::PartyId;
+use crate::threshold::{Commitments, PartyId};
 
 /// A threshold OPRF batch: inputs, blinds and the one checked request for
 /// every server, kept between `oblivex_threshold_oprf_batch_blind` and
 /// `oblivex_threshold_oprf_batch_finalize`. Finalize it once; secrets are
 /// wiped when it is finalized or freed. Not for concurrent use.
 pub struct oblivex_threshold_oprf_batch {
-    suite: Suite,
+    _opaque: [u8; 0],
+}
+
+impl Handle for oblivex_threshold_oprf_batch {
+    type RustType = SuiteThresholdOprfBatch;
+    type Ownership = Boxed;
+}
+
+/// What an `oblivex_threshold_oprf_batch` points to: the number of inputs
+/// and the batch, of the commitments' group.
+pub(crate) struct SuiteThresholdOprfBatch {
     count: usize,
-    /// A `ThresholdOprfBatch<G>`.
-    batch: BatchSlot,
+    batch: PerSuite<ThresholdOprfBatchSlots>,
+}
+
+/// The [`BatchSlot`] of a [`ThresholdOprfBatch`], for each group.
+enum ThresholdOprfBatchSlots {}
+
+impl PerGroup for ThresholdOprfBatchSlots {
+    type Of<G: PrimeOrderGroup> = BatchSlot<ThresholdOprfBatch<G>>;
 }
 
 fn blind<G: PrimeOrderGroup>(
-    commitments: &oblivex_commitments,
+    commitments: &Commitments<G>,
     quorum: Option<&[PartyId]>,
     kappa: Kappa,
     inputs: &[&[u8]],
     request: OutBuffer,
 ) -> CResult<ThresholdOprfBatch<G>> {
-    let mut client = ThresholdOprfClient::new(commitments.of::<G>().clone(), kappa);
+    let mut client = ThresholdOprfClient::new(commitments.clone(), kappa);
     if let Some(quorum) = quorum {
         client = client.with_quorum(quorum)?;
     }
@@ -80,7 +97,7 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_batch_blind(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `commitments` is NULL or live by the contract.
-        let commitments = unsafe { handle(commitments) }?;
+        let commitments = unsafe { borrow(commitments) }?;
         let kappa = kappa_from_c(kappa)?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let (inputs, quorum) = unsafe {
@@ -92,19 +109,11 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_batch_blind(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let request = unsafe { OutBuffer::new(request, request_capacity, request_written) }?;
         let batch_out = out_pointer(batch_out)?;
-        let suite = commitments.suite;
-        let batch = with_group!(suite, G => BatchSlot::new(blind::<G>(commitments, quorum, kappa, &inputs, request)?));
+        let batch = with_group!(match commitments, G(commitments) => {
+            G::wrap(BatchSlot::new(blind::<G>(commitments, quorum, kappa, &inputs, request)?))
+        });
         // SAFETY: `batch_out` is non-NULL and writable by the contract.
-        unsafe {
-            emit(
-                batch_out,
-                oblivex_threshold_oprf_batch {
-                    suite,
-                    count,
-                    batch,
-                },
-            )
-        };
+        unsafe { create(batch_out, SuiteThresholdOprfBatch { count, batch }) };
         Ok(())
     })
 }
@@ -155,7 +164,7 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_batch_finalize(
 ) -> oblivex_status {
     catch(|| {
         // SAFETY: `batch` is NULL or live and unshared by the contract.
-        let batch = unsafe { handle_mut(batch) }?;
+        let batch = unsafe { borrow_mut(batch) }?;
         // SAFETY: forwarded from this function's contract.
         let finalize = unsafe {
             Finalize::new(
@@ -171,9 +180,7 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_batch_finalize(
                 cheaters_written,
             )
         }?;
-        with_group!(batch.suite, G => {
-            finalize.run::<ThresholdOprfBatch<G>>(&mut batch.batch, batch.count, G::HASH_LEN)
-        })
+        with_group!(match &mut batch.batch, G(slot) => finalize.run(slot, batch.count, G::HASH_LEN))
     })
 }
 
@@ -187,5 +194,5 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_batch_free(
     batch: *mut oblivex_threshold_oprf_batch,
 ) {
     // SAFETY: forwarded from this function's contract.
-    unsafe { release(batch) }
+    unsafe { free(batch) }
 }
