@@ -8,21 +8,15 @@
 use core::arch::x86_64::*;
 
 use crate::group::straus::{digit_count, signed_digits};
-use crate::mp::Backend;
 use zeroize::Zeroizing;
 
 /// Field elements (and points) per vector: one per 64-bit lane of a zmm
 /// register.
 pub(crate) const LANES: usize = 8;
 
-/// Whether the engines run: the `ifma` backend is selected (so the CPU
-/// has AVX-512F and AVX-512 IFMA, checked at selection, and
-/// `OBLIVEX_BACKEND=portable` turns them off, e.g. under valgrind) and the
-/// CPU has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
-/// multiplication and lane masks the engines use.
-pub(crate) fn engine_selected() -> bool {
-    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
-}
+/// Whether the engines run (the `ifma` backend selected, and AVX-512DQ):
+/// decided for the whole library in `crate::backend`.
+pub(crate) use crate::backend::lane_engines_selected as engine_selected;
 
 /// Types made of limb vectors only, for which all-zero bytes are a valid
 /// value, so that a buffer of them can be wiped byte by byte.
