@@ -21,6 +21,10 @@
 //! - `ffi`: the C ABI (`include/oblivex.h`), a thin translation layer over
 //!   the Rust API with status codes, opaque handles and a panic boundary.
 //!
+//! [`Backend`] is the kind of code that runs (portable, or AVX-512 IFMA),
+//! chosen once per process from `OBLIVEX_BACKEND` for the batch
+//! exponentiation and the curves' 8-lane engines alike.
+//!
 //! Secrets (exponents, keys, blinds, verification factors) never choose a
 //! branch, a memory index or a loop bound; only public lengths do.
 //! Variable-time code is confined to public data and named `*_vartime`.
@@ -29,6 +33,7 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod backend;
 mod blinding;
 pub mod bls;
 pub mod elgamal;
@@ -45,6 +50,7 @@ pub mod rng;
 mod secret_marks;
 pub mod threshold;
 
+pub use backend::{Backend, BACKEND_ENV};
 pub use error::Error;
 
 /// The README's Rust example, compiled and run as a doctest.

@@ -3,7 +3,8 @@
 use core::ffi::c_char;
 
 use super::guard::catch_or;
-use crate::mp::{self, Backend};
+use crate::backend::Backend;
+use crate::mp;
 
 /// The name of the arithmetic backend that runs batch exponentiations in this
 /// process: "portable" or "ifma", as chosen once from the environment variable

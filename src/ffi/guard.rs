@@ -2,28 +2,21 @@
 //! inputs are borrowed only after their pointers and lengths are checked,
 //! outputs are written only once the whole operation has succeeded.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use super::status::{
     oblivex_status, CResult, OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_BUFFER_TOO_SMALL,
     OBLIVEX_ERR_NULL_POINTER, OBLIVEX_ERR_PANIC, OBLIVEX_OK,
 };
+pub(crate) use super::unwind::catch_or;
 
 /// Runs the body of an exported function: `Ok` becomes `OBLIVEX_OK`, an
 /// error its status, and a panic `OBLIVEX_ERR_PANIC` (it never unwinds into
-/// C).
+/// C). For functions that return a value instead of a status, see
+/// [`catch_or`].
 pub(crate) fn catch(body: impl FnOnce() -> CResult) -> oblivex_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => OBLIVEX_OK,
-        Ok(Err(status)) => status,
-        Err(_) => OBLIVEX_ERR_PANIC,
-    }
-}
-
-/// [`catch`] for functions that return a value instead of a status: a panic
-/// returns `fallback`.
-pub(crate) fn catch_or<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+    catch_or(OBLIVEX_ERR_PANIC, || match body() {
+        Ok(()) => OBLIVEX_OK,
+        Err(status) => status,
+    })
 }
 
 /// Borrows `len` bytes at `ptr` after checking the pointer is not NULL.

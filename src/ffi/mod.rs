@@ -6,8 +6,8 @@
 //! A thin translation layer, no cryptography: pointers become slices after
 //! NULL and length checks, the Rust API does the work, results are copied
 //! into the caller's buffers only on success, and every exported function
-//! runs inside one panic-catching wrapper (`guard`) so no panic unwinds
-//! into C.
+//! runs inside one panic-catching wrapper (`guard`, on `unwind`) so no
+//! panic unwinds into C.
 //!
 //! Conventions, the same in every function (tests/header_conventions.rs
 //! checks them): every function is `oblivex_<object>_<verb>` or
@@ -24,6 +24,7 @@
 mod args;
 mod guard;
 mod handle;
+mod unwind;
 
 // The order of the header: one module per group, kept apart so that
 // rustfmt leaves the order alone.

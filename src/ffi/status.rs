@@ -3,7 +3,7 @@
 
 use core::ffi::{c_char, c_int, CStr};
 
-use super::guard::catch_or;
+use super::unwind::catch_or;
 use crate::Error;
 
 /// The result of every fallible function: `OBLIVEX_OK` (0) or one of the

@@ -4,19 +4,19 @@
 //! The public face is a precomputed modulus context, [`MontContext`] (like
 //! OpenSSL's `BN_MONT_CTX`), and batch exponentiation over it
 //! ([`MontContext::mod_exp_batch`]) or over one context per value
-//! ([`mod_exp_batch_multi`]). [`Backend`] says which arithmetic backend
-//! runs.
+//! ([`mod_exp_batch_multi`]). [`Backend`] (chosen for the whole library
+//! in `crate::backend`) says which arithmetic backend runs.
 //!
 //! The files, bottom-up (none uses a file above it; `tests/mp_layers.rs`
 //! checks): `limits` (the size limits) and `limbs/` (slice-level
 //! primitives: conversions, masks, word-serial Montgomery arithmetic,
 //! aligned buffers) know nothing of contexts; `context/` (the modulus
 //! context and its concerns, one file each) knows no backend; `backend/`
-//! (the `LaneArith` interface, backend selection, and the `portable` and
-//! `ifma` backends) and `fixed_window` (the exponentiation every backend
-//! runs, written once); `schedule` (grouping values into lanes, threads)
-//! and `threads`; the public entry points are `context/exp.rs` and
-//! `multi.rs`.
+//! (the `LaneArith` interface and the `portable` and `ifma` backends) and
+//! `fixed_window` (the exponentiation every backend runs, written once);
+//! `schedule` (grouping values into lanes, threads) and `threads`; the
+//! public entry points are `exp.rs` (one modulus) and `multi.rs` (one per
+//! value).
 //!
 //! ```
 //! use oblivex::mp::MontContext;
@@ -28,6 +28,7 @@
 
 mod backend;
 mod context;
+mod exp;
 mod fixed_window;
 pub(crate) mod limbs;
 mod limits;
@@ -35,7 +36,9 @@ mod multi;
 mod schedule;
 mod threads;
 
-pub use backend::{Backend, BACKEND_ENV};
+/// Where the backend was first published; it is the whole library's choice
+/// now ([`crate::Backend`]), re-exported here so that existing code builds.
+pub use crate::backend::{Backend, BACKEND_ENV};
 pub use context::MontContext;
 pub use limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
 pub use multi::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};

@@ -5,9 +5,9 @@
 
 use zeroize::Zeroizing;
 
-use super::backend::Backend;
 use super::context::MontContext;
 use super::schedule::{run, Operands};
+use crate::backend::Backend;
 use crate::Error;
 
 /// The width of each result of [`mod_exp_batch_multi`]: the longest

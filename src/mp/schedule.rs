@@ -5,11 +5,12 @@
 use zeroize::Zeroizing;
 
 use super::backend::portable::PortableArith;
-use super::backend::{Backend, LaneArith};
+use super::backend::LaneArith;
 use super::context::MontContext;
 use super::limbs::convert::{be_bytes_to_limbs, limbs_for_bytes, limbs_to_be_bytes};
 use super::limits::{MAX_LANES, MAX_OPERAND_BYTES};
 use super::threads::threads;
+use crate::backend::Backend;
 use crate::Error;
 
 /// A validated batch of `count` values, either as big-endian byte strings

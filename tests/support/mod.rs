@@ -4,4 +4,5 @@
 
 pub mod dudect;
 pub mod modes;
+pub mod module_graph;
 pub mod replay_rng;

@@ -213,5 +213,5 @@ fn main() -> ExitCode {
 }
 
 fn backend_name() -> &'static str {
-    oblivex::mp::Backend::selected().map_or("unsupported", |b| b.name())
+    oblivex::Backend::selected().map_or("unsupported", |b| b.name())
 }

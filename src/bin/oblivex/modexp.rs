@@ -2,7 +2,8 @@
 //! size and backend (full-length random exponents, one core), beside
 //! OpenSSL and GMP on the same operands.
 
-use oblivex::mp::{Backend, MontContext};
+use oblivex::mp::MontContext;
+use oblivex::Backend;
 
 use crate::anchors;
 use crate::report::Report;

@@ -1,119 +1,17 @@
 //! The arithmetic backends of the batch engine, in one place: the
-//! interface every backend implements ([`LaneArith`]), which backends this
-//! build and this CPU have, and which one runs ([`Backend::selected`],
-//! chosen once per process). The backends themselves are the children:
-//! `portable` (any CPU) and `ifma` (AVX-512 IFMA). The code that maps a
-//! [`Backend`] to its `LaneArith` type and runs it is `schedule`.
+//! interface every backend implements ([`LaneArith`]) and the backends
+//! themselves, the children: `portable` (any CPU) and `ifma` (AVX-512
+//! IFMA). Which one runs is chosen below `mp`, in `crate::backend`; the
+//! code that maps that choice to its `LaneArith` type and runs it is
+//! `schedule`.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 pub(crate) mod portable;
 
-use std::ffi::CStr;
-use std::sync::OnceLock;
-
 use crate::mp::context::MontContext;
 use crate::mp::limbs::masks::accumulate_masked_words;
 use crate::mp::limits::MAX_LANES;
-use crate::Error;
-
-/// The environment variable that forces a backend: `portable`, `ifma` or
-/// `auto` (the default: the fastest one this CPU runs).
-pub const BACKEND_ENV: &str = "OBLIVEX_BACKEND";
-
-/// An arithmetic backend of the batch exponentiation engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// 64-bit limbs, one value at a time; any CPU. The reference.
-    Portable,
-    /// AVX-512 IFMA, 8 values at once in radix 2^52 (x86-64 CPUs with
-    /// AVX-512F and AVX-512 IFMA).
-    Ifma,
-}
-
-impl Backend {
-    /// Every backend this build knows, fastest first.
-    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Portable];
-
-    /// The backend's name as `OBLIVEX_BACKEND` spells it.
-    pub fn name(self) -> &'static str {
-        self.c_name().to_str().expect("names are ASCII")
-    }
-
-    /// [`Backend::name`] as a NUL-terminated string (for the C ABI).
-    pub const fn c_name(self) -> &'static CStr {
-        match self {
-            Backend::Portable => c"portable",
-            Backend::Ifma => c"ifma",
-        }
-    }
-
-    /// Whether this CPU can run the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            Backend::Portable => true,
-            Backend::Ifma => ifma_supported(),
-        }
-    }
-
-    /// The fastest backend this CPU runs.
-    pub fn best_available() -> Backend {
-        Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Portable)
-    }
-
-    /// Parses an `OBLIVEX_BACKEND` value (`auto` or empty = the best
-    /// available). A known backend this CPU cannot run, and an unknown name,
-    /// are both [`Error::UnsupportedBackend`]: forcing a backend never falls
-    /// back silently.
-    pub fn from_name(name: &str) -> Result<Backend, Error> {
-        match name.trim() {
-            "" | "auto" => Ok(Backend::best_available()),
-            wanted => Backend::ALL
-                .iter()
-                .copied()
-                .find(|b| b.name() == wanted && b.is_available())
-                .ok_or(Error::UnsupportedBackend),
-        }
-    }
-
-    /// `backend` if this CPU runs it ([`Error::UnsupportedBackend`]
-    /// otherwise), or for `None` the process-wide choice.
-    pub(crate) fn resolve(backend: Option<Backend>) -> Result<Backend, Error> {
-        match backend {
-            None => Backend::selected(),
-            Some(b) if b.is_available() => Ok(b),
-            Some(_) => Err(Error::UnsupportedBackend),
-        }
-    }
-
-    /// The backend chosen by `OBLIVEX_BACKEND`, read once per process.
-    pub fn selected() -> Result<Backend, Error> {
-        static SELECTED: OnceLock<Result<Backend, Error>> = OnceLock::new();
-        *SELECTED.get_or_init(|| match std::env::var(BACKEND_ENV) {
-            Ok(value) => Backend::from_name(&value),
-            Err(std::env::VarError::NotPresent) => Ok(Backend::best_available()),
-            Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
-        })
-    }
-}
-
-/// Whether this CPU runs the IFMA backend (AVX-512 Foundation + IFMA;
-/// only 512-bit registers are used, so AVX512VL is not needed).
-pub(crate) fn ifma_supported() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
 
 /// Widest window considered (a table of 2^6 entries).
 pub(crate) const MAX_WINDOW_BITS: usize = 6;
@@ -204,17 +102,6 @@ pub(crate) trait LaneArith<'a>: Sized {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_parse() {
-        assert_eq!(Backend::from_name("portable"), Ok(Backend::Portable));
-        assert_eq!(Backend::from_name("auto"), Ok(Backend::best_available()));
-        assert_eq!(Backend::from_name(""), Ok(Backend::best_available()));
-        assert_eq!(
-            Backend::from_name("ifma-ish"),
-            Err(Error::UnsupportedBackend)
-        );
-    }
 
     #[test]
     fn window_widths() {

@@ -1,12 +1,11 @@
 //! The modulus context: an odd modulus with its Montgomery constants,
 //! computed once and then only read (like OpenSSL's `BN_MONT_CTX`). This
 //! file builds it; its other concerns are one file each: `modular` (single
-//! modular operations on residues), `exp` (batch exponentiation, the public
-//! entry points) and `cache` (room for a backend's precomputation). The
-//! context knows no backend.
+//! modular operations on residues) and `cache` (room for a backend's
+//! precomputation). The context knows no backend; batch exponentiation on
+//! it, which does, is `mp::exp`.
 
 mod cache;
-mod exp;
 mod modular;
 
 pub(crate) use cache::BackendCache;

@@ -31,7 +31,7 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
 }
 
 fn supported() -> bool {
-    crate::mp::Backend::Ifma.is_available() && std::is_x86_feature_detected!("avx512dq")
+    crate::group::lanes::LaneCpu::detect().is_some()
 }
 
 fn p() -> BigUint {

@@ -25,7 +25,8 @@ use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, Zeroizing};
 
-use super::{ifma_supported, LaneArith};
+use super::LaneArith;
+use crate::backend::ifma_supported;
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
 use crate::mp::limbs::convert::{limbs_to_radix52, radix52_to_limbs};
@@ -439,7 +440,7 @@ mod timing {
                     let start = Instant::now();
                     drop(
                         ctx.mod_exp_batch_on(
-                            crate::mp::Backend::Ifma,
+                            crate::backend::Backend::Ifma,
                             &bases[..n],
                             bits / 8,
                             &exponents[..n],
@@ -468,7 +469,7 @@ mod timing {
 mod tests {
     use super::tuning::{sweep, Reduction, Tuning};
     use super::*;
-    use crate::mp::Backend;
+    use crate::backend::Backend;
 
     /// Deterministic test data (not cryptographic).
     fn data(seed: u64, len: usize) -> Vec<u8> {

@@ -1,13 +1,14 @@
 //! Batch exponentiation on one modulus: the public entry points of a
-//! context. Every length is validated before any work; `schedule` then runs
-//! the batch, and the caller's buffer is written only once every result is
-//! ready.
+//! context (methods of [`MontContext`], written here, above `schedule`, so
+//! that the context itself knows no backend). Every length is validated
+//! before any work; `schedule` then runs the batch, and the caller's buffer
+//! is written only once every result is ready.
 
 use zeroize::Zeroizing;
 
-use super::MontContext;
-use crate::mp::backend::Backend;
-use crate::mp::schedule::{run, run_powers, Operands};
+use super::context::MontContext;
+use super::schedule::{run, run_powers, Operands};
+use crate::backend::Backend;
 use crate::Error;
 
 impl MontContext {

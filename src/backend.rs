@@ -1,0 +1,151 @@
+//! Which kind of code runs, for the whole library: one [`Backend`] per
+//! kind, what this CPU runs, and the process-wide choice
+//! ([`Backend::selected`], made once from [`BACKEND_ENV`]).
+//!
+//! A kind names an instruction set, not a piece of code: `ifma` selects
+//! both the batch exponentiation's IFMA arithmetic (`mp`) and the curves'
+//! 8-lane engines (`group`), which read the choice here. This module uses
+//! nothing of the library but [`Error`], so both can stand on it.
+
+use std::ffi::CStr;
+use std::sync::OnceLock;
+
+// From `error` itself, not through the crate root, which re-exports this
+// module: the ground floor points at nothing above it.
+use crate::error::Error;
+
+/// The environment variable that forces a backend: `portable`, `ifma` or
+/// `auto` (the default: the fastest one this CPU runs).
+pub const BACKEND_ENV: &str = "OBLIVEX_BACKEND";
+
+/// A kind of code the library runs: the batch exponentiation's arithmetic
+/// and, for `Ifma`, the curves' 8-lane engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// 64-bit limbs, one value at a time; any CPU. The reference.
+    Portable,
+    /// AVX-512 IFMA, 8 values at once in radix 2^52 (x86-64 CPUs with
+    /// AVX-512F and AVX-512 IFMA).
+    Ifma,
+}
+
+impl Backend {
+    /// Every backend this build knows, fastest first.
+    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Portable];
+
+    /// The backend's name as `OBLIVEX_BACKEND` spells it.
+    pub fn name(self) -> &'static str {
+        self.c_name().to_str().expect("names are ASCII")
+    }
+
+    /// [`Backend::name`] as a NUL-terminated string (for the C ABI).
+    pub const fn c_name(self) -> &'static CStr {
+        match self {
+            Backend::Portable => c"portable",
+            Backend::Ifma => c"ifma",
+        }
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            Backend::Ifma => ifma_supported(),
+        }
+    }
+
+    /// The fastest backend this CPU runs.
+    pub fn best_available() -> Backend {
+        Backend::ALL
+            .iter()
+            .copied()
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Portable)
+    }
+
+    /// Parses an `OBLIVEX_BACKEND` value (`auto` or empty = the best
+    /// available). A known backend this CPU cannot run, and an unknown name,
+    /// are both [`Error::UnsupportedBackend`]: forcing a backend never falls
+    /// back silently.
+    pub fn from_name(name: &str) -> Result<Backend, Error> {
+        match name.trim() {
+            "" | "auto" => Ok(Backend::best_available()),
+            wanted => Backend::ALL
+                .iter()
+                .copied()
+                .find(|b| b.name() == wanted && b.is_available())
+                .ok_or(Error::UnsupportedBackend),
+        }
+    }
+
+    /// `backend` if this CPU runs it ([`Error::UnsupportedBackend`]
+    /// otherwise), or for `None` the process-wide choice.
+    pub(crate) fn resolve(backend: Option<Backend>) -> Result<Backend, Error> {
+        match backend {
+            None => Backend::selected(),
+            Some(b) if b.is_available() => Ok(b),
+            Some(_) => Err(Error::UnsupportedBackend),
+        }
+    }
+
+    /// The backend chosen by `OBLIVEX_BACKEND`, read once per process.
+    pub fn selected() -> Result<Backend, Error> {
+        static SELECTED: OnceLock<Result<Backend, Error>> = OnceLock::new();
+        *SELECTED.get_or_init(|| match std::env::var(BACKEND_ENV) {
+            Ok(value) => Backend::from_name(&value),
+            Err(std::env::VarError::NotPresent) => Ok(Backend::best_available()),
+            Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
+        })
+    }
+}
+
+/// Whether this CPU runs the IFMA backend (AVX-512 Foundation + IFMA;
+/// only 512-bit registers are used, so AVX512VL is not needed).
+pub(crate) fn ifma_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the curves' 8-lane engines run: the `ifma` backend is selected
+/// (so the CPU has AVX-512F and AVX-512 IFMA, checked at selection, and
+/// `OBLIVEX_BACKEND=portable` turns them off, e.g. under valgrind) and the
+/// CPU also has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
+/// multiplication and lane masks the engines use. The exponentiation's
+/// IFMA arithmetic does not need it, hence a query of its own.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn lane_engines_selected() -> bool {
+    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse() {
+        assert_eq!(Backend::from_name("portable"), Ok(Backend::Portable));
+        assert_eq!(Backend::from_name("auto"), Ok(Backend::best_available()));
+        assert_eq!(Backend::from_name(""), Ok(Backend::best_available()));
+        assert_eq!(
+            Backend::from_name("ifma-ish"),
+            Err(Error::UnsupportedBackend)
+        );
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for &backend in Backend::ALL {
+            assert_eq!(backend.c_name().to_str(), Ok(backend.name()));
+            if backend.is_available() {
+                assert_eq!(Backend::from_name(backend.name()), Ok(backend));
+            }
+        }
+    }
+}
