@@ -91,8 +91,8 @@ pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
 /// vectors with inherent `one`, `mul`, `square` and `invert`, `sub`, `neg`,
 /// and `canonical()`, its limbs reduced below p, under the `$canonical`
 /// target features): its [`LaneField`] impl, and the inherent `is_zero`,
-/// `equals`, `select` and `negate_where`. A mask may be secret: selections
-/// go bit by bit through `opaque_lanes`.
+/// `equals`, `square_times`, `select` and `negate_where`. A mask may be
+/// secret: selections go bit by bit through `opaque_lanes`.
 macro_rules! lane_field {
     ($field:ident, $canonical:literal) => {
         impl $crate::group::lanes::field::LaneField for $field {
@@ -152,6 +152,17 @@ macro_rules! lane_field {
                 $field(core::array::from_fn(|i| {
                     bitselect(lanes, other.0[i], self.0[i])
                 }))
+            }
+
+            /// `self^(2^k)`.
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+            pub(super) fn square_times(&self, k: u32) -> $field {
+                let mut x = *self;
+                for _ in 0..k {
+                    x = x.square();
+                }
+                x
             }
 
             /// `−self` in the lanes of `mask`.

@@ -313,17 +313,6 @@ impl Fe8 {
         montgomery_reduce(c)
     }
 
-    /// `self^(2^k)`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square_times(&self, k: u32) -> Fe8 {
-        let mut x = *self;
-        for _ in 0..k {
-            x = x.square();
-        }
-        x
-    }
-
     /// `self^((p − 3)/4)` (see [`pow_p_minus_3_over_4_each`]).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn pow_p_minus_3_over_4(&self) -> Fe8 {

@@ -206,17 +206,6 @@ impl Fe8 {
         (lo, hi)
     }
 
-    /// `self^(2^k)`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square_times(&self, k: u32) -> Fe8 {
-        let mut x = *self;
-        for _ in 0..k {
-            x = x.square();
-        }
-        x
-    }
-
     /// `self^((p − 5)/8) = self^(2^252 − 3)` (see [`pow_p58_each`]).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn pow_p58(&self) -> Fe8 {
