@@ -6,7 +6,7 @@
 import Oblivex
 
 func consumeInArgument(server: OPRFServer) throws(OblivexError) -> [[UInt8]] {
-    let client = try OPRFClient(suite: .ristretto255, mode: .oprf)
+    let client = OPRFClient(suite: .ristretto255)
     let batch = try client.blind(["alice".utf8])
-    return try batch.finalize(try server.evaluate(batch.request).evaluated) // error: 'batch' used after consume
+    return try batch.finalize(try server.evaluate(batch.request)) // error: 'batch' used after consume
 }

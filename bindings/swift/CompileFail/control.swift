@@ -1,17 +1,34 @@
 // Must compile (the control of the compile-fail files): each batch
-// finalized once, moved where needed, servers shared as Sendable values.
+// finalized once, moved where needed, servers shared as Sendable values,
+// each RFC 9497 mode given what its types take (an info in POPRF, the
+// proof in VOPRF and POPRF).
 import Oblivex
 
 func requireSendable<T: Sendable & ~Copyable>(_ value: borrowing T) {}
 
 func finalizeOnce(server: OPRFServer) throws(OblivexError) -> [[UInt8]] {
     requireSendable(server)
-    let client = try OPRFClient(suite: .ristretto255, mode: .oprf)
+    let client = OPRFClient(suite: .ristretto255)
     let batch = try client.blind(["alice".utf8])
     let request = batch.request // read before finalizing: a copy
-    let (evaluated, _) = try server.evaluate(request)
+    let evaluated = try server.evaluate(request)
     let moved = batch // a move, not a copy
     return try moved.finalize(evaluated)
+}
+
+func verifyProof(server: VOPRFServer) throws(OblivexError) -> [[UInt8]] {
+    requireSendable(server)
+    let batch = try VOPRFClient(publicKey: server.publicKey).blind(["alice".utf8])
+    let (evaluated, proof) = try server.evaluate(batch.request)
+    return try batch.finalize(evaluated, proof: proof)
+}
+
+func partiallyOblivious(server: POPRFServer) throws(OblivexError) -> [[UInt8]] {
+    let client = POPRFClient(publicKey: server.publicKey)
+    requireSendable(client)
+    let batch = try client.blind(["alice".utf8], info: "info".utf8)
+    let (evaluated, proof) = try server.evaluate(batch.request, info: "info".utf8)
+    return try batch.finalize(evaluated, proof: proof)
 }
 
 func finalizeLater(_ batch: consuming ThresholdOPRFBatch, responses: [ThresholdResponse]) throws(OblivexError) -> [[UInt8]] {

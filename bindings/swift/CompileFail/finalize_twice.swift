@@ -4,9 +4,9 @@
 import Oblivex
 
 func finalizeTwice(server: OPRFServer) throws(OblivexError) {
-    let client = try OPRFClient(suite: .ristretto255, mode: .oprf)
+    let client = OPRFClient(suite: .ristretto255)
     let batch = try client.blind(["alice".utf8])
-    let (evaluated, _) = try server.evaluate(batch.request)
+    let evaluated = try server.evaluate(batch.request)
     _ = try batch.finalize(evaluated)
     _ = try batch.finalize(evaluated) // error: 'batch' consumed more than once
 }

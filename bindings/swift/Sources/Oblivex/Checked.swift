@@ -3,8 +3,8 @@ import COblivex
 /// The batch OPRF client secure against a malicious server without any
 /// proof (the balancer check of Baum et al., ePrint 2024/1613): its
 /// request carries one extra element (more for ``Check/keyFree`` on small
-/// batches), the server answers with its plain ``OPRFServer/evaluate(_:info:)``
-/// in ``Mode/oprf``, and ``CheckedBatch/finalize(_:)`` returns every output
+/// batches), the server answers with its plain ``OPRFServer``'s
+/// `evaluate(_:)`, and ``CheckedBatch/finalize(_:)`` returns every output
 /// or throws ``OblivexError/verificationFailed(cheaters:)`` and gives none.
 /// The outputs equal the plain OPRF's. A value; `Sendable`.
 public struct CheckedClient: Sendable {

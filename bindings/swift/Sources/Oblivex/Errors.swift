@@ -13,8 +13,9 @@ import COblivex
 /// Some cases cannot come out of this package and exist to map every
 /// status: ``nullPointer`` and ``bufferTooSmall`` (the package never passes
 /// NULL where a pointer is needed and sizes every buffer), ``unknownSuite``,
-/// ``unknownMode``, ``unknownCheck`` and ``unknownTarget`` (``Suite``,
-/// ``Mode``, ``Check`` and ``ElGamalTarget`` are enums), and ``batchUsed``
+/// ``unknownCheck`` and ``unknownTarget`` (``Suite``, ``Check`` and
+/// ``ElGamalTarget`` are enums), ``unknownMode`` (each RFC 9497 mode has
+/// its own types, which pass only their own mode), and ``batchUsed``
 /// (a batch is `~Copyable` and its `finalize` consumes it, so a spent batch
 /// cannot be used: the compiler refuses it).
 public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -76,7 +77,7 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `OBLIVEX_ERR_UNKNOWN_CHECK`: a check value the library does not know.
     case unknownCheck
     /// `OBLIVEX_ERR_MISSING_PUBLIC_KEY`: the server's public key is needed
-    /// (VOPRF, POPRF, ``Check/committedKey``) and was not given.
+    /// (``Check/committedKey``) and was not given.
     case missingPublicKey
     /// `OBLIVEX_ERR_INVALID_PARTY_ID`: a party (server) id is zero, above
     /// ``Library/maxParties`` or repeated, a quorum is not exactly t ids, or
@@ -92,10 +93,11 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// does not know.
     case unknownTarget
     /// `OBLIVEX_ERR_SUITE_MISMATCH`: values of different suites were used
-    /// together (a key share and commitments, a public key and a client).
+    /// together (a key share and commitments, a public key and a checked
+    /// client).
     case suiteMismatch
     /// `OBLIVEX_ERR_MISSING_PROOF`: the proof is missing where the mode
-    /// needs one (VOPRF, POPRF).
+    /// needs one (an empty proof given to a VOPRF or POPRF batch).
     case missingProof
     /// `OBLIVEX_ERR_PANIC`: internal error, a panic caught at the library's
     /// C boundary (a bug in oblivex; please report it).

@@ -1,7 +1,7 @@
 import COblivex
 
-/// A validated public key of a suite: the element k·B of an OPRF server
-/// (``OPRFServer/publicKey``) or of a shared key
+/// A validated public key of a suite: the element k·B of an RFC 9497
+/// server (``RFC9497Server/publicKey``) or of a shared key
 /// (``Commitments/publicKey``), or one received and checked with
 /// ``init(suite:bytes:)``. VOPRF, POPRF and checked clients are made with
 /// it; ElGamal encrypts to it.

@@ -50,8 +50,9 @@ public enum Suite: Int32, CaseIterable, Sendable, CustomStringConvertible {
     public var proofLength: Int { oblivex_suite_proof_len(rawValue) }
 }
 
-/// A protocol mode of RFC 9497. The raw value is the C API's
-/// `OBLIVEX_OPRF_MODE_*`.
+/// A protocol mode of RFC 9497, as a value: what the servers and clients
+/// report as `mode` (the mode itself is in their type: ``RFC9497Mode``).
+/// The raw value is the C API's `OBLIVEX_OPRF_MODE_*`.
 public enum Mode: Int32, CaseIterable, Sendable, CustomStringConvertible {
     /// OPRF: no proof; the server's answer is not verified.
     case oprf = 0

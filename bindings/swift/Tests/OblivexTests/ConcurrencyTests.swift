@@ -9,16 +9,16 @@ struct ConcurrencyTests {
     /// never change. Each task makes and finalizes its own batches.
     @Test("one server and one key share from many tasks")
     func sharedHandles() async throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+        let server = try OPRFServer.generate(suite: .ristretto255)
         let (shares, commitments) = try KeyShare.deal(suite: .ristretto255, threshold: 2, parties: 3)
         let share = shares[0]
         let context = try ModulusContext(modulus: [0x0f, 0x42, 0x43]) // 1000003
-        let client = try OPRFClient(suite: .ristretto255, mode: .oprf)
+        let client = OPRFClient(suite: .ristretto255)
         let checked = try CheckedClient(suite: .ristretto255, check: .committedKey, publicKey: server.publicKey)
         let threshold = try ThresholdOPRFClient(commitments: commitments)
         let batch = try client.blind(inputs(8))
         let request = batch.request
-        let want = try server.evaluate(request).evaluated
+        let want = try server.evaluate(request)
         let wantShare = try share.evaluate(request)
         let wantOutputs = try batch.finalize(want)
 
@@ -28,7 +28,7 @@ struct ConcurrencyTests {
                     var failures: [String] = []
                     do {
                         for i in 0..<10 {
-                            if try server.evaluate(request).evaluated != want {
+                            if try server.evaluate(request) != want {
                                 failures.append("task \(task): the server's result changed")
                             }
                             if try share.evaluate(request) != wantShare {
@@ -43,12 +43,12 @@ struct ConcurrencyTests {
                             }
                             if i % 3 == 0 {
                                 let own = try client.blind(inputs(8))
-                                let evaluated = try server.evaluate(own.request).evaluated
+                                let evaluated = try server.evaluate(own.request)
                                 if try own.finalize(evaluated) != wantOutputs {
                                     failures.append("task \(task): OPRF outputs changed")
                                 }
                                 let checkedBatch = try checked.blind(inputs(2))
-                                let response = try server.evaluate(checkedBatch.request).evaluated
+                                let response = try server.evaluate(checkedBatch.request)
                                 _ = try checkedBatch.finalize(response)
                                 let thresholdBatch = try threshold.blind(inputs(2))
                                 let responses = try respond(shares, thresholdBatch.request, ids: [1, 2, 3])
@@ -80,10 +80,10 @@ struct ConcurrencyTests {
     func lifetimes() async throws {
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             do {
-                let server = try OPRFServer.generate(suite: .p256, mode: .oprf)
-                let request = try OPRFClient(suite: .p256, mode: .oprf).blind(inputs(4)).request
+                let server = try OPRFServer.generate(suite: .p256)
+                let request = try OPRFClient(suite: .p256).blind(inputs(4)).request
                 for _ in 0..<8 {
-                    group.addTask { try server.evaluate(request).evaluated.count }
+                    group.addTask { try server.evaluate(request).count }
                 }
             } // the scope's reference to the server ends here
             var counts: [Int] = []

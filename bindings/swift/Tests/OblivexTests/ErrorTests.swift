@@ -91,15 +91,15 @@ struct ErrorTests {
 
     @Test("badLength")
     func badLength() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+        let server = try OPRFServer.generate(suite: .ristretto255)
         #expect(throws: OblivexError.badLength) { try server.evaluate([UInt8](repeating: 1, count: 31)) }
         #expect(throws: OblivexError.badLength) { try PublicKey(suite: .p256, bytes: [2]) }
         #expect(throws: OblivexError.badLength) {
-            try OPRFServer.derive(suite: .p256, mode: .oprf, seed: "seed".utf8,
+            try OPRFServer.derive(suite: .p256, seed: "seed".utf8,
                                   info: [UInt8](repeating: 0, count: Library.maxInputLength + 1))
         }
         #expect(throws: OblivexError.badLength) {
-            _ = try OPRFClient(suite: .ristretto255, mode: .oprf).blind([[UInt8](repeating: 0, count: Library.maxInputLength + 1)])
+            _ = try OPRFClient(suite: .ristretto255).blind([[UInt8](repeating: 0, count: Library.maxInputLength + 1)])
         }
         #expect(throws: OblivexError.badLength) { try CheckedClient(suite: .ristretto255, check: .keyFree, publicKey: server.publicKey) }
         #expect(throws: OblivexError.badLength) { try KeyShare(suite: .p256, bytes: [0, 1, 2]) }
@@ -113,8 +113,8 @@ struct ErrorTests {
 
     @Test("emptyInput")
     func emptyInput() throws {
-        #expect(throws: OblivexError.emptyInput) { _ = try OPRFClient(suite: .ristretto255, mode: .oprf).blind([[UInt8]]()) }
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+        #expect(throws: OblivexError.emptyInput) { _ = try OPRFClient(suite: .ristretto255).blind([[UInt8]]()) }
+        let server = try OPRFServer.generate(suite: .ristretto255)
         let checked = try CheckedClient(suite: .ristretto255, check: .committedKey, publicKey: server.publicKey)
         #expect(throws: OblivexError.emptyInput) { _ = try checked.blind([[UInt8]]()) }
         let (_, commitments) = try KeyShare.deal(suite: .ristretto255, threshold: 1, parties: 1)
@@ -187,7 +187,7 @@ struct ErrorTests {
 
     @Test("invalidElement")
     func invalidElement() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+        let server = try OPRFServer.generate(suite: .ristretto255)
         #expect(throws: OblivexError.invalidElement) { try server.evaluate([UInt8](repeating: 0, count: 32)) } // the identity
         #expect(throws: OblivexError.invalidElement) { try PublicKey(suite: .ristretto255, bytes: [UInt8](repeating: 0, count: 32)) }
         #expect(throws: OblivexError.invalidElement) { try BLSPublicKey(bytes: [UInt8](repeating: 0xff, count: BLSPublicKey.length)) }
@@ -199,9 +199,9 @@ struct ErrorTests {
     @Test("invalidScalar")
     func invalidScalar() {
         #expect(throws: OblivexError.invalidScalar) {
-            try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: [UInt8](repeating: 0, count: 32))
+            try OPRFServer(suite: .ristretto255, secretKey: [UInt8](repeating: 0, count: 32))
         }
-        #expect(throws: OblivexError.invalidScalar) { try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: [UInt8]()) }
+        #expect(throws: OblivexError.invalidScalar) { try OPRFServer(suite: .ristretto255, secretKey: [UInt8]()) }
         #expect(throws: OblivexError.invalidScalar) { try KeyShare.deal(suite: .p256, secret: [], threshold: 2, parties: 3) }
         #expect(throws: OblivexError.invalidScalar) {
             try KeyShare.deal(suite: .p256, secret: [UInt8](repeating: 0, count: 32), threshold: 2, parties: 3)
@@ -217,10 +217,10 @@ struct ErrorTests {
         var moved = try shares[0].bytes()
         moved[1] = 2
         #expect(throws: OblivexError.verificationFailed(cheaters: [])) { try commitments.verify(KeyShare(suite: .p256, bytes: moved)) }
-        let server = try OPRFServer.generate(suite: .p256, mode: .oprf)
+        let server = try OPRFServer.generate(suite: .p256)
         let client = try CheckedClient(suite: .p256, check: .committedKey, publicKey: server.publicKey)
         let batch = try client.blind(inputs(2))
-        var response = try server.evaluate(batch.request).evaluated
+        var response = try server.evaluate(batch.request)
         response.replaceSubrange(0..<33, with: response[33..<66]) // one element answered twice
         #expect(finalizeError(batch) { try $0.finalize(response) } == .verificationFailed(cheaters: []))
     }
@@ -232,7 +232,7 @@ struct ErrorTests {
         secret[31] = 3
         let (shares, commitments) = try KeyShare.deal(suite: .ristretto255, secret: secret, threshold: 1, parties: 1)
         let c1 = try ElGamal.encapsulate(to: commitments.publicKey).encapsulation
-        let c2 = try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: secret).evaluate(c1).evaluated
+        let c2 = try OPRFServer(suite: .ristretto255, secretKey: secret).evaluate(c1)
         let batch = try ElGamalClient(commitments: commitments, target: .plaintexts, blinded: false).blind([c1 + c2])
         let responses = try respond(shares, batch.request, ids: [1])
         #expect(finalizeError(batch) { try $0.finalize(responses) } == .invalidInput(cheaters: []))
@@ -240,7 +240,7 @@ struct ErrorTests {
 
     @Test("invalidKappa")
     func invalidKappa() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+        let server = try OPRFServer.generate(suite: .ristretto255)
         for kappa in [-1, 7, Library.kappaRange.upperBound + 1] {
             #expect(throws: OblivexError.invalidKappa) {
                 try CheckedClient(suite: .ristretto255, check: .committedKey, publicKey: server.publicKey, kappa: kappa)
@@ -255,8 +255,6 @@ struct ErrorTests {
 
     @Test("missingPublicKey")
     func missingPublicKey() {
-        #expect(throws: OblivexError.missingPublicKey) { try OPRFClient(suite: .ristretto255, mode: .voprf) }
-        #expect(throws: OblivexError.missingPublicKey) { try OPRFClient(suite: .p256, mode: .poprf, publicKey: nil) }
         #expect(throws: OblivexError.missingPublicKey) { try CheckedClient(suite: .ristretto255, check: .committedKey) }
     }
 
@@ -293,8 +291,7 @@ struct ErrorTests {
 
     @Test("suiteMismatch")
     func suiteMismatch() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .voprf)
-        #expect(throws: OblivexError.suiteMismatch) { try OPRFClient(suite: .p256, mode: .voprf, publicKey: server.publicKey) }
+        let server = try OPRFServer.generate(suite: .ristretto255)
         #expect(throws: OblivexError.suiteMismatch) {
             try CheckedClient(suite: .p256, check: .committedKey, publicKey: server.publicKey)
         }
@@ -305,10 +302,10 @@ struct ErrorTests {
 
     @Test("missingProof")
     func missingProof() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .poprf)
-        let client = try OPRFClient(suite: .ristretto255, mode: .poprf, publicKey: server.publicKey)
+        let server = try POPRFServer.generate(suite: .ristretto255)
+        let client = POPRFClient(publicKey: server.publicKey)
         let batch = try client.blind(inputs(1), info: "info".utf8)
         let (evaluated, _) = try server.evaluate(batch.request, info: "info".utf8)
-        #expect(finalizeError(batch) { try $0.finalize(evaluated, proof: nil) } == .missingProof)
+        #expect(finalizeError(batch) { try $0.finalize(evaluated, proof: [UInt8]()) } == .missingProof)
     }
 }

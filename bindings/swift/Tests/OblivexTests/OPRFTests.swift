@@ -4,22 +4,23 @@ import Testing
 @Suite("OPRF, VOPRF, POPRF")
 struct OPRFTests {
     /// VOPRF: another server's answer with its own valid proof is caught;
-    /// a missing or short proof, or a short answer, is refused.
+    /// an empty or short proof, or a short answer, is refused.
     @Test("VOPRF proofs are checked", arguments: [Suite.p256, .ristretto255, .ffdhe2048])
     func voprfProof(suite: Suite) throws {
-        let server = try OPRFServer.generate(suite: suite, mode: .voprf)
-        let other = try OPRFServer.generate(suite: suite, mode: .voprf)
-        let client = try OPRFClient(suite: suite, mode: .voprf, publicKey: server.publicKey)
+        let server = try VOPRFServer.generate(suite: suite)
+        let other = try VOPRFServer.generate(suite: suite)
+        let client = VOPRFClient(publicKey: server.publicKey)
+        #expect(client.suite == suite && client.mode == .voprf && client.publicKey == server.publicKey)
 
         var batch = try client.blind(inputs(2))
         let (evaluated, proof) = try server.evaluate(batch.request)
-        let proofBytes = try #require(proof)
-        let noProof = finalizeError(batch) { try $0.finalize(evaluated) }
+        #expect(proof.count == suite.proofLength)
+        let noProof = finalizeError(batch) { try $0.finalize(evaluated, proof: [UInt8]()) }
         #expect(noProof == .missingProof)
 
         batch = try client.blind(inputs(2))
         let answer = try server.evaluate(batch.request)
-        let shortProof = finalizeError(batch) { try $0.finalize(answer.evaluated, proof: Array(proofBytes.dropFirst())) }
+        let shortProof = finalizeError(batch) { try $0.finalize(answer.evaluated, proof: answer.proof.dropFirst()) }
         #expect(shortProof == .badLength)
 
         batch = try client.blind(inputs(2))
@@ -40,15 +41,15 @@ struct OPRFTests {
         // The proof as any collection of bytes (here a slice): the same outputs.
         batch = try client.blind(inputs(2))
         let again = try server.evaluate(batch.request)
-        let againProof = try #require(again.proof)
-        #expect(try batch.finalize(again.evaluated, proof: againProof[...]) == outputs)
+        #expect(try batch.finalize(again.evaluated, proof: again.proof[...]) == outputs)
     }
 
     /// POPRF: the info tweaks the key; client and server must agree on it.
     @Test("POPRF info")
     func poprfInfo() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .poprf)
-        let client = try OPRFClient(suite: .ristretto255, mode: .poprf, publicKey: server.publicKey)
+        let server = try POPRFServer.generate(suite: .ristretto255)
+        let client = POPRFClient(publicKey: server.publicKey)
+        #expect(server.mode == .poprf && client.mode == .poprf && client.suite == .ristretto255)
         func run(_ clientInfo: String, _ serverInfo: String) throws(OblivexError) -> [[UInt8]] {
             let batch = try client.blind(inputs(3), info: clientInfo.utf8)
             let (evaluated, proof) = try server.evaluate(batch.request, info: serverInfo.utf8)
@@ -60,16 +61,37 @@ struct OPRFTests {
         #expect(try run("", "") != a) // an empty info is an info
         #expect(throws: OblivexError.verificationFailed(cheaters: [])) { try run("a", "b") }
 
-        let plain = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
-        let oprf = try OPRFClient(suite: .ristretto255, mode: .oprf)
-        let batch = try oprf.blind(inputs(1))
-        #expect(throws: OblivexError.badLength) { try plain.evaluate(batch.request, info: "info".utf8) }
-        #expect(throws: OblivexError.badLength) { _ = try oprf.blind(inputs(1), info: "info".utf8) }
+        let tooLong = [UInt8](repeating: 0, count: Library.maxInputLength + 1)
+        #expect(throws: OblivexError.badLength) { _ = try client.blind(inputs(1), info: tooLong) }
+        let batch = try client.blind(inputs(1), info: "a".utf8)
+        #expect(throws: OblivexError.badLength) { try server.evaluate(batch.request, info: tooLong) }
+    }
+
+    /// Each mode's types report their mode; one secret key gives the same
+    /// public key in every mode's server, and different outputs (RFC 9497
+    /// puts the mode in its context string).
+    @Test("each mode's server and client")
+    func modes() throws {
+        let oprf = try OPRFServer.generate(suite: .p256)
+        let secretKey = try oprf.secretKey()
+        let voprf = try VOPRFServer(suite: .p256, secretKey: secretKey)
+        let poprf = try POPRFServer(suite: .p256, secretKey: secretKey)
+        #expect(voprf.publicKey == oprf.publicKey && poprf.publicKey == oprf.publicKey)
+        #expect([oprf.mode, voprf.mode, poprf.mode] == [.oprf, .voprf, .poprf])
+        #expect(OPRFClient(suite: .p256).mode == .oprf)
+
+        let plain = try OPRFClient(suite: .p256).blind(inputs(2))
+        let plainAnswer = try oprf.evaluate(plain.request)
+        let plainOutputs = try plain.finalize(plainAnswer)
+        let verified = try VOPRFClient(publicKey: voprf.publicKey).blind(inputs(2))
+        let answer = try voprf.evaluate(verified.request)
+        let verifiedOutputs = try verified.finalize(answer.evaluated, proof: answer.proof)
+        #expect(plainOutputs.count == 2 && verifiedOutputs.count == 2 && plainOutputs != verifiedOutputs)
     }
 
     @Test("public keys are validated", arguments: Suite.allCases)
     func publicKeys(suite: Suite) throws {
-        let server = try OPRFServer.generate(suite: suite, mode: .oprf)
+        let server = try OPRFServer.generate(suite: suite)
         let key = server.publicKey
         #expect(key.suite == suite && key.bytes.count == suite.elementLength)
         #expect(try PublicKey(suite: suite, bytes: key.bytes) == key)
@@ -82,36 +104,33 @@ struct OPRFTests {
 
     @Test("servers and clients")
     func serversAndClients() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+        let server = try OPRFServer.generate(suite: .ristretto255)
         #expect(server.suite == .ristretto255 && server.mode == .oprf)
         let secretKey = try server.secretKey()
         #expect(secretKey.count == Suite.ristretto255.scalarLength)
-        #expect(try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: secretKey).publicKey == server.publicKey)
+        #expect(try OPRFServer(suite: .ristretto255, secretKey: secretKey).publicKey == server.publicKey)
         // A collection without contiguous storage is copied (and the copy wiped).
-        #expect(try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: secretKey.lazy.map { $0 }).publicKey == server.publicKey)
+        #expect(try OPRFServer(suite: .ristretto255, secretKey: secretKey.lazy.map { $0 }).publicKey == server.publicKey)
 
-        // The OPRF client keeps no key, and ignores one of another suite.
-        let client = try OPRFClient(suite: .ristretto255, mode: .oprf, publicKey: server.publicKey)
-        #expect(client.publicKey == nil && client.mode == .oprf && client.suite == .ristretto255)
-        let p256Key = try OPRFServer.generate(suite: .p256, mode: .oprf).publicKey
-        #expect(try OPRFClient(suite: .ristretto255, mode: .oprf, publicKey: p256Key).publicKey == nil)
+        let client = OPRFClient(suite: .ristretto255)
+        #expect(client.mode == .oprf && client.suite == .ristretto255)
 
         // An empty input is an input; any collection of byte collections works.
         let batch = try client.blind([[UInt8](), []])
         #expect(batch.count == 2)
-        let response = try server.evaluate(batch.request).evaluated
+        let response = try server.evaluate(batch.request)
         let outputs = try batch.finalize(response)
         #expect(outputs.count == 2 && outputs[0] == outputs[1] && outputs[0].count == 64)
 
         let strings = try client.blind(["alice".utf8, "bob".utf8])
-        let stringsResponse = try server.evaluate(strings.request).evaluated
+        let stringsResponse = try server.evaluate(strings.request)
         let fromStrings = try strings.finalize(stringsResponse)
         let arrays = try client.blind([Array("alice".utf8), Array("bob".utf8)])
-        let arraysResponse = try server.evaluate(arrays.request).evaluated
+        let arraysResponse = try server.evaluate(arrays.request)
         let fromArrays = try arrays.finalize(arraysResponse)
         #expect(fromArrays == fromStrings)
         let lazy = try client.blind(["alice".utf8, "bob".utf8].lazy.map { $0.lazy.map { $0 } })
-        let lazyResponse = try server.evaluate(lazy.request.lazy.map { $0 }).evaluated
+        let lazyResponse = try server.evaluate(lazy.request.lazy.map { $0 })
         #expect(try lazy.finalize(lazyResponse[...]) == fromStrings)
 
         // A batch never finalized is freed (and its blinds wiped) when it

@@ -2,11 +2,11 @@ import Oblivex
 
 /// The checked batch OPRF: the server is caught if it cheats.
 func checkedBatchOPRF() throws(OblivexError) -> [[UInt8]] {
-    let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
+    let server = try OPRFServer.generate(suite: .ristretto255)
     // Clients obtain the server's public key authentically.
     let client = try CheckedClient(suite: .ristretto255, check: .committedKey, publicKey: server.publicKey)
     let batch = try client.blind(["alice".utf8, "bob".utf8])
-    let (response, _) = try server.evaluate(batch.request) // on the server
+    let response = try server.evaluate(batch.request) // on the server
     return try batch.finalize(response) // consumes `batch`; throws .verificationFailed if the server cheated
 }
 
@@ -66,9 +66,9 @@ struct ReadmeExampleTests {
     /// dealt key), with a fresh key too.
     @Test("the bindings README's threshold example runs")
     func threshold() throws {
-        let server = try OPRFServer.generate(suite: .ristretto255, mode: .oprf)
-        let plain = try OPRFClient(suite: .ristretto255, mode: .oprf).blind(["alice".utf8])
-        let evaluated = try server.evaluate(plain.request).evaluated
+        let server = try OPRFServer.generate(suite: .ristretto255)
+        let plain = try OPRFClient(suite: .ristretto255).blind(["alice".utf8])
+        let evaluated = try server.evaluate(plain.request)
         let want = try plain.finalize(evaluated)
         let result = try #require(try thresholdOPRF(key: server.secretKey()))
         #expect(result.cheaters == [3])

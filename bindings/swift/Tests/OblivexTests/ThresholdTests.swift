@@ -29,7 +29,7 @@ struct ThresholdTests {
         // A given secret: the shared key's public key is the single server's.
         var secret = [UInt8](repeating: 0, count: 32)
         secret[0] = 7
-        let single = try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: secret)
+        let single = try OPRFServer(suite: .ristretto255, secretKey: secret)
         let dealt = try KeyShare.deal(suite: .ristretto255, secret: secret, threshold: 2, parties: 3)
         #expect(dealt.commitments.publicKey == single.publicKey)
         // The secret as any collection of bytes: a slice, or one without
@@ -47,10 +47,10 @@ struct ThresholdTests {
         var secret = [UInt8](repeating: 0, count: 32)
         secret[0] = 7
         let (shares, commitments) = try KeyShare.deal(suite: .ristretto255, secret: secret, threshold: 3, parties: 5)
-        let single = try OPRFServer(suite: .ristretto255, mode: .oprf, secretKey: secret)
+        let single = try OPRFServer(suite: .ristretto255, secretKey: secret)
         let items = inputs(4)
-        let plain = try OPRFClient(suite: .ristretto255, mode: .oprf).blind(items)
-        let plainResponse = try single.evaluate(plain.request).evaluated
+        let plain = try OPRFClient(suite: .ristretto255).blind(items)
+        let plainResponse = try single.evaluate(plain.request)
         let want = try plain.finalize(plainResponse)
 
         func run(ids: [UInt16], quorum: [UInt16] = [], cheat: Set<UInt16> = []) throws -> (outputs: [[UInt8]], cheaters: [UInt16]) {
@@ -201,9 +201,9 @@ struct ThresholdTests {
         var secret = [UInt8](repeating: 0, count: 32)
         secret[31] = 5
         let (shares, commitments) = try KeyShare.deal(suite: .p256, secret: secret, threshold: 2, parties: 3)
-        let raise = try OPRFServer(suite: .p256, mode: .oprf, secretKey: secret) // raises elements to the shared key
+        let raise = try OPRFServer(suite: .p256, secretKey: secret) // raises elements to the shared key
         let c1 = try ElGamal.encapsulate(to: commitments.publicKey).encapsulation
-        let c2 = try raise.evaluate(c1).evaluated
+        let c2 = try raise.evaluate(c1)
         let message = try ElGamal.encapsulate(to: commitments.publicKey).encapsulation
         let valid = try ElGamal.encrypt(message, to: commitments.publicKey)
         let client = try ElGamalClient(commitments: commitments, target: .plaintexts)

@@ -45,39 +45,60 @@ struct VectorTests {
 
     /// The derived key, the server's evaluation of the vector's blinded
     /// elements, and the outputs of a full blind/evaluate/finalize round
-    /// (fresh blinds: the outputs do not depend on them).
+    /// (fresh blinds: the outputs do not depend on them), each mode through
+    /// its own types. The verifying clients are made with a public key
+    /// parsed from its bytes.
     @Test("derived keys, evaluations and outputs", arguments: rfcVectors)
     func vector(_ v: RFCVector) throws {
         let suite = try #require(Suite(identifier: v.suite))
-        let mode = try #require(Mode.allCases.first { $0.description == v.mode })
-        let server = try OPRFServer.derive(suite: suite, mode: mode, seed: unhex(v.seed), info: unhex(v.keyInfo))
-        #expect(server.suite == suite && server.mode == mode)
+        let info = v.info.map(unhex) ?? []
+        let inputs = v.inputs.map(unhex)
+        let blinded = v.blindedElements.flatMap(unhex)
+        let evaluation = v.evaluationElements.flatMap(unhex)
+        let outputs: [[UInt8]]
+        switch v.mode {
+        case "OPRF":
+            let server = try derivedServer(OPRFMode.self, v, suite)
+            #expect(try server.evaluate(blinded) == evaluation, "evaluation of the vector's blinded elements")
+            let batch = try OPRFClient(suite: suite).blind(inputs)
+            let evaluated = try server.evaluate(batch.request)
+            outputs = try batch.finalize(evaluated)
+        case "VOPRF":
+            let server = try derivedServer(VOPRFMode.self, v, suite)
+            let (evaluated, proof) = try server.evaluate(blinded)
+            #expect(evaluated == evaluation && proof.count == suite.proofLength)
+            let client = VOPRFClient(publicKey: try PublicKey(suite: suite, bytes: server.publicKey.bytes))
+            let batch = try client.blind(inputs)
+            let answer = try server.evaluate(batch.request)
+            outputs = try batch.finalize(answer.evaluated, proof: answer.proof)
+        case "POPRF":
+            let server = try derivedServer(POPRFMode.self, v, suite)
+            let (evaluated, proof) = try server.evaluate(blinded, info: info)
+            #expect(evaluated == evaluation && proof.count == suite.proofLength)
+            let client = POPRFClient(publicKey: try PublicKey(suite: suite, bytes: server.publicKey.bytes))
+            let batch = try client.blind(inputs, info: info)
+            let answer = try server.evaluate(batch.request, info: info)
+            outputs = try batch.finalize(answer.evaluated, proof: answer.proof)
+        default:
+            Issue.record("unknown mode \(v.mode)")
+            return
+        }
+        #expect(outputs == v.outputs.map(unhex), "outputs")
+    }
+
+    /// The vector's server in the mode `Kind`, after checking its derived
+    /// key pair and that the stored secret key gives the same server.
+    func derivedServer<Kind: RFC9497Mode>(
+        _ kind: Kind.Type, _ v: RFCVector, _ suite: Suite
+    ) throws -> RFC9497Server<Kind> {
+        let server = try RFC9497Server<Kind>.derive(suite: suite, seed: unhex(v.seed), info: unhex(v.keyInfo))
+        #expect(server.suite == suite && server.mode.description == v.mode)
         let secretKey = try server.secretKey()
         #expect(secretKey == unhex(v.skSm), "DeriveKeyPair: secret key")
         if let pkSm = v.pkSm {
             #expect(server.publicKey.bytes == unhex(pkSm), "DeriveKeyPair: public key")
         }
-        // The stored key gives the same server.
-        #expect(try OPRFServer(suite: suite, mode: mode, secretKey: secretKey).publicKey == server.publicKey)
-
-        let info = v.info.map(unhex) ?? []
-        let blinded = v.blindedElements.flatMap(unhex)
-        let (evaluated, proof) = try server.evaluate(blinded, info: info)
-        #expect(evaluated == v.evaluationElements.flatMap(unhex), "evaluation of the vector's blinded elements")
-        if mode == .oprf {
-            #expect(proof == nil)
-        } else {
-            #expect(proof?.count == suite.proofLength)
-        }
-
-        // A full round through the client, verifying the proof against a
-        // public key parsed from its bytes.
-        let key = mode == .oprf ? nil : try PublicKey(suite: suite, bytes: server.publicKey.bytes)
-        let client = try OPRFClient(suite: suite, mode: mode, publicKey: key)
-        let batch = try client.blind(v.inputs.map(unhex), info: info)
-        #expect(batch.request.count == v.inputs.count * suite.elementLength)
-        let answer = try server.evaluate(batch.request, info: info)
-        let outputs = try batch.finalize(answer.evaluated, proof: answer.proof)
-        #expect(outputs == v.outputs.map(unhex), "outputs")
+        #expect(try RFC9497Server<Kind>(suite: suite, secretKey: secretKey).publicKey == server.publicKey)
+        return server
     }
 }
