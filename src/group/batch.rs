@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use zeroize::Zeroizing;
 
-use super::lanes::LaneEngine;
+use super::lanes::{LaneCpu, LaneEngine};
 use super::straus::ShortScalar;
 use super::PrimeOrderGroup;
 use crate::Error;
@@ -178,22 +178,29 @@ pub fn mul_each<G: PrimeOrderGroup>(
 }
 
 /// `Σ d_i·X_i` on the engine for scalars given as little-endian bytes, if
-/// it runs and takes the batch.
+/// it takes the batch.
 fn engine_msm<G: PrimeOrderGroup>(
+    cpu: LaneCpu,
     scalars: &[&[u8]],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
 ) -> Option<G::Element> {
-    let cpu = Lanes::<G>::runs()?;
     if batch.count() != scalars.len() {
         return None;
     }
     Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits)
 }
 
-/// The bytes of short scalars, as [`engine_msm`] reads them.
-fn short_bytes(scalars: &[ShortScalar]) -> Vec<&[u8]> {
-    scalars.iter().map(|s| &s.as_le_bytes()[..]).collect()
+/// [`engine_msm`] of short scalars, if the engine runs and takes the
+/// batch.
+fn engine_short_msm<G: PrimeOrderGroup>(
+    scalars: &[ShortScalar],
+    batch: &ReceivedBatch<'_, G>,
+    bits: usize,
+) -> Option<G::Element> {
+    let cpu = Lanes::<G>::runs()?;
+    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
+    engine_msm(cpu, &bytes, batch, bits)
 }
 
 /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time in
@@ -203,7 +210,7 @@ pub fn msm_short_ct<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_msm(&short_bytes(scalars), &batch, bits)
+    engine_short_msm(scalars, &batch, bits)
         .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
 }
 
@@ -215,7 +222,7 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_msm(&short_bytes(scalars), &batch, bits)
+    engine_short_msm(scalars, &batch, bits)
         .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
 }
 
@@ -226,11 +233,11 @@ pub fn msm_vartime<G: PrimeOrderGroup>(
     scalars: &[G::Scalar],
     batch: ReceivedBatch<'_, G>,
 ) -> G::Element {
-    if Lanes::<G>::runs().is_some() {
+    if let Some(cpu) = Lanes::<G>::runs() {
         let bytes: Vec<Zeroizing<[u8; 32]>> =
             scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
         let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
-        if let Some(sum) = engine_msm(&refs, &batch, Lanes::<G>::SCALAR_BITS) {
+        if let Some(sum) = engine_msm(cpu, &refs, &batch, Lanes::<G>::SCALAR_BITS) {
             return sum;
         }
     }
