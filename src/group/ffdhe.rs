@@ -149,7 +149,42 @@ impl Drop for Exponent {
 
 impl zeroize::ZeroizeOnDrop for Exponent {}
 
+/// Set by the constant-time trace harness alone ([`cut_exponents_for_trace`]).
+#[cfg(feature = "ct-trace-harness")]
+static CUT_FOR_TRACE: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// Bits of the secret exponents of the trace harness's FFDHE evaluations.
+#[cfg(feature = "ct-trace-harness")]
+pub const TRACED_EXPONENT_BITS: usize = 64;
+
+/// For the constant-time trace harness only (test-only feature
+/// `ct-trace-harness`): every later FFDHE exponentiation with a secret
+/// exponent counts only its low [`TRACED_EXPONENT_BITS`] bits, so its
+/// results are wrong. Single-stepping a full 2047-bit exponentiation takes
+/// most of an hour; the fixed-window loop's structure depends only on this
+/// public length (`src/mp/fixed_window.rs`), so the cut loop is the same
+/// window step repeated fewer times.
+#[cfg(feature = "ct-trace-harness")]
+#[doc(hidden)]
+pub fn cut_exponents_for_trace() {
+    CUT_FOR_TRACE.store(true, core::sync::atomic::Ordering::Relaxed);
+}
+
 impl<P: FfdheParams> Ffdhe<P> {
+    /// Bits of a secret exponent (a scalar, below q): q's length, public.
+    fn secret_exponent_bits() -> usize {
+        #[cfg(feature = "ct-trace-harness")]
+        if CUT_FOR_TRACE.load(core::sync::atomic::Ordering::Relaxed) {
+            return TRACED_EXPONENT_BITS;
+        }
+        Self::q().modulus_bits()
+    }
+
+    /// The limbs of `s` that [`Self::secret_exponent_bits`] counts.
+    fn secret_exponent(s: &Exponent) -> &[u64] {
+        &s.0[..Self::secret_exponent_bits().div_ceil(64)]
+    }
+
     fn p() -> &'static MontContext {
         &P::moduli().p
     }
@@ -432,8 +467,8 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
     /// One batch exponentiation with the same exponent in every lane.
     fn mul_batch(s: &Exponent, elements: &[Residue]) -> Vec<Residue> {
         let bases: Vec<&Residue> = elements.iter().collect();
-        let exponents = vec![s.0.as_slice(); elements.len()];
-        Self::pow_batch(&bases, &exponents, Self::q().modulus_bits())
+        let exponents = vec![Self::secret_exponent(s); elements.len()];
+        Self::pow_batch(&bases, &exponents, Self::secret_exponent_bits())
     }
 
     /// One batch exponentiation with an exponent per lane.
@@ -442,9 +477,9 @@ impl<P: FfdheParams> PrimeOrderGroup for Ffdhe<P> {
         let exponents: Vec<&[u64]> = scalars
             .iter()
             .take(bases.len())
-            .map(|s| s.0.as_slice())
+            .map(Self::secret_exponent)
             .collect();
-        Self::pow_batch(&bases, &exponents, Self::q().modulus_bits())
+        Self::pow_batch(&bases, &exponents, Self::secret_exponent_bits())
     }
 
     /// `Π X_i^(s_i)`: one batch exponentiation with per-lane exponents, then

@@ -139,19 +139,18 @@ impl TryRng for PatternRng {
 
 impl TryCryptoRng for PatternRng {}
 
-/// Encoded scalars of `G`: random (two), `2^252` (one non-zero digit,
-/// even), `q − 2` (odd; on P-256's engine, the scalar whose last addition
-/// is a doubling), `q − 1`, `1`. A case of 4 runs meets both parities
-/// whatever the random ones are.
-pub fn scalar_variants<G: PrimeOrderGroup>() -> Vec<Vec<u8>> {
+/// Encoded scalars of `G`: random (two), `2^sparse_bit` (one non-zero
+/// digit, even), `q − 2` (odd; on P-256's engine, the scalar whose last
+/// addition is a doubling), `q − 1`, `1`. A case of 4 runs meets both
+/// parities whatever the random ones are.
+pub fn scalar_variants<G: PrimeOrderGroup>(sparse_bit: u32) -> Vec<Vec<u8>> {
     let encode = |s: &G::Scalar| {
         let mut out = vec![0u8; G::SCALAR_LEN];
         G::encode_scalar(s, &mut out);
         out
     };
-    let two_63 = G::scalar_from_u64(1 << 63);
-    let two_126 = G::scalar_mul(&two_63, &two_63);
-    let two_252 = G::scalar_mul(&two_126, &two_126);
+    let two = G::scalar_from_u64(2);
+    let sparse = (0..sparse_bit).fold(G::scalar_from_u64(1), |acc, _| G::scalar_mul(&acc, &two));
     let zero = G::scalar_from_u64(0);
     let one = G::scalar_from_u64(1);
     let minus_one = G::scalar_sub(&zero, &one);
@@ -159,16 +158,22 @@ pub fn scalar_variants<G: PrimeOrderGroup>() -> Vec<Vec<u8>> {
     vec![
         encode(&G::random_scalar(&mut PatternRng::variant(0))),
         encode(&G::random_scalar(&mut PatternRng::variant(1))),
-        encode(&two_252),
+        encode(&sparse),
         encode(&minus_two),
         encode(&minus_one),
         encode(&one),
     ]
 }
 
-/// The scalar of variant `index`, decoded from a buffer of its own.
+/// The scalar of variant `index`, decoded from a buffer of its own; the
+/// sparse one is `2^252` (one digit, just below ristretto255's order).
 pub fn scalar<G: PrimeOrderGroup>(index: usize) -> G::Scalar {
-    let bytes = pick(&scalar_variants::<G>(), index);
+    scalar_with_sparse_bit::<G>(index, 252)
+}
+
+/// [`scalar`] with the sparse variant `2^sparse_bit`.
+pub fn scalar_with_sparse_bit<G: PrimeOrderGroup>(index: usize, sparse_bit: u32) -> G::Scalar {
+    let bytes = pick(&scalar_variants::<G>(sparse_bit), index);
     G::decode_scalar(&bytes).expect("every variant is a valid non-zero scalar")
 }
 

@@ -7,7 +7,7 @@ mod modexp;
 mod oprf;
 mod threshold;
 
-use oblivex::group::{Bls12381G1, Ffdhe2048, Ristretto255, P256};
+use oblivex::group::{Bls12381G1, Ristretto255, P256};
 
 /// One traced entry point.
 pub struct Case {
@@ -26,9 +26,8 @@ fn empty(_variant: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// The cases: the probe, then the longest (a full-length FFDHE exponent),
-/// so that it runs beside all the others when two trace at a time, then
-/// each family cheapest first.
+/// The cases: the probe, then the exponentiations (the longest, first so
+/// that the two traced at a time end close together), then the curves.
 pub const ALL: &[Case] = &[
     Case {
         name: "empty",
@@ -38,7 +37,7 @@ pub const ALL: &[Case] = &[
     Case {
         name: "ffdhe2048_server",
         runs: 4,
-        run: |v| oprf::server_evaluation::<Ffdhe2048>(1, v),
+        run: oprf::ffdhe_server_evaluation,
     },
     Case {
         name: "modexp_1024",
