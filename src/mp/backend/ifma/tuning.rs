@@ -74,7 +74,9 @@ pub(super) struct Tuning {
 /// The full word-by-word form wins where its window fits in registers; the
 /// truncated form beats the full block form; from 2048 bits a 5-bit window
 /// and Karatsuba for products pay (by 2 to 6%). The generic path follows
-/// the nearest dedicated size.
+/// the nearest dedicated size. Re-run after the squarings' narrower strips
+/// ([`square_rows`]; on a loaded machine, so the absolute figures are not
+/// comparable): the same choices win at every size.
 #[inline(always)]
 pub(super) fn tuning(digits: usize) -> Tuning {
     #[cfg(test)]
