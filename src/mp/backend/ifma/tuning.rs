@@ -25,11 +25,14 @@ pub(super) const fn product_rows(_digits: usize) -> usize {
 /// smaller. Measured (kernels alone, best of 30 interleaved rounds of 4,000
 /// squarings, three runs): 20 digits 5 rows 1.4–2.7 % faster than 10 (4
 /// rows: 21 % slower); 40 digits 8 rows 2.1–2.3 % faster than 10 (5 rows:
-/// 0.2–1.2 % slower). 60 and 80 digits were not measured and keep 10.
+/// 0.2–1.2 % slower); 60 digits 6 rows 1.7–3.0 % faster than 10 (best of
+/// 20 rounds of 200; 5 rows: 10 % slower); 80 digits 10 rows (8 rows: 5–6 %
+/// slower, 5 rows: 8–10 % slower).
 pub(super) const fn square_rows(digits: usize) -> usize {
     match digits {
         20 => 5,
         40 => 8,
+        60 => 6,
         _ => 10,
     }
 }
