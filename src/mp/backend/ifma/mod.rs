@@ -102,20 +102,21 @@ pub(crate) struct IfmaArith<'a> {
 }
 
 /// Runs a kernel on the instance for the group's digit count: a dedicated
-/// one for the common sizes, the generic one otherwise.
+/// one for the common sizes, the generic one otherwise; `$rows` gives the
+/// rows per strip of each dedicated size (`tuning.rs`).
 macro_rules! dispatch {
-    ($kernel:ident, $self:ident, $($arg:expr),*) => {{
+    ($kernel:ident, $rows:path, $self:ident, $($arg:expr),*) => {{
         let modulus = Modulus { m_padded: &$self.m_padded, m_prime: &$self.m_prime };
         let l = $self.digits;
         // SAFETY: an IfmaArith exists only once `ifma_supported()` held (see
         // `LaneArith::new`), so the AVX-512F/IFMA kernels may run.
         unsafe {
             match l {
-                20 => $kernel::<20, 10>(l, &modulus, &mut $self.work, $($arg),*),
-                30 => $kernel::<30, 10>(l, &modulus, &mut $self.work, $($arg),*),
-                40 => $kernel::<40, 10>(l, &modulus, &mut $self.work, $($arg),*),
-                60 => $kernel::<60, 10>(l, &modulus, &mut $self.work, $($arg),*),
-                80 => $kernel::<80, 10>(l, &modulus, &mut $self.work, $($arg),*),
+                20 => $kernel::<20, { $rows(20) }>(l, &modulus, &mut $self.work, $($arg),*),
+                30 => $kernel::<30, { $rows(30) }>(l, &modulus, &mut $self.work, $($arg),*),
+                40 => $kernel::<40, { $rows(40) }>(l, &modulus, &mut $self.work, $($arg),*),
+                60 => $kernel::<60, { $rows(60) }>(l, &modulus, &mut $self.work, $($arg),*),
+                80 => $kernel::<80, { $rows(80) }>(l, &modulus, &mut $self.work, $($arg),*),
                 _ => $kernel::<0, 4>(l, &modulus, &mut $self.work, $($arg),*),
             }
         }
@@ -185,7 +186,14 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         operand.copy_from_slice(&sliced);
         as_words_mut(&mut sliced).zeroize();
         let r2 = core::mem::take(&mut self.r2);
-        dispatch!(mont_mul, self, as_vectors_mut(out), &operand, &r2);
+        dispatch!(
+            mont_mul,
+            tuning::product_rows,
+            self,
+            as_vectors_mut(out),
+            &operand,
+            &r2
+        );
         self.r2 = r2;
         as_words_mut(&mut operand).zeroize();
         self.operand = operand;
@@ -196,7 +204,14 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         // most, done on 64-bit limbs.
         let mut operand = core::mem::take(&mut self.operand);
         let unit = core::mem::take(&mut self.unit);
-        dispatch!(mont_mul, self, &mut operand, as_vectors(elem), &unit);
+        dispatch!(
+            mont_mul,
+            tuning::product_rows,
+            self,
+            &mut operand,
+            as_vectors(elem),
+            &unit
+        );
         self.unit = unit;
         let words = as_words_mut(&mut operand);
         let mut lane_digits = Zeroizing::new(vec![0u64; self.digits]);
@@ -220,6 +235,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
         dispatch!(
             mont_mul,
+            tuning::product_rows,
             self,
             as_vectors_mut(out),
             as_vectors(a),
@@ -228,7 +244,13 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     }
 
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
-        dispatch!(mont_sqr, self, as_vectors_mut(out), as_vectors(a));
+        dispatch!(
+            mont_sqr,
+            tuning::square_rows,
+            self,
+            as_vectors_mut(out),
+            as_vectors(a)
+        );
     }
 
     fn select_masked(out: &mut [u64], table: &[u64], masks: &[[u64; MAX_LANES]]) {
@@ -388,6 +410,68 @@ mod timing {
             }
             let slots = start.elapsed().as_secs_f64() * rate / 2000.0;
             println!("select L={digits} w={w}: {slots:.0} cycles per select");
+        }
+    }
+
+    /// One Montgomery squaring and multiplication of each dedicated size in
+    /// a loop, in cycles (the core's IFMA issue rate measured in the same
+    /// run) against the kernels' multiply-add counts, for each product
+    /// form. Run with `cargo test --release kernel_timing -- --ignored
+    /// --nocapture`.
+    #[test]
+    #[ignore]
+    fn kernel_timing() {
+        use tuning::{sweep, tuning, Tuning};
+        if !ifma_supported() {
+            return;
+        }
+        for bits in [1024usize, 2048] {
+            let mut m = vec![0xa7u8; bits / 8];
+            m[0] |= 0x80;
+            let ctx = MontContext::new(&m).unwrap();
+            let contexts = [&ctx; VECTOR_LANES];
+            let mut arith = IfmaArith::new(&contexts);
+            let l = arith.digits;
+            let words = arith.words();
+            let mut a = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
+            let mut b = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
+            let mut c = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
+            arith.one(&mut a);
+            arith.one(&mut b);
+            let chosen = tuning(l);
+            for karatsuba in [false, true] {
+                sweep::force(Some(Tuning {
+                    karatsuba,
+                    ..chosen
+                }));
+                // Best of 9 rounds: the figure least disturbed by other load.
+                let (mut sqr, mut mul) = (f64::MAX, f64::MAX);
+                for _ in 0..9 {
+                    let iters = 5_000;
+                    // SAFETY: ifma_supported() checked above.
+                    let rate = unsafe { ifma_peak_rate() };
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        arith.sqr(&mut b, &a);
+                        arith.sqr(&mut a, &b);
+                    }
+                    let cycles = start.elapsed().as_secs_f64() * rate / (2 * iters) as f64;
+                    sqr = sqr.min(cycles);
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        arith.mul(&mut c, &a, &b);
+                        arith.mul(&mut b, &a, &c);
+                    }
+                    let cycles = start.elapsed().as_secs_f64() * rate / (2 * iters) as f64;
+                    mul = mul.min(cycles);
+                }
+                println!(
+                    "L={l} karatsuba={karatsuba}: squaring {sqr:.0} cycles ({} multiply-adds), \
+                     multiplication {mul:.0} cycles",
+                    3 * l * l + 2 * l
+                );
+            }
+            sweep::force(None);
         }
     }
 

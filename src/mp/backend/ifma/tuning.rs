@@ -10,6 +10,33 @@
 /// registers. Larger moduli use another reduction.
 pub(super) const MAX_WINDOW_DIGITS: usize = 24;
 
+/// Rows per strip (`strip.rs`) of the products and reductions of a
+/// multiplication, for each dedicated digit count (a divisor of it, at most
+/// `strip::MAX_ROWS`): the widest strip, which streams each operand digit
+/// into the most multiply-adds.
+pub(super) const fn product_rows(_digits: usize) -> usize {
+    10
+}
+
+/// Rows per strip of a squaring (its triangular product, and the
+/// reduction's strips where the reduction has any), for each dedicated
+/// digit count. Narrower strips than a multiplication's pay here: a square's
+/// strips are cut by the diagonal, and a narrow strip's triangles are
+/// smaller. Measured (kernels alone, best of 30 interleaved rounds of 4,000
+/// squarings, three runs): 20 digits 5 rows 1.4–2.7 % faster than 10 (4
+/// rows: 21 % slower); 40 digits 8 rows 2.1–2.3 % faster than 10 (5 rows:
+/// 0.2–1.2 % slower); 60 digits 6 rows 1.7–3.0 % faster than 10 (best of
+/// 20 rounds of 200; 5 rows: 10 % slower); 80 digits 10 rows (8 rows: 5–6 %
+/// slower, 5 rows: 8–10 % slower).
+pub(super) const fn square_rows(digits: usize) -> usize {
+    match digits {
+        20 => 5,
+        40 => 8,
+        60 => 6,
+        _ => 10,
+    }
+}
+
 /// A form of the Montgomery reduction (see `montgomery.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reduction {
@@ -50,7 +77,9 @@ pub(super) struct Tuning {
 /// The full word-by-word form wins where its window fits in registers; the
 /// truncated form beats the full block form; from 2048 bits a 5-bit window
 /// and Karatsuba for products pay (by 2 to 6%). The generic path follows
-/// the nearest dedicated size.
+/// the nearest dedicated size. Re-run after the squarings' narrower strips
+/// ([`square_rows`]; on a loaded machine, so the absolute figures are not
+/// comparable): the same choices win at every size.
 #[inline(always)]
 pub(super) fn tuning(digits: usize) -> Tuning {
     #[cfg(test)]
