@@ -7,6 +7,7 @@
 
 mod anchors;
 mod crypto_mb;
+mod machine;
 mod modexp;
 mod oprf;
 mod report;
@@ -25,7 +26,9 @@ usage: oblivex speed [modexp|oprf|threshold] [--json] [--svg FILE] [--seconds S]
 speed modexp   constant-time exponentiations per second per modulus size and
                backend (default sizes 1024,2048,3072,4096), beside OpenSSL's
                BN_mod_exp_mont_consttime(_x2) and GMP's mpz_powm_sec when
-               libcrypto.so.3 and libgmp.so.10 are installed
+               libcrypto.so.3 and libgmp.so.10 are installed, and Intel
+               crypto_mb's mbx_exp{1024,2048,3072,4096}_mb8 when it is
+               installed (its results checked against oblivex's)
 speed oprf     the batch OPRF with the malicious-server check against the
                semi-honest OPRF and the VOPRF proof, server and client µs per
                element, per suite and batch size (default n = 1,16,256,1024,
@@ -33,12 +36,13 @@ speed oprf     the batch OPRF with the malicious-server check against the
                unless --n is given), then the ristretto255, P-256 and
                FFDHE-2048 servers per backend, beside Intel crypto_mb's
                mbx_x25519_mb8 and mbx_nistp256_ecdh_mb8 when it is installed
-               (OBLIVEX_CRYPTO_MB=path, else libcrypto_mb.so on the loader's
-               path: scripts/install-crypto-mb)
 speed threshold  threshold blind BLS (batch check vs a pairing per share)
                and threshold OPRF client costs (default n = 1,64,1024)
 speed          all three
 Figures are medians of runs sharing about S seconds (default 1) each.
+crypto_mb is installed when OBLIVEX_CRYPTO_MB names its library, or
+libcrypto_mb.so is on the loader's path (scripts/install-crypto-mb DIR, then
+LD_LIBRARY_PATH=DIR/lib).
 --json prints one JSON line per figure; --svg FILE also draws the
 exponentiation and OPRF figures as bar charts in FILE.";
 
@@ -159,12 +163,14 @@ fn main() -> ExitCode {
             }
         };
     }
+    let title = format!(
+        "oblivex {}, arithmetic backend {}",
+        env!("CARGO_PKG_VERSION"),
+        backend_name()
+    );
+    let machine = format!("drawn on {}, {}", machine::today(), machine::description());
     if !options.json {
-        println!(
-            "oblivex {}, arithmetic backend {}",
-            env!("CARGO_PKG_VERSION"),
-            backend_name()
-        );
+        println!("{title}\n{machine}");
     }
     // A path that cannot be written is refused now, not after the run.
     if let Some(path) = &options.svg {
@@ -195,12 +201,7 @@ fn main() -> ExitCode {
         threshold::speed(&ns, options.seconds, options.json);
     }
     if let Some(path) = &options.svg {
-        let title = format!(
-            "oblivex {}, arithmetic backend {}",
-            env!("CARGO_PKG_VERSION"),
-            backend_name()
-        );
-        let picture = svg::render(&title, &svg::charts(&report));
+        let picture = svg::render(&title, &machine, &svg::charts(&report));
         if let Err(error) = std::fs::write(path, picture) {
             eprintln!("oblivex speed: cannot write {}: {error}", path.display());
             return ExitCode::FAILURE;

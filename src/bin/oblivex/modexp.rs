@@ -1,11 +1,13 @@
 //! `oblivex speed modexp`: constant-time batch exponentiation per modulus
 //! size and backend (full-length random exponents, one core), beside
-//! OpenSSL and GMP on the same operands.
+//! OpenSSL and GMP on the same operands, and Intel's crypto_mb where it is
+//! installed.
 
 use oblivex::mp::MontContext;
 use oblivex::Backend;
 
 use crate::anchors;
+use crate::crypto_mb::CryptoMb;
 use crate::report::Report;
 use crate::timing::{median_us_per_item, TestData};
 
@@ -38,15 +40,39 @@ fn measure(backend: Backend, modulus: &[u8], data: &mut TestData, seconds: f64) 
     )
 }
 
+/// crypto_mb's figure for `modulus`: 8 full-length exponentiations per
+/// call, its results checked against oblivex's.
+fn crypto_mb_us(
+    library: Option<&CryptoMb>,
+    modulus: &[u8],
+    data: &mut TestData,
+    seconds: f64,
+) -> Result<f64, &'static str> {
+    let library = library.ok_or("crypto_mb not installed (scripts/install-crypto-mb)")?;
+    let len = modulus.len();
+    let mut bases = data.bytes(8 * len);
+    // Below the modulus, whose top bit is set, as crypto_mb requires.
+    for base in bases.chunks_mut(len) {
+        base[0] &= 0x7f;
+    }
+    let exponents = data.bytes(8 * len);
+    let ctx = MontContext::new(modulus).expect("valid modulus");
+    let expected = ctx
+        .mod_exp_batch(&bases, len, &exponents, len)
+        .expect("valid batch");
+    library.exp_us(modulus, &bases, &exponents, &expected, seconds)
+}
+
 /// Prints the table (or JSON lines) for `sizes`, oblivex on every backend
-/// this CPU runs, then the anchors (OpenSSL, GMP) with each one's time over
-/// oblivex's fastest; records every figure in `report`.
+/// this CPU runs, then the anchors (OpenSSL, GMP, crypto_mb) with each
+/// one's time over oblivex's fastest; records every figure in `report`.
 pub fn speed(sizes: &[usize], seconds: f64, json: bool, report: &mut Report) {
     let backends: Vec<Backend> = Backend::ALL
         .iter()
         .copied()
         .filter(|b| b.is_available())
         .collect();
+    let crypto_mb = CryptoMb::load();
     if !json {
         println!("constant-time modular exponentiation, full-length exponents, one core (median of 5 runs)");
         println!(
@@ -73,6 +99,8 @@ pub fn speed(sizes: &[usize], seconds: f64, json: bool, report: &mut Report) {
                 .into_iter()
                 .map(|f| (f.name.to_string(), f.us)),
         );
+        let crypto_mb_us = crypto_mb_us(crypto_mb.as_ref(), &modulus, &mut data, seconds);
+        figures.push(("crypto_mb".to_string(), crypto_mb_us));
         for (name, us) in figures {
             match us {
                 Ok(us) => {

@@ -33,6 +33,17 @@ use crate::timing::{median, median_us_per_item, TestData};
 /// The protocols compared, in output order.
 const PROTOCOLS: [&str; 3] = ["semi-honest", "balancer", "voprf"];
 
+/// One suite's comparison at one batch size: its figures, one per protocol.
+type Compare = fn(usize, f64, bool) -> Vec<OprfFigure>;
+
+/// The suites measured, in output order (the README's chart shows each).
+pub const SUITES: [(&str, Compare); 4] = [
+    (Ristretto255::SUITE_ID, compare::<Ristretto255>),
+    (P256::SUITE_ID, compare::<P256>),
+    (Bls12381G1::SUITE_ID, compare::<Bls12381G1>),
+    (Ffdhe2048::SUITE_ID, compare::<Ffdhe2048>),
+];
+
 /// Batch sizes each suite runs by default (its elements cost 40 µs to
 /// 4 ms; the largest batches of the slow suites take minutes).
 fn default_limit(suite: &str) -> usize {
@@ -67,7 +78,7 @@ pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool, report: &mu
             "x cli"
         );
     }
-    let mut run = |suite: &str, compare: fn(usize, f64, bool) -> Vec<OprfFigure>| {
+    let mut run = |suite: &str, compare: Compare| {
         for &n in ns {
             if ns_given || n <= default_limit(suite) {
                 for figure in compare(n, seconds, json) {
@@ -76,10 +87,9 @@ pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool, report: &mu
             }
         }
     };
-    run(Ristretto255::SUITE_ID, compare::<Ristretto255>);
-    run(P256::SUITE_ID, compare::<P256>);
-    run(Bls12381G1::SUITE_ID, compare::<Bls12381G1>);
-    run(Ffdhe2048::SUITE_ID, compare::<Ffdhe2048>);
+    for (suite, compare) in SUITES {
+        run(suite, compare);
+    }
     if !json {
         println!(
             "bal/sh: balancer / semi-honest (goal: server within 1/n + 1%, client ≤ 1.08 at n ≥ 256);\n\

@@ -123,9 +123,13 @@ fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
     seen
 }
 
-/// The SVG document of `charts`, one under the other.
-pub fn render(title: &str, charts: &[BarChart]) -> String {
-    let height = 40.0 + CHART_HEIGHT * charts.len().max(1) as f64;
+/// Height of the heading: the title, then the line naming the machine.
+const HEADING: f64 = 56.0;
+
+/// The SVG document of `charts`, one under the other, under `title` and
+/// `subtitle` (what the figures were measured on, and when).
+pub fn render(title: &str, subtitle: &str, charts: &[BarChart]) -> String {
+    let height = HEADING + CHART_HEIGHT * charts.len().max(1) as f64;
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -133,15 +137,18 @@ pub fn render(title: &str, charts: &[BarChart]) -> String {
          <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" \
          viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">{}</text>\n",
+         <text x=\"{}\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">{}</text>\n\
+         <text x=\"{}\" y=\"44\" text-anchor=\"middle\">{}</text>\n",
         WIDTH / 2.0,
-        escape(title)
+        escape(title),
+        WIDTH / 2.0,
+        escape(subtitle)
     );
     if charts.is_empty() {
-        svg.push_str("<text x=\"20\" y=\"60\">no figures were measured</text>\n");
+        svg.push_str("<text x=\"20\" y=\"80\">no figures were measured</text>\n");
     }
     for (i, chart) in charts.iter().enumerate() {
-        render_chart(&mut svg, chart, 40.0 + CHART_HEIGHT * i as f64);
+        render_chart(&mut svg, chart, HEADING + CHART_HEIGHT * i as f64);
     }
     svg.push_str("</svg>\n");
     svg
@@ -291,6 +298,55 @@ mod tests {
     use super::*;
     use crate::report::OprfFigure;
 
+    /// The README's chart, drawn by `oblivex speed --svg docs/speed.svg`.
+    const README_CHART: &str = include_str!("../../../docs/speed.svg");
+
+    /// The README's chart was drawn by this version, on a named machine
+    /// and date, and shows exactly the suites `oblivex speed oprf`
+    /// measures: a chart left stale by a release or a new suite fails
+    /// here. Redraw it on an AVX-512 IFMA machine with crypto_mb installed
+    /// (see the README).
+    #[test]
+    fn the_readme_chart_is_current() {
+        let version = format!(
+            ">oblivex {}, arithmetic backend ",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(
+            README_CHART.contains(&version),
+            "docs/speed.svg was not drawn by oblivex {}: redraw it",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(
+            README_CHART.contains(">drawn on ") && README_CHART.contains(", AVX-512 IFMA"),
+            "docs/speed.svg does not name an AVX-512 IFMA machine and a date: redraw it"
+        );
+        // A suite's label is the first line of "suite (n = N)" (see
+        // render_chart): the line before a "(n = N)" line.
+        let lines: Vec<&str> = README_CHART.split("</tspan><tspan").collect();
+        let drawn: Vec<&str> = lines
+            .windows(2)
+            .filter(|pair| {
+                pair[1]
+                    .split_once('>')
+                    .is_some_and(|(_, l)| l.starts_with("(n = "))
+            })
+            .filter_map(|pair| pair[0].rsplit_once('>').map(|(_, label)| label))
+            .collect();
+        for (suite, _) in crate::oprf::SUITES {
+            assert!(
+                drawn.contains(&suite),
+                "docs/speed.svg lacks {suite}: redraw it"
+            );
+        }
+        for label in drawn {
+            assert!(
+                crate::oprf::SUITES.iter().any(|(suite, _)| *suite == label),
+                "docs/speed.svg shows {label}, which oblivex speed no longer measures"
+            );
+        }
+    }
+
     #[test]
     fn a_report_becomes_three_charts() {
         let mut report = Report::default();
@@ -308,15 +364,16 @@ mod tests {
         assert_eq!(charts.len(), 3);
         assert_eq!(charts[0].groups, ["1024 bits", "2048 bits"]);
         assert_eq!(charts[0].series[1].1, [Some(2500.0), None]);
-        let svg = render("a <run> & more", &charts);
+        let svg = render("a <run> & more", "on <this> machine", &charts);
         assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("a &lt;run&gt; &amp; more"));
+        assert!(svg.contains("on &lt;this&gt; machine"));
         assert_eq!(svg.matches("<svg").count(), 1);
     }
 
     #[test]
     fn an_empty_report_is_still_a_picture() {
-        let svg = render("nothing", &charts(&Report::default()));
+        let svg = render("nothing", "", &charts(&Report::default()));
         assert!(svg.contains("no figures were measured") && svg.trim_end().ends_with("</svg>"));
     }
 }
