@@ -153,21 +153,23 @@ impl zeroize::ZeroizeOnDrop for Exponent {}
 #[cfg(feature = "ct-trace-harness")]
 static CUT_FOR_TRACE: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
 
-/// Bits of the secret exponents of the trace harness's FFDHE evaluations.
+/// Bits of the secret exponents of the trace harness's FFDHE evaluations
+/// (crate-private: cbindgen would put a public constant in the C header).
 #[cfg(feature = "ct-trace-harness")]
-pub const TRACED_EXPONENT_BITS: usize = 64;
+const TRACED_EXPONENT_BITS: usize = 64;
 
 /// For the constant-time trace harness only (test-only feature
 /// `ct-trace-harness`): every later FFDHE exponentiation with a secret
-/// exponent counts only its low [`TRACED_EXPONENT_BITS`] bits, so its
+/// exponent counts only its low bits, as many as this returns (64), so its
 /// results are wrong. Single-stepping a full 2047-bit exponentiation takes
 /// most of an hour; the fixed-window loop's structure depends only on this
 /// public length (`src/mp/fixed_window.rs`), so the cut loop is the same
 /// window step repeated fewer times.
 #[cfg(feature = "ct-trace-harness")]
 #[doc(hidden)]
-pub fn cut_exponents_for_trace() {
+pub fn cut_exponents_for_trace() -> usize {
     CUT_FOR_TRACE.store(true, core::sync::atomic::Ordering::Relaxed);
+    TRACED_EXPONENT_BITS
 }
 
 impl<P: FfdheParams> Ffdhe<P> {

@@ -7,7 +7,7 @@
 //! committed-key products and the unblinding after). Each step's result
 //! is checked outside the region against the plain protocol.
 
-use oblivex::group::ffdhe::{cut_exponents_for_trace, TRACED_EXPONENT_BITS};
+use oblivex::group::ffdhe::cut_exponents_for_trace;
 use oblivex::group::{Ffdhe2048, PrimeOrderGroup};
 use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
@@ -71,15 +71,15 @@ pub fn server_evaluation<G: PrimeOrderGroup>(count: usize, variant: usize) -> Re
 }
 
 /// FFDHE-2048's server evaluation of one element with the key's
-/// exponentiation cut to its low [`TRACED_EXPONENT_BITS`] bits
-/// ([`cut_exponents_for_trace`]), as the exponentiation cases' exponents
-/// are short (see their module): a full 2047-bit one takes most of an
-/// hour to single-step. The sparse key is `2^63`, which the cut keeps
-/// (`2^252` would become zero); the check after the region uses the same
-/// cut.
+/// exponentiation cut to its low 64 bits ([`cut_exponents_for_trace`]), as
+/// the exponentiation cases' exponents are short (see their module): a
+/// full 2047-bit one takes most of an hour to single-step. The sparse key
+/// is `2^63`, which the cut keeps (`2^252` would become zero); the check
+/// after the region uses the same cut.
 pub fn ffdhe_server_evaluation(variant: usize) -> Result<(), String> {
-    cut_exponents_for_trace();
-    let key = scalar_with_sparse_bit::<Ffdhe2048>(variant, TRACED_EXPONENT_BITS as u32 - 1);
+    let cut_bits = cut_exponents_for_trace();
+    let sparse_bit = u32::try_from(cut_bits - 1).expect("a small bit count");
+    let key = scalar_with_sparse_bit::<Ffdhe2048>(variant, sparse_bit);
     evaluation_under::<Ffdhe2048>(1, key)
 }
 
