@@ -246,7 +246,7 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
 }
 
 /// `f(x)` by Horner's rule (constant time in the coefficients).
-fn evaluate<G: PrimeOrderGroup>(polynomial: &[G::Scalar], x: u64) -> G::Scalar {
+pub(super) fn evaluate<G: PrimeOrderGroup>(polynomial: &[G::Scalar], x: u64) -> G::Scalar {
     let x = G::scalar_from_u64(x);
     let mut acc = G::scalar_from_u64(0);
     for coefficient in polynomial.iter().rev() {
