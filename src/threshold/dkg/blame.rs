@@ -1,6 +1,6 @@
 //! What the DKG says about each party that misbehaved, and its result.
 //! Every entry follows from broadcast messages only, so every honest party
-//! records the same list (docs/PROTOCOLS.md §10, "Blame").
+//! records the same list (docs/PROTOCOLS.md §10).
 
 use super::DkgError;
 use crate::group::PrimeOrderGroup;

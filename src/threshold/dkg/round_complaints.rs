@@ -8,7 +8,7 @@ use super::checks::pedersen_holds;
 use super::messages::{Complaints, FeldmanCommitments, Justifications, Received, RevealedPair};
 use super::polynomial::SecretPolynomial;
 use super::round_feldman::Round4State;
-use super::view::{slot, View};
+use super::view::{slot, state_debug, View};
 use super::DkgError;
 use crate::group::PrimeOrderGroup;
 use crate::threshold::PartyId;
@@ -31,20 +31,6 @@ pub struct Round3State<G: PrimeOrderGroup> {
     complainers: Vec<Vec<PartyId>>,
     answers: Vec<RevealedPair<G>>,
 }
-
-macro_rules! state_debug {
-    ($name:ident) => {
-        impl<G: PrimeOrderGroup> core::fmt::Debug for $name<G> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("group", &G::SUITE_ID)
-                    .field("party", &self.view.me)
-                    .finish_non_exhaustive()
-            }
-        }
-    };
-}
-pub(super) use state_debug;
 
 state_debug!(Round2State);
 state_debug!(Round3State);

@@ -12,8 +12,7 @@ use super::messages::{
     FeldmanCommitments, FeldmanComplaints, Received, RevealedPair, RevealedShares,
 };
 use super::polynomial::interpolate;
-use super::round_complaints::state_debug;
-use super::view::{slot, View};
+use super::view::{slot, state_debug, View};
 use super::DkgError;
 use crate::group::PrimeOrderGroup;
 use crate::threshold::{Commitments, KeyShare, PartyId};

@@ -11,7 +11,7 @@ use super::messages::{Complaints, PedersenCommitments, Received, SharePair};
 use super::params::pedersen_generator;
 use super::polynomial::SecretPolynomial;
 use super::round_complaints::Round2State;
-use super::view::{slot, View};
+use super::view::{slot, state_debug, View};
 use super::{DkgError, DkgParams};
 use crate::group::PrimeOrderGroup;
 use crate::threshold::PartyId;
@@ -46,14 +46,7 @@ pub struct Round1State<G: PrimeOrderGroup> {
     blinding: SecretPolynomial<G>,
 }
 
-impl<G: PrimeOrderGroup> core::fmt::Debug for Round1State<G> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Round1State")
-            .field("group", &G::SUITE_ID)
-            .field("party", &self.view.me)
-            .finish_non_exhaustive()
-    }
-}
+state_debug!(Round1State);
 
 impl<G: PrimeOrderGroup> DkgParty<G> {
     /// Starts party `me` (1..=n) of the run `params`: draws its secret

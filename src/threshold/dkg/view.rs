@@ -128,6 +128,21 @@ impl<G: PrimeOrderGroup> View<G> {
     }
 }
 
+/// `Debug` for a round's state: the suite and the party, nothing secret.
+macro_rules! state_debug {
+    ($name:ident) => {
+        impl<G: PrimeOrderGroup> core::fmt::Debug for $name<G> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("group", &G::SUITE_ID)
+                    .field("party", &self.view.me)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+pub(super) use state_debug;
+
 /// The index of party `id` in the per-party vectors.
 pub(super) fn slot(id: PartyId) -> usize {
     usize::from(id) - 1
