@@ -8,6 +8,7 @@ use crate::group::PrimeOrderGroup;
 use crate::threshold::{check_threshold, PartyId};
 
 /// Bytes of a session id.
+/// cbindgen:ignore
 pub const SESSION_ID_LEN: usize = 32;
 
 /// The domain-separation tag of the second Pedersen generator
