@@ -12,13 +12,23 @@ use crate::threshold::PartyId;
 /// One message as the caller's transport delivered it: the sender the
 /// transport authenticated, and the bytes. A message whose header names
 /// another sender is refused ([`DkgError::WrongSender`]) and blamed on
-/// `from`.
-#[derive(Clone, Copy, Debug)]
+/// `from`. Its `Debug` prints the sender and the length only: the bytes
+/// of a [`SharePair`] are secret.
+#[derive(Clone, Copy)]
 pub struct Received<'a> {
     /// The authenticated sender.
     pub from: PartyId,
     /// The encoded message.
     pub bytes: &'a [u8],
+}
+
+impl core::fmt::Debug for Received<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Received")
+            .field("from", &self.from)
+            .field("len", &self.bytes.len())
+            .finish()
+    }
 }
 
 /// A list of `t` elements from one sender: the body of the two
