@@ -13,7 +13,7 @@ use oblivex::oprf::{KeyPair, OprfClient, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::dkg::{
     Blame, Complaints, DkgError, DkgOutput, DkgParams, DkgParty, FeldmanCommitments,
     FeldmanComplaints, Justifications, Offence, PedersenCommitments, Received, RevealedShares,
-    SharePair,
+    Round1Messages, Round1State, SharePair,
 };
 use oblivex::threshold::{evaluate_share, lagrange_at_zero, KeyShare, PartyId, Response};
 use rand_core::UnwrapErr;
@@ -96,19 +96,30 @@ macro_rules! round {
     }};
 }
 
-/// A full run of t of n; every party's output.
+/// A full key generation of t of n; every party's output.
 fn run<G: PrimeOrderGroup>(
     t: usize,
     n: usize,
     tamper: Tamper<'_>,
 ) -> Vec<Result<DkgOutput<G>, DkgError>> {
     let params = DkgParams::<G>::new(t, n, SESSION).unwrap();
-    let n16 = n as PartyId;
+    let starts = (1..=n as PartyId)
+        .map(|id| DkgParty::start(params, id, &mut rng()).unwrap())
+        .collect();
+    run_rounds(starts, tamper)
+}
+
+/// The rounds after every party's start (parties 1..=n in order).
+fn run_rounds<G: PrimeOrderGroup>(
+    starts: Vec<(Round1State<G>, Round1Messages<G>)>,
+    tamper: Tamper<'_>,
+) -> Vec<Result<DkgOutput<G>, DkgError>> {
+    let n16 = starts.len() as PartyId;
     let mut states = Vec::new();
     let mut commitments = Vec::new();
     let mut shares = Vec::new();
-    for id in 1..=n16 {
-        let (state, messages) = DkgParty::start(params, id, &mut rng()).unwrap();
+    for (index, (state, messages)) in starts.into_iter().enumerate() {
+        let id = index as PartyId + 1;
         states.push(state);
         commitments.extend(broadcast(n16, id, messages.commitments.to_bytes()));
         for pair in &messages.shares {
@@ -861,4 +872,179 @@ fn dkg_caller_mistakes_are_refused() {
     // Debug never prints a secret.
     let printed = format!("{to_three:?}");
     assert!(printed.contains("SharePair") && !printed.contains("share:"));
+}
+
+// ------------------------------------------------------------ refresh
+
+fn encoded<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
+    oblivex::group::encode_scalar_to_vec::<G>(s)
+}
+
+/// A key generation of t of n, then a refresh of its shares with `tamper`
+/// (cheaters: `cheaters`); returns the refreshed outputs after checking
+/// that the key, `A_0` and the OPRF outputs stayed, every share changed,
+/// and no t-set mixing old and new shares rebuilds the key.
+fn refresh_on<G: PrimeOrderGroup>(
+    t: usize,
+    n: usize,
+    cheaters: &[PartyId],
+    tamper: Tamper<'_>,
+) -> Vec<Result<DkgOutput<G>, DkgError>> {
+    let first = run::<G>(t, n, &honest);
+    let all: Vec<PartyId> = (1..=n as PartyId).collect();
+    let key = check_agreement::<G>(&first, &all);
+    let first: Vec<DkgOutput<G>> = first.into_iter().map(Result::unwrap).collect();
+    let old_commitments = first[0].commitments().clone();
+    let old: Vec<KeyShare<G>> = first
+        .iter()
+        .map(|o| KeyShare::from_bytes(&o.share().to_bytes()).unwrap())
+        .collect();
+    let params = DkgParams::<G>::refresh(t, n, [0x7f; 32]).unwrap();
+    let starts = first
+        .into_iter()
+        .map(|output| {
+            let (share, commitments) = output.into_parts();
+            DkgParty::start_refresh(params, share, &commitments, &mut rng()).unwrap()
+        })
+        .collect();
+    let refreshed = run_rounds::<G>(starts, tamper);
+    let honest: Vec<PartyId> = all
+        .iter()
+        .copied()
+        .filter(|id| !cheaters.contains(id))
+        .collect();
+    let new_key = check_agreement::<G>(&refreshed, &honest);
+    assert_eq!(encoded::<G>(&new_key), encoded::<G>(&key));
+    let new_commitments = refreshed[usize::from(honest[0]) - 1]
+        .as_ref()
+        .unwrap()
+        .commitments();
+    assert_eq!(new_commitments.public_key(), old_commitments.public_key());
+    assert_ne!(new_commitments, &old_commitments);
+    check_oprf::<G>(&refreshed, &honest[..t], &key);
+    let new: Vec<&KeyShare<G>> = honest
+        .iter()
+        .map(|&id| refreshed[usize::from(id) - 1].as_ref().unwrap().share())
+        .collect();
+    for share in &new {
+        let before = &old[usize::from(share.id()) - 1];
+        assert_ne!(encoded::<G>(share.secret()), encoded::<G>(before.secret()));
+        assert!(!old_commitments.verify_share(share));
+        assert!(!new_commitments.verify_share(before));
+    }
+    // Every t honest parties, every mix of old and new shares among them
+    // (at least one of each): never the key.
+    let target = G::mul_base(&key);
+    for start in 0..=honest.len() - t {
+        let set = &new[start..start + t];
+        for mask in 1..(1u32 << t) - 1 {
+            let mixed: Vec<&KeyShare<G>> = set
+                .iter()
+                .enumerate()
+                .map(|(k, share)| {
+                    if mask & (1 << k) != 0 {
+                        &old[usize::from(share.id()) - 1]
+                    } else {
+                        *share
+                    }
+                })
+                .collect();
+            assert_ne!(
+                G::mul_base(&reconstruct::<G>(&mixed)),
+                target,
+                "mask {mask:b}"
+            );
+        }
+    }
+    refreshed
+}
+
+#[test]
+fn dkg_refresh_keeps_the_key_and_old_shares_stop_combining() {
+    for (t, n) in SIZES {
+        refresh_on::<Ristretto255>(t, n, &[], &honest);
+    }
+    refresh_on::<P256>(3, 5, &[], &honest);
+    refresh_on::<Bls12381G1>(2, 3, &[], &honest);
+}
+
+#[test]
+fn dkg_refresh_with_cheaters_keeps_the_key() {
+    type G = Ristretto255;
+    let header = header_len::<G>();
+    let other = oblivex::group::encode_to_vec::<G>(&G::mul_base(&G::random_scalar(&mut rng())));
+    // A wrong Feldman value: exposed, rebuilt, the key kept.
+    let refreshed = refresh_on::<G>(3, 5, &[2], &|step, from, _, message| {
+        if let (Step::Feldman, 2, Some(bytes)) = (step, from, message) {
+            bytes[header..header + G::ELEMENT_LEN].copy_from_slice(&other);
+        }
+    });
+    let output = refreshed[0].as_ref().unwrap();
+    assert_eq!(output.exposed(), [2]);
+    assert_eq!(
+        output.blame(),
+        [blame(2, Offence::FeldmanInconsistent { complainer: 1 })]
+    );
+    // A bad share left unanswered: disqualified, the key kept.
+    let refreshed = refresh_on::<G>(3, 5, &[4], &|step, from, to, message| {
+        let Some(bytes) = message else { return };
+        if step == Step::Share && from == 4 && to == 1 {
+            corrupt_share::<G>(bytes);
+        }
+        if step == Step::Justifications && from == 4 {
+            *bytes = with_entries(bytes.clone(), header, 0, &[]);
+        }
+    });
+    let output = refreshed[0].as_ref().unwrap();
+    assert_eq!(output.disqualified(), [4]);
+}
+
+#[test]
+fn dkg_refresh_refuses_what_does_not_fit() {
+    type G = Ristretto255;
+    assert_eq!(
+        DkgParams::<G>::refresh(1, 3, SESSION).unwrap_err(),
+        DkgError::InvalidThreshold
+    );
+    let keygen = DkgParams::<G>::new(2, 3, SESSION).unwrap();
+    let refresh = DkgParams::<G>::refresh(2, 3, SESSION).unwrap();
+    assert_eq!(
+        DkgParty::start(refresh, 1, &mut rng()).unwrap_err(),
+        DkgError::WrongParameters
+    );
+    let outputs: Vec<DkgOutput<G>> = run::<G>(2, 3, &honest)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let commitments = outputs[0].commitments().clone();
+    let copy = |k: usize| KeyShare::<G>::from_bytes(&outputs[k].share().to_bytes()).unwrap();
+    assert_eq!(
+        DkgParty::start_refresh(keygen, copy(0), &commitments, &mut rng()).unwrap_err(),
+        DkgError::WrongParameters
+    );
+    let wider = DkgParams::<G>::refresh(3, 5, SESSION).unwrap();
+    assert_eq!(
+        DkgParty::start_refresh(wider, copy(0), &commitments, &mut rng()).unwrap_err(),
+        DkgError::WrongParameters
+    );
+    let moved = KeyShare::<G>::new(2, copy(0).secret().clone()).unwrap();
+    assert_eq!(
+        DkgParty::start_refresh(refresh, moved, &commitments, &mut rng()).unwrap_err(),
+        DkgError::ShareMismatch
+    );
+    // A refresh's messages are not a key generation's, nor the other way.
+    let (_, messages) =
+        DkgParty::start_refresh(refresh, copy(1), &commitments, &mut rng()).unwrap();
+    let bytes = messages.commitments.to_bytes();
+    assert_eq!(bytes.len(), header_len::<G>() + G::ELEMENT_LEN);
+    assert_eq!(
+        PedersenCommitments::from_bytes(&bytes, &keygen).unwrap_err(),
+        DkgError::WrongKind
+    );
+    assert!(PedersenCommitments::from_bytes(&bytes, &refresh).is_ok());
+    let (_, messages) = DkgParty::start(keygen, 1, &mut rng()).unwrap();
+    assert_eq!(
+        PedersenCommitments::from_bytes(&messages.commitments.to_bytes(), &refresh).unwrap_err(),
+        DkgError::WrongKind
+    );
 }

@@ -125,6 +125,11 @@ impl<G: PrimeOrderGroup> Commitments<G> {
         Ok(Commitments { coefficients })
     }
 
+    /// The coefficients' commitments `A_0..A_{t−1}`.
+    pub(super) fn coefficients(&self) -> &[G::Element] {
+        &self.coefficients
+    }
+
     /// The threshold `t`: how many shares reconstruct the key.
     pub fn threshold(&self) -> usize {
         self.coefficients.len()

@@ -31,7 +31,7 @@ impl core::fmt::Debug for Received<'_> {
     }
 }
 
-/// A list of `t` elements from one sender: the body of the two
+/// A list of `t` elements (`t − 1` in a refresh) from one sender: the body of the two
 /// commitment messages.
 struct ElementList<G: PrimeOrderGroup> {
     params: DkgParams<G>,
@@ -55,7 +55,7 @@ impl<G: PrimeOrderGroup> ElementList<G> {
 
     fn from_bytes(bytes: &[u8], kind: Kind, params: &DkgParams<G>) -> Result<Self, DkgError> {
         let (mut reader, sender) = Reader::open(bytes, kind, params)?;
-        let elements = reader.elements(params.threshold())?;
+        let elements = reader.elements(params.committed())?;
         reader.finish()?;
         Ok(ElementList {
             params: *params,
@@ -67,12 +67,13 @@ impl<G: PrimeOrderGroup> ElementList<G> {
 
 /// Round 1, broadcast: dealer `i`'s Pedersen commitments
 /// `C_ik = a_ik·B + b_ik·H`, `k = 0..t−1`, to its secret polynomial `f_i`
-/// and its blinding polynomial `f'_i`. Layout: header ‖ `t` elements.
+/// and its blinding polynomial `f'_i`. Layout: header ‖ `t` elements
+/// (in a refresh `t − 1`: `k = 1..t−1`, the constant terms being zero).
 pub struct PedersenCommitments<G: PrimeOrderGroup>(ElementList<G>);
 
 /// Round 4, broadcast: dealer `i`'s Feldman commitments `A_ik = a_ik·B`,
 /// sent only once the qualified set is fixed. Layout: header ‖ `t`
-/// elements.
+/// elements (`t − 1` in a refresh, as for [`PedersenCommitments`]).
 pub struct FeldmanCommitments<G: PrimeOrderGroup>(ElementList<G>);
 
 macro_rules! element_list_message {
@@ -99,7 +100,7 @@ macro_rules! element_list_message {
                 self.0.sender
             }
 
-            /// The commitments, `k = 0..t−1`.
+            /// The commitments, `k = 0..t−1` (`1..t−1` in a refresh).
             pub fn commitments(&self) -> &[G::Element] {
                 &self.0.elements
             }

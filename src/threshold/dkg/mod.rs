@@ -39,6 +39,13 @@
 //! The key is `x = Σ_{i∈QUAL} f_i(0)`, the shares `x_j = Σ_{i∈QUAL}
 //! f_i(j)`, the commitments `A_k = Σ_{i∈QUAL} A_ik`.
 //!
+//! **Refresh** ([`DkgParams::refresh`], [`DkgParty::start_refresh`]):
+//! the same rounds with every polynomial's constant term zero (their
+//! commitments, the identity, are not sent), each party adding what it
+//! receives to its old share and the old commitments: same key, same
+//! `A_0`, same outputs, new shares that do not combine with old ones
+//! (Herzberg, Jarecki, Krawczyk, Yung, proactive secret sharing).
+//!
 //! **Why not the plain Pedersen / Joint-Feldman DKG.** There each party
 //! broadcasts `A_ik` in round 1, and a rushing adversary that sees the
 //! honest parties' `A_i0` before deciding which of its own dealers to get
@@ -116,7 +123,7 @@ pub use messages::{
     Complaints, FeldmanCommitments, FeldmanComplaints, Justifications, PedersenCommitments,
     Received, RevealedPair, RevealedShares, SharePair,
 };
-pub use params::{DkgParams, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN};
+pub use params::{DkgParams, Purpose, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN};
 pub use round_complaints::{Round2State, Round3State};
 pub use round_feldman::{Round4State, Round5State, Round6State};
 pub use round_sharing::{DkgParty, Round1Messages, Round1State};

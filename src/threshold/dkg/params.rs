@@ -17,6 +17,19 @@ pub const SESSION_ID_LEN: usize = 32;
 /// public input, so the Pedersen commitments bind.
 pub const PEDERSEN_GENERATOR_DST: &[u8] = b"oblivex-DKG-v1-Pedersen-generator";
 
+/// What a run makes: a new key, or new shares of a key the parties
+/// already share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// A new key (each dealer's polynomial has a random constant term).
+    KeyGeneration,
+    /// New shares of the same key (each dealer's polynomials have constant
+    /// term zero, and the parties add what they receive to their old
+    /// shares): the public key and every output stay, old shares stop
+    /// combining with new ones.
+    Refresh,
+}
+
 /// What every party of one DKG run agrees on before it starts: the
 /// threshold t (t shares reconstruct the key, polynomials have degree
 /// t − 1), the number of parties n (ids 1..=n), and a session id that the
@@ -26,6 +39,7 @@ pub struct DkgParams<G: PrimeOrderGroup> {
     threshold: u16,
     parties: u16,
     session: [u8; SESSION_ID_LEN],
+    purpose: Purpose,
     group: PhantomData<fn() -> G>,
 }
 
@@ -39,8 +53,8 @@ impl<G: PrimeOrderGroup> Copy for DkgParams<G> {}
 
 impl<G: PrimeOrderGroup> PartialEq for DkgParams<G> {
     fn eq(&self, other: &Self) -> bool {
-        (self.threshold, self.parties, self.session)
-            == (other.threshold, other.parties, other.session)
+        (self.threshold, self.parties, self.session, self.purpose)
+            == (other.threshold, other.parties, other.session, other.purpose)
     }
 }
 
@@ -50,12 +64,13 @@ impl<G: PrimeOrderGroup> core::fmt::Debug for DkgParams<G> {
             .field("group", &G::SUITE_ID)
             .field("threshold", &self.threshold)
             .field("parties", &self.parties)
+            .field("purpose", &self.purpose)
             .finish_non_exhaustive()
     }
 }
 
 impl<G: PrimeOrderGroup> DkgParams<G> {
-    /// Parameters for t of n. [`DkgError::InvalidThreshold`] unless
+    /// Parameters for a new key, t of n. [`DkgError::InvalidThreshold`] unless
     /// `1 <= t`, `2 <= n <= MAX_PARTIES` and `n >= 2t − 1`: GJKR's
     /// guarantees need the at most t − 1 corrupted parties to be a
     /// minority, so that the honest ones alone are at least t.
@@ -63,6 +78,30 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         threshold: usize,
         parties: usize,
         session: [u8; SESSION_ID_LEN],
+    ) -> Result<Self, DkgError> {
+        Self::with_purpose(threshold, parties, session, Purpose::KeyGeneration)
+    }
+
+    /// Parameters for a refresh of a t-of-n key (docs/PROTOCOLS.md §10,
+    /// "Refresh"): as [`Self::new`], and [`DkgError::InvalidThreshold`]
+    /// for t = 1 too (every share is then the key itself: there is nothing
+    /// to refresh).
+    pub fn refresh(
+        threshold: usize,
+        parties: usize,
+        session: [u8; SESSION_ID_LEN],
+    ) -> Result<Self, DkgError> {
+        if threshold < 2 {
+            return Err(DkgError::InvalidThreshold);
+        }
+        Self::with_purpose(threshold, parties, session, Purpose::Refresh)
+    }
+
+    fn with_purpose(
+        threshold: usize,
+        parties: usize,
+        session: [u8; SESSION_ID_LEN],
+        purpose: Purpose,
     ) -> Result<Self, DkgError> {
         check_threshold(threshold, parties).map_err(|_| DkgError::InvalidThreshold)?;
         if parties < 2 || parties < 2 * threshold - 1 {
@@ -72,6 +111,7 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
             threshold: threshold as u16,
             parties: parties as u16,
             session,
+            purpose,
             group: PhantomData,
         })
     }
@@ -89,6 +129,27 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
     /// The session id.
     pub fn session(&self) -> &[u8; SESSION_ID_LEN] {
         &self.session
+    }
+
+    /// What the run makes.
+    pub fn purpose(&self) -> Purpose {
+        self.purpose
+    }
+
+    /// The index of the first coefficient a dealer commits to: 0, or 1
+    /// for a refresh, whose constant terms are zero by construction (their
+    /// commitments, the identity, are neither sent nor accepted).
+    pub(super) fn first_coefficient(&self) -> usize {
+        match self.purpose {
+            Purpose::KeyGeneration => 0,
+            Purpose::Refresh => 1,
+        }
+    }
+
+    /// How many commitments each dealer sends: `t`, or `t − 1` for a
+    /// refresh.
+    pub(super) fn committed(&self) -> usize {
+        self.threshold() - self.first_coefficient()
     }
 
     /// The party ids 1..=n.

@@ -8,16 +8,29 @@ use crate::threshold::sharing::evaluate;
 use crate::threshold::PartyId;
 
 /// The coefficients `c_0..c_{t−1}` of a secret polynomial of degree
-/// `t − 1`. Each scalar wipes itself on drop; not `Clone`, not `Debug`.
+/// `t − 1`, of which `c_first..` are committed to (`first` = 1: `c_0` is
+/// zero, a refresh). Each scalar wipes itself on drop; not `Clone`, not
+/// `Debug`.
 pub(super) struct SecretPolynomial<G: PrimeOrderGroup> {
     coefficients: Vec<G::Scalar>,
+    first: usize,
 }
 
 impl<G: PrimeOrderGroup> SecretPolynomial<G> {
-    /// `t` uniformly random non-zero coefficients.
-    pub(super) fn random<R: CryptoRng + ?Sized>(threshold: usize, rng: &mut R) -> Self {
+    /// `t` coefficients: `first` zeros (0 or 1), then uniformly random
+    /// non-zero ones.
+    pub(super) fn random<R: CryptoRng + ?Sized>(
+        threshold: usize,
+        first: usize,
+        rng: &mut R,
+    ) -> Self {
+        let coefficients = (0..first)
+            .map(|_| G::scalar_from_u64(0))
+            .chain(G::random_scalars(threshold - first, rng))
+            .collect();
         SecretPolynomial {
-            coefficients: G::random_scalars(threshold, rng),
+            coefficients,
+            first,
         }
     }
 
@@ -26,21 +39,24 @@ impl<G: PrimeOrderGroup> SecretPolynomial<G> {
         evaluate::<G>(&self.coefficients, u64::from(id))
     }
 
-    /// Feldman commitments `c_k·B` (constant time in the `c_k`; the
-    /// results are published).
+    /// Feldman commitments `c_k·B`, `k = first..t−1` (constant time in the
+    /// `c_k`; the results are published).
     pub(super) fn feldman(&self) -> Vec<G::Element> {
-        let commitments: Vec<G::Element> = self.coefficients.iter().map(G::mul_base).collect();
+        let commitments: Vec<G::Element> = self.coefficients[self.first..]
+            .iter()
+            .map(G::mul_base)
+            .collect();
         G::declassify_elements(&commitments);
         commitments
     }
 
-    /// Pedersen commitments `c_k·B + d_k·H` with `blinding`'s coefficients
-    /// `d_k` (constant time in both; the results are published).
+    /// Pedersen commitments `c_k·B + d_k·H`, `k = first..t−1`, with
+    /// `blinding`'s coefficients `d_k` (constant time in both; the results
+    /// are published).
     pub(super) fn pedersen(&self, blinding: &Self, h: &G::Element) -> Vec<G::Element> {
-        let commitments: Vec<G::Element> = self
-            .coefficients
+        let commitments: Vec<G::Element> = self.coefficients[self.first..]
             .iter()
-            .zip(&blinding.coefficients)
+            .zip(&blinding.coefficients[self.first..])
             .map(|(c, d)| G::add(&G::mul_base(c), &G::mul(h, d)))
             .collect();
         G::declassify_elements(&commitments);
@@ -48,11 +64,18 @@ impl<G: PrimeOrderGroup> SecretPolynomial<G> {
     }
 }
 
-/// `1, x, x^2, …, x^{count−1}` for the public `x = id`.
-pub(super) fn powers<G: PrimeOrderGroup>(id: PartyId, count: usize) -> Vec<G::Scalar> {
+/// `x^first, …, x^{first+count−1}` for the public `x = id`.
+pub(super) fn powers<G: PrimeOrderGroup>(
+    id: PartyId,
+    first: usize,
+    count: usize,
+) -> Vec<G::Scalar> {
     let x = G::scalar_from_u64(u64::from(id));
     let mut powers = Vec::with_capacity(count);
     let mut power = G::scalar_from_u64(1);
+    for _ in 0..first {
+        power = G::scalar_mul(&power, &x);
+    }
     for _ in 0..count {
         powers.push(power.clone());
         power = G::scalar_mul(&power, &x);

@@ -160,6 +160,7 @@ impl<G: PrimeOrderGroup> Round3State<G> {
                 let commitments = view.pedersen[index].as_deref().unwrap_or_default();
                 if pedersen_holds::<G>(
                     commitments,
+                    view.params.first_coefficient(),
                     &view.h,
                     complainer,
                     &answer.share,

@@ -94,7 +94,7 @@ impl<G: PrimeOrderGroup> Round4State<G> {
             };
             let feldman = message.into_elements();
             if let Some((share, blinding)) = &view.received[index] {
-                if !feldman_holds::<G>(&feldman, me, share) {
+                if !feldman_holds::<G>(&feldman, view.params.first_coefficient(), me, share) {
                     evidence.push(RevealedPair {
                         party: dealer,
                         share: share.clone(),
@@ -143,6 +143,7 @@ impl<G: PrimeOrderGroup> Round5State<G> {
             FeldmanComplaints::sender,
         )?;
         let messages = view.accept(5, messages, |_, _| true);
+        let first = view.params.first_coefficient();
         for message in messages.iter().flatten() {
             let complainer = message.sender();
             for pair in message.pairs() {
@@ -155,9 +156,14 @@ impl<G: PrimeOrderGroup> Round5State<G> {
                     continue;
                 };
                 let pedersen = view.pedersen[slot(dealer)].as_deref().unwrap_or_default();
-                let proven =
-                    pedersen_holds::<G>(pedersen, &view.h, complainer, &pair.share, &pair.blinding)
-                        && !feldman_holds::<G>(feldman, complainer, &pair.share);
+                let proven = pedersen_holds::<G>(
+                    pedersen,
+                    first,
+                    &view.h,
+                    complainer,
+                    &pair.share,
+                    &pair.blinding,
+                ) && !feldman_holds::<G>(feldman, first, complainer, &pair.share);
                 if !proven {
                     view.blame(complainer, Offence::FalseFeldmanComplaint { dealer });
                 } else if !exposed[slot(dealer)] {
@@ -200,7 +206,8 @@ impl<G: PrimeOrderGroup> Round6State<G> {
     /// pairs (by party id) that pass its Pedersen check (a failing one is
     /// recorded, [`Offence::WrongRevealedShare`]), and its Feldman
     /// commitments taken from it. The key share is `x_j = Σ_{i∈QUAL} s_ij`,
-    /// the joint commitments `A_k = Σ_{i∈QUAL} A_ik`.
+    /// the joint commitments `A_k = Σ_{i∈QUAL} A_ik`; in a refresh both are
+    /// added to the old share and commitments (`A_0` stays).
     /// [`DkgError::NotEnoughRevealedShares`] if fewer than t valid pairs of
     /// an exposed dealer arrived, [`DkgError::DegenerateKey`] for a zero
     /// share or an identity commitment, [`DkgError::ShareMismatch`] if the
@@ -222,6 +229,7 @@ impl<G: PrimeOrderGroup> Round6State<G> {
         )?;
         let messages = view.accept(6, messages, |_, _| true);
         let t = view.params.threshold();
+        let first = view.params.first_coefficient();
         let mut exposed_ids = Vec::new();
         for dealer in view.params.ids().filter(|&id| exposed[slot(id)]) {
             exposed_ids.push(dealer);
@@ -232,7 +240,14 @@ impl<G: PrimeOrderGroup> Round6State<G> {
                 let Some(pair) = message.pairs().iter().find(|p| p.party == dealer) else {
                     continue;
                 };
-                if !pedersen_holds::<G>(&pedersen, &view.h, holder, &pair.share, &pair.blinding) {
+                if !pedersen_holds::<G>(
+                    &pedersen,
+                    first,
+                    &view.h,
+                    holder,
+                    &pair.share,
+                    &pair.blinding,
+                ) {
                     view.blame(holder, Offence::WrongRevealedShare { dealer });
                 } else if points.len() < t {
                     points.push((holder, pair.share.clone()));
@@ -243,15 +258,22 @@ impl<G: PrimeOrderGroup> Round6State<G> {
             }
             // The rebuilt coefficients are public now.
             let coefficients = interpolate::<G>(&points);
-            view.feldman[slot(dealer)] = Some(coefficients.iter().map(G::mul_base).collect());
+            view.feldman[slot(dealer)] =
+                Some(coefficients[first..].iter().map(G::mul_base).collect());
         }
-        let mut joint = vec![G::identity(); t];
-        let mut secret = G::scalar_from_u64(0);
+        // A refresh adds to the old sharing; a key generation starts from
+        // nothing.
+        let (mut joint, mut secret) = match &view.previous {
+            Some((share, commitments)) => {
+                (commitments.coefficients().to_vec(), share.secret().clone())
+            }
+            None => (vec![G::identity(); t], G::scalar_from_u64(0)),
+        };
         for &dealer in &qualified {
             let feldman = view.feldman[slot(dealer)]
                 .as_ref()
                 .ok_or(DkgError::ShareMismatch)?;
-            for (sum, term) in joint.iter_mut().zip(feldman) {
+            for (sum, term) in joint[first..].iter_mut().zip(feldman) {
                 *sum = G::add(sum, term);
             }
             let (share, _) = view.received[slot(dealer)]

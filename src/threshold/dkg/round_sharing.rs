@@ -12,9 +12,9 @@ use super::params::pedersen_generator;
 use super::polynomial::SecretPolynomial;
 use super::round_complaints::Round2State;
 use super::view::{slot, state_debug, View};
-use super::{DkgError, DkgParams};
+use super::{DkgError, DkgParams, Purpose};
 use crate::group::PrimeOrderGroup;
-use crate::threshold::PartyId;
+use crate::threshold::{Commitments, KeyShare, PartyId};
 
 /// The entry point of a DKG run: [`DkgParty::start`] starts one party.
 pub struct DkgParty<G: PrimeOrderGroup>(PhantomData<fn() -> G>);
@@ -49,24 +49,70 @@ pub struct Round1State<G: PrimeOrderGroup> {
 state_debug!(Round1State);
 
 impl<G: PrimeOrderGroup> DkgParty<G> {
-    /// Starts party `me` (1..=n) of the run `params`: draws its secret
-    /// polynomial `f` and blinding polynomial `f'` (degree t − 1, uniform),
-    /// and returns its state and its round-1 messages.
-    /// [`DkgError::InvalidPartyId`] for an id outside 1..=n.
+    /// Starts party `me` (1..=n) of a key generation `params`: draws its
+    /// secret polynomial `f` and blinding polynomial `f'` (degree t − 1,
+    /// uniform), and returns its state and its round-1 messages.
+    /// [`DkgError::InvalidPartyId`] for an id outside 1..=n,
+    /// [`DkgError::WrongParameters`] for refresh parameters.
     pub fn start<R: CryptoRng + ?Sized>(
         params: DkgParams<G>,
         me: PartyId,
         rng: &mut R,
     ) -> Result<(Round1State<G>, Round1Messages<G>), DkgError> {
+        if params.purpose() != Purpose::KeyGeneration {
+            return Err(DkgError::WrongParameters);
+        }
         params.check_id(me)?;
+        Ok(Self::deal(params, me, None, rng))
+    }
+
+    /// Starts the holder of `share` in a refresh `params` of the key that
+    /// `commitments` commit to (docs/PROTOCOLS.md §10, "Refresh"): as
+    /// [`Self::start`], with both polynomials' constant terms zero; at the
+    /// end the party's new share is its old one plus what it received, and
+    /// the commitments change except `A_0`. Every party must start from
+    /// the same commitments. [`DkgError::WrongParameters`] for key
+    /// generation parameters or commitments of another threshold,
+    /// [`DkgError::InvalidPartyId`] for a share id outside 1..=n,
+    /// [`DkgError::ShareMismatch`] if the share fails the commitments.
+    pub fn start_refresh<R: CryptoRng + ?Sized>(
+        params: DkgParams<G>,
+        share: KeyShare<G>,
+        commitments: &Commitments<G>,
+        rng: &mut R,
+    ) -> Result<(Round1State<G>, Round1Messages<G>), DkgError> {
+        if params.purpose() != Purpose::Refresh || commitments.threshold() != params.threshold() {
+            return Err(DkgError::WrongParameters);
+        }
+        params.check_id(share.id())?;
+        if !commitments.verify_share(&share) {
+            return Err(DkgError::ShareMismatch);
+        }
+        let me = share.id();
+        Ok(Self::deal(
+            params,
+            me,
+            Some((share, commitments.clone())),
+            rng,
+        ))
+    }
+
+    /// Round 1 of party `me`, with `previous` (its old share and the old
+    /// commitments) in a refresh.
+    fn deal<R: CryptoRng + ?Sized>(
+        params: DkgParams<G>,
+        me: PartyId,
+        previous: Option<(KeyShare<G>, Commitments<G>)>,
+        rng: &mut R,
+    ) -> (Round1State<G>, Round1Messages<G>) {
         let h = pedersen_generator::<G>();
-        let t = params.threshold();
+        let (t, first) = (params.threshold(), params.first_coefficient());
         // A commitment equal to the identity could not be sent (decoding
         // refuses it); its probability is about t/q, and redrawing reveals
         // only that it happened.
         let (polynomial, blinding, commitments) = loop {
-            let polynomial = SecretPolynomial::<G>::random(t, rng);
-            let blinding = SecretPolynomial::<G>::random(t, rng);
+            let polynomial = SecretPolynomial::<G>::random(t, first, rng);
+            let blinding = SecretPolynomial::<G>::random(t, first, rng);
             let commitments = polynomial.pedersen(&blinding, &h);
             if !commitments.iter().any(G::is_identity) {
                 break (polynomial, blinding, commitments);
@@ -80,18 +126,19 @@ impl<G: PrimeOrderGroup> DkgParty<G> {
         let mut view = View::new(params, me, h);
         view.pedersen[slot(me)] = Some(commitments.clone());
         view.received[slot(me)] = Some((polynomial.at(me), blinding.at(me)));
+        view.previous = previous;
         let messages = Round1Messages {
             commitments: PedersenCommitments::new(params, me, commitments),
             shares,
         };
-        Ok((
+        (
             Round1State {
                 view,
                 polynomial,
                 blinding,
             },
             messages,
-        ))
+        )
     }
 }
 
@@ -141,6 +188,7 @@ impl<G: PrimeOrderGroup> Round1State<G> {
                     if pair.recipient() == me
                         && pedersen_holds::<G>(
                             commitments,
+                            view.params.first_coefficient(),
                             &view.h,
                             me,
                             pair.share(),

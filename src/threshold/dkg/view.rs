@@ -7,7 +7,7 @@ use super::blame::{Blame, Offence};
 use super::messages::Received;
 use super::{DkgError, DkgParams};
 use crate::group::PrimeOrderGroup;
-use crate::threshold::PartyId;
+use crate::threshold::{Commitments, KeyShare, PartyId};
 
 /// A pair `(s_ij, s'_ij)` party `j` holds from dealer `i`.
 pub(super) type Pair<G> = (
@@ -31,6 +31,8 @@ pub(super) struct View<G: PrimeOrderGroup> {
     pub(super) received: Vec<Option<Pair<G>>>,
     pub(super) disqualified: Vec<bool>,
     pub(super) blame: Vec<Blame>,
+    /// In a refresh: this party's old share and the old commitments.
+    pub(super) previous: Option<(KeyShare<G>, Commitments<G>)>,
 }
 
 impl<G: PrimeOrderGroup> View<G> {
@@ -45,6 +47,7 @@ impl<G: PrimeOrderGroup> View<G> {
             received: (0..n).map(|_| None).collect(),
             disqualified: vec![false; n],
             blame: Vec::new(),
+            previous: None,
         }
     }
 

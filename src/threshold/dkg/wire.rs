@@ -2,7 +2,7 @@
 //! naming version, kind, suite, parameters, session and sender, and a
 //! reader that checks each field as it takes it.
 
-use super::{DkgError, DkgParams, SESSION_ID_LEN};
+use super::{DkgError, DkgParams, Purpose, SESSION_ID_LEN};
 use crate::group::PrimeOrderGroup;
 use crate::threshold::PartyId;
 
@@ -22,6 +22,16 @@ pub(super) enum Kind {
     RevealedShares = 7,
 }
 
+/// The header's kind byte: the kind, with the top bit set in a refresh
+/// (so a key generation's message is refused in a refresh, and the other
+/// way round).
+fn kind_byte<G: PrimeOrderGroup>(kind: Kind, params: &DkgParams<G>) -> u8 {
+    match params.purpose() {
+        Purpose::KeyGeneration => kind as u8,
+        Purpose::Refresh => kind as u8 | 0x80,
+    }
+}
+
 /// Bytes of the header for suite `G`: version, kind, suite id length,
 /// suite id, t, n, session id, sender.
 pub(super) fn header_len<G: PrimeOrderGroup>() -> usize {
@@ -38,7 +48,7 @@ pub(super) fn start<G: PrimeOrderGroup>(
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(header_len::<G>() + body);
     out.push(VERSION);
-    out.push(kind as u8);
+    out.push(kind_byte(kind, params));
     out.push(G::SUITE_ID.len() as u8);
     out.extend_from_slice(G::SUITE_ID.as_bytes());
     out.extend_from_slice(&(params.threshold() as u16).to_be_bytes());
@@ -69,7 +79,7 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
         if reader.byte()? != VERSION {
             return Err(DkgError::UnsupportedVersion);
         }
-        if reader.byte()? != kind as u8 {
+        if reader.byte()? != kind_byte(kind, params) {
             return Err(DkgError::WrongKind);
         }
         let suite_len = usize::from(reader.byte()?);
