@@ -8,6 +8,8 @@
 //! - [`deal`] shares a key; [`KeyShare`] and [`Commitments`] are what the
 //!   servers and the clients hold (with validating encodings);
 //!   [`Commitments::verify_share`] checks a share on receipt.
+//! - [`dkg`] generates a shared key without a trusted dealer (GJKR), with
+//!   the same output as [`deal`].
 //! - [`lagrange_at_zero`] gives the recombination weights of any party set.
 //! - [`ThresholdRequest`] is the client's batch; [`evaluate_share`] is the
 //!   whole server side (the plain batch evaluation with its share).
@@ -29,6 +31,7 @@
 //! right, and servers whose wrong answers cancel out in the combination
 //! (colluders) change nothing and may go unnamed.
 
+pub mod dkg;
 mod lagrange;
 mod request;
 mod sharing;

@@ -125,6 +125,11 @@ impl<G: PrimeOrderGroup> Commitments<G> {
         Ok(Commitments { coefficients })
     }
 
+    /// The coefficients' commitments `A_0..A_{t−1}`.
+    pub(super) fn coefficients(&self) -> &[G::Element] {
+        &self.coefficients
+    }
+
     /// The threshold `t`: how many shares reconstruct the key.
     pub fn threshold(&self) -> usize {
         self.coefficients.len()
@@ -246,7 +251,7 @@ pub fn deal<G: PrimeOrderGroup, R: CryptoRng + ?Sized>(
 }
 
 /// `f(x)` by Horner's rule (constant time in the coefficients).
-fn evaluate<G: PrimeOrderGroup>(polynomial: &[G::Scalar], x: u64) -> G::Scalar {
+pub(super) fn evaluate<G: PrimeOrderGroup>(polynomial: &[G::Scalar], x: u64) -> G::Scalar {
     let x = G::scalar_from_u64(x);
     let mut acc = G::scalar_from_u64(0);
     for coefficient in polynomial.iter().rev() {
