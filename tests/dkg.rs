@@ -8,6 +8,7 @@ use std::cell::RefCell;
 
 use oblivex::bls::{self, KeySet, PublicKey, SigningClient};
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::message::BlindedElements;
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{KeyPair, OprfClient, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::dkg::{
@@ -202,6 +203,33 @@ fn check_agreement<G: PrimeOrderGroup>(
     key
 }
 
+/// Each server's answer to `request` with its share (`share_of`), as the
+/// threshold clients receive it.
+fn share_answers<'a, G: PrimeOrderGroup>(
+    servers: &[PartyId],
+    share_of: impl Fn(PartyId) -> &'a KeyShare<G>,
+    request: &BlindedElements<G>,
+) -> Vec<(PartyId, Vec<u8>)> {
+    servers
+        .iter()
+        .map(|&id| {
+            let answer = evaluate_share(share_of(id), None, request).unwrap();
+            (id, answer.as_bytes().to_vec())
+        })
+        .collect()
+}
+
+/// The clients' view of `answers`.
+fn responses_of(answers: &[(PartyId, Vec<u8>)]) -> Vec<Response<'_>> {
+    answers
+        .iter()
+        .map(|(party, elements)| Response {
+            party: *party,
+            elements,
+        })
+        .collect()
+}
+
 /// The threshold OPRF on the DKG's output gives the single-key OPRF's
 /// outputs under the reconstructed key.
 fn check_oprf<G: PrimeOrderGroup>(
@@ -223,21 +251,12 @@ fn check_oprf<G: PrimeOrderGroup>(
     let batch = ThresholdOprfClient::new(commitments, Kappa::DEFAULT)
         .blind(&inputs, &mut rng())
         .unwrap();
-    let answers: Vec<(PartyId, Vec<u8>)> = servers
-        .iter()
-        .map(|&id| {
-            let share = outputs[usize::from(id) - 1].as_ref().unwrap().share();
-            let answer = evaluate_share(share, None, batch.request()).unwrap();
-            (id, answer.as_bytes().to_vec())
-        })
-        .collect();
-    let responses: Vec<Response<'_>> = answers
-        .iter()
-        .map(|(party, elements)| Response {
-            party: *party,
-            elements,
-        })
-        .collect();
+    let answers = share_answers(
+        servers,
+        |id| outputs[usize::from(id) - 1].as_ref().unwrap().share(),
+        batch.request(),
+    );
+    let responses = responses_of(&answers);
     let got = batch.finalize(&responses).unwrap();
     assert!(got.cheaters.is_empty());
     assert_eq!(got.outputs, expected);
@@ -302,26 +321,12 @@ fn dkg_bls_signatures_verify_under_the_dkg_key() {
     let batch = SigningClient::new(key_set.clone(), Kappa::DEFAULT)
         .blind(&messages, &mut rng())
         .unwrap();
-    let answers: Vec<(PartyId, Vec<u8>)> = [2, 4, 5]
-        .iter()
-        .map(|&id: &PartyId| {
-            let share = outputs[usize::from(id) - 1].share();
-            (
-                id,
-                evaluate_share(share, None, batch.request())
-                    .unwrap()
-                    .as_bytes()
-                    .to_vec(),
-            )
-        })
-        .collect();
-    let responses: Vec<Response<'_>> = answers
-        .iter()
-        .map(|(party, elements)| Response {
-            party: *party,
-            elements,
-        })
-        .collect();
+    let answers = share_answers(
+        &[2, 4, 5],
+        |id| outputs[usize::from(id) - 1].share(),
+        batch.request(),
+    );
+    let responses = responses_of(&answers);
     let signatures = batch.finalize(&responses).unwrap();
     for (message, signature) in messages.iter().zip(&signatures.outputs) {
         assert!(bls::verify(key_set.public_key(), message, signature));
