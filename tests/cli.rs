@@ -1,5 +1,6 @@
 //! The `oblivex` command line answers `--help` and refuses what it does not
-//! know, without running any measurement.
+//! know, without running any measurement, and `speed dkg` (whose runs take
+//! milliseconds) reports every size and purpose.
 
 use std::process::Command;
 
@@ -200,5 +201,34 @@ fn check_attributes(mut attributes: &str) -> Result<(), String> {
         let end = value[1..].find(quote).ok_or("an unterminated attribute")? + 1;
         check_text(&value[1..end])?;
         attributes = &value[end + 1..];
+    }
+}
+
+#[test]
+fn dkg_speed_reports_every_size_and_purpose() {
+    let out = oblivex(&["speed", "dkg", "--seconds", "0.01", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("\"protocol\":\"dkg\""))
+        .collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    for (row, expected) in rows.iter().zip([
+        "\"purpose\":\"keygen\",\"suite\":\"ristretto255-SHA512\",\"t\":3,\"n\":5",
+        "\"purpose\":\"refresh\",\"suite\":\"ristretto255-SHA512\",\"t\":3,\"n\":5",
+        "\"purpose\":\"keygen\",\"suite\":\"ristretto255-SHA512\",\"t\":5,\"n\":9",
+        "\"purpose\":\"refresh\",\"suite\":\"ristretto255-SHA512\",\"t\":5,\"n\":9",
+    ]) {
+        assert!(row.contains(expected), "{row}");
+        // n − 1 share pairs of 126 bytes: a 60-byte header, the
+        // recipient, two scalars.
+        let private = row.split("\"private_bytes\":").nth(1).unwrap();
+        let n: usize = if row.contains("\"n\":5") { 5 } else { 9 };
+        assert_eq!(private.trim_end_matches('}'), ((n - 1) * 126).to_string());
     }
 }

@@ -4,262 +4,28 @@
 //! alike by every honest party; every malformed message refused with its
 //! own error. Every test name starts with `dkg_`.
 
+mod support;
+
 use std::cell::RefCell;
 
 use oblivex::bls::{self, KeySet, PublicKey, SigningClient};
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
-use oblivex::message::BlindedElements;
 use oblivex::oblivious::Kappa;
-use oblivex::oprf::{KeyPair, OprfClient, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::dkg::{
-    Blame, Complaints, DkgError, DkgOutput, DkgParams, DkgParty, FeldmanCommitments,
-    FeldmanComplaints, Justifications, Offence, PedersenCommitments, Received, RevealedShares,
-    Round1Messages, Round1State, SharePair,
+    Complaints, DkgError, DkgOutput, DkgParams, DkgParty, FeldmanCommitments, FeldmanComplaints,
+    Justifications, Offence, PedersenCommitments, Received, RevealedShares, SharePair,
 };
-use oblivex::threshold::{evaluate_share, lagrange_at_zero, KeyShare, PartyId, Response};
-use rand_core::UnwrapErr;
+use oblivex::threshold::{KeyShare, PartyId};
+use support::dkg::{
+    blame, check_agreement, check_oprf, header_len, honest, random_element_bytes,
+    random_scalar_bytes, reconstruct, rng, run, run_rounds, scalar_bytes, share_answers,
+    with_entries, Step, Tamper, SESSION,
+};
+use support::threshold::responses_of;
 
-fn rng() -> UnwrapErr<getrandom::SysRng> {
-    UnwrapErr(getrandom::SysRng)
-}
-
-const SESSION: [u8; 32] = [0x5e; 32];
-
-/// The message of each round, as the transport sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    Commitments,
-    Share,
-    Complaints,
-    Justifications,
-    Feldman,
-    FeldmanComplaints,
-    Reveals,
-}
-
-/// What the network does to the message `from` sends to `to` in `step`:
-/// deliver it as it is, change it, or drop it (`None`).
-type Tamper<'a> = &'a dyn Fn(Step, PartyId, PartyId, &mut Option<Vec<u8>>);
-
-fn honest(_: Step, _: PartyId, _: PartyId, _: &mut Option<Vec<u8>>) {}
-
-/// Every party's copy of the others' messages of one step.
-fn deliver(
-    step: Step,
-    to: PartyId,
-    outgoing: &[(PartyId, PartyId, Vec<u8>)],
-    tamper: Tamper<'_>,
-) -> Vec<(PartyId, Vec<u8>)> {
-    outgoing
-        .iter()
-        .filter(|(from, recipient, _)| *from != to && *recipient == to)
-        .filter_map(|(from, _, bytes)| {
-            let mut message = Some(bytes.clone());
-            tamper(step, *from, to, &mut message);
-            message.map(|m| (*from, m))
-        })
-        .collect()
-}
-
-fn received(messages: &[(PartyId, Vec<u8>)]) -> Vec<Received<'_>> {
-    messages
-        .iter()
-        .map(|(from, bytes)| Received { from: *from, bytes })
-        .collect()
-}
-
-/// A broadcast as n − 1 copies, one per recipient.
-fn broadcast(n: u16, from: PartyId, bytes: Vec<u8>) -> Vec<(PartyId, PartyId, Vec<u8>)> {
-    (1..=n)
-        .filter(|&to| to != from)
-        .map(|to| (from, to, bytes.clone()))
-        .collect()
-}
-
-/// Runs one broadcast round at every party.
-macro_rules! round {
-    ($states:expr, $step:expr, $n:expr, $tamper:expr, $method:ident) => {{
-        let (states, messages): (Vec<_>, Vec<_>) = $states.into_iter().unzip();
-        let outgoing: Vec<_> = messages
-            .iter()
-            .flat_map(|(from, bytes): &(PartyId, Vec<u8>)| broadcast($n, *from, bytes.clone()))
-            .collect();
-        states
-            .into_iter()
-            .enumerate()
-            .map(|(index, state)| {
-                let inbox = deliver($step, index as PartyId + 1, &outgoing, $tamper);
-                let (next, message) = state.$method(&received(&inbox)).unwrap();
-                let from = index as PartyId + 1;
-                (next, (from, message.to_bytes()))
-            })
-            .collect::<Vec<_>>()
-    }};
-}
-
-/// A full key generation of t of n; every party's output.
-fn run<G: PrimeOrderGroup>(
-    t: usize,
-    n: usize,
-    tamper: Tamper<'_>,
-) -> Vec<Result<DkgOutput<G>, DkgError>> {
-    let params = DkgParams::<G>::new(t, n, SESSION).unwrap();
-    let starts = (1..=n as PartyId)
-        .map(|id| DkgParty::start(params, id, &mut rng()).unwrap())
-        .collect();
-    run_rounds(starts, tamper)
-}
-
-/// The rounds after every party's start (parties 1..=n in order).
-fn run_rounds<G: PrimeOrderGroup>(
-    starts: Vec<(Round1State<G>, Round1Messages<G>)>,
-    tamper: Tamper<'_>,
-) -> Vec<Result<DkgOutput<G>, DkgError>> {
-    let n16 = starts.len() as PartyId;
-    let mut states = Vec::new();
-    let mut commitments = Vec::new();
-    let mut shares = Vec::new();
-    for (index, (state, messages)) in starts.into_iter().enumerate() {
-        let id = index as PartyId + 1;
-        states.push(state);
-        commitments.extend(broadcast(n16, id, messages.commitments.to_bytes()));
-        for pair in &messages.shares {
-            shares.push((id, pair.recipient(), pair.to_bytes().to_vec()));
-        }
-    }
-    let round2: Vec<_> = states
-        .into_iter()
-        .enumerate()
-        .map(|(index, state)| {
-            let me = index as PartyId + 1;
-            let c = deliver(Step::Commitments, me, &commitments, tamper);
-            let s = deliver(Step::Share, me, &shares, tamper);
-            let (state, message) = state.round2(&received(&c), &received(&s)).unwrap();
-            (state, (me, message.to_bytes()))
-        })
-        .collect();
-    let round3 = round!(round2, Step::Complaints, n16, tamper, round3);
-    let round4 = round!(round3, Step::Justifications, n16, tamper, round4);
-    let round5 = round!(round4, Step::Feldman, n16, tamper, round5);
-    let round6 = round!(round5, Step::FeldmanComplaints, n16, tamper, round6);
-    let (states, messages): (Vec<_>, Vec<_>) = round6.into_iter().unzip();
-    let outgoing: Vec<_> = messages
-        .iter()
-        .flat_map(|(from, bytes)| broadcast(n16, *from, bytes.clone()))
-        .collect();
-    states
-        .into_iter()
-        .enumerate()
-        .map(|(index, state)| {
-            let inbox = deliver(Step::Reveals, index as PartyId + 1, &outgoing, tamper);
-            state.finish(&received(&inbox))
-        })
-        .collect()
-}
-
-/// `Σ λ_j·x_j` over the given shares (tests only: nobody does this).
-fn reconstruct<G: PrimeOrderGroup>(shares: &[&KeyShare<G>]) -> G::Scalar {
-    let ids: Vec<PartyId> = shares.iter().map(|s| s.id()).collect();
-    let weights = lagrange_at_zero::<G>(&ids).unwrap();
-    shares
-        .iter()
-        .zip(&weights)
-        .fold(G::scalar_from_u64(0), |sum, (share, weight)| {
-            G::scalar_add(&sum, &G::scalar_mul(weight, share.secret()))
-        })
-}
-
-/// The honest parties' outputs agree (QUAL, blame, exposed, commitments),
-/// every share matches the commitments, and every run of t consecutive
-/// honest shares reconstructs the public key. Returns the key.
-fn check_agreement<G: PrimeOrderGroup>(
-    outputs: &[Result<DkgOutput<G>, DkgError>],
-    honest: &[PartyId],
-) -> G::Scalar {
-    let first = outputs[usize::from(honest[0]) - 1].as_ref().unwrap();
-    let t = first.commitments().threshold();
-    let mut shares = Vec::new();
-    for &id in honest {
-        let output = outputs[usize::from(id) - 1].as_ref().unwrap();
-        assert_eq!(output.qualified(), first.qualified(), "party {id}");
-        assert_eq!(output.blame(), first.blame(), "party {id}");
-        assert_eq!(output.exposed(), first.exposed(), "party {id}");
-        assert_eq!(output.commitments(), first.commitments(), "party {id}");
-        assert_eq!(output.share().id(), id);
-        assert!(output.commitments().verify_share(output.share()));
-        shares.push(output.share());
-    }
-    let key = reconstruct::<G>(&shares[..t]);
-    assert_eq!(&G::mul_base(&key), first.public_key());
-    for window in shares.windows(t) {
-        let other = reconstruct::<G>(window);
-        assert_eq!(G::mul_base(&other), G::mul_base(&key));
-    }
-    if t > 1 {
-        // t − 1 shares give another value.
-        let short = reconstruct::<G>(&shares[..t - 1]);
-        assert_ne!(G::mul_base(&short), G::mul_base(&key));
-    }
-    key
-}
-
-/// Each server's answer to `request` with its share (`share_of`), as the
-/// threshold clients receive it.
-fn share_answers<'a, G: PrimeOrderGroup>(
-    servers: &[PartyId],
-    share_of: impl Fn(PartyId) -> &'a KeyShare<G>,
-    request: &BlindedElements<G>,
-) -> Vec<(PartyId, Vec<u8>)> {
-    servers
-        .iter()
-        .map(|&id| {
-            let answer = evaluate_share(share_of(id), None, request).unwrap();
-            (id, answer.as_bytes().to_vec())
-        })
-        .collect()
-}
-
-/// The clients' view of `answers`.
-fn responses_of(answers: &[(PartyId, Vec<u8>)]) -> Vec<Response<'_>> {
-    answers
-        .iter()
-        .map(|(party, elements)| Response {
-            party: *party,
-            elements,
-        })
-        .collect()
-}
-
-/// The threshold OPRF on the DKG's output gives the single-key OPRF's
-/// outputs under the reconstructed key.
-fn check_oprf<G: PrimeOrderGroup>(
-    outputs: &[Result<DkgOutput<G>, DkgError>],
-    servers: &[PartyId],
-    key: &G::Scalar,
-) {
-    let inputs: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 1 + usize::from(i)]).collect();
-    let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let server = OprfServer::<G>::new(KeyPair::from_secret(key.clone()));
-    let single = OprfClient::<G>::new().blind(&inputs, &mut rng()).unwrap();
-    let evaluated = server.evaluate(single.request());
-    let expected = single.finalize(&evaluated).unwrap();
-    let commitments = outputs[usize::from(servers[0]) - 1]
-        .as_ref()
-        .unwrap()
-        .commitments()
-        .clone();
-    let batch = ThresholdOprfClient::new(commitments, Kappa::DEFAULT)
-        .blind(&inputs, &mut rng())
-        .unwrap();
-    let answers = share_answers(
-        servers,
-        |id| outputs[usize::from(id) - 1].as_ref().unwrap().share(),
-        batch.request(),
-    );
-    let responses = responses_of(&answers);
-    let got = batch.finalize(&responses).unwrap();
-    assert!(got.cheaters.is_empty());
-    assert_eq!(got.outputs, expected);
+/// Replaces the share `s` of a key generation's [`SharePair`] encoding.
+fn corrupt_share<G: PrimeOrderGroup>(message: &mut [u8]) {
+    support::dkg::corrupt_share::<G>(message, header_len::<G>());
 }
 
 const SIZES: [(usize, usize); 3] = [(2, 3), (3, 5), (5, 9)];
@@ -345,33 +111,6 @@ fn dkg_bls_signatures_verify_under_the_dkg_key() {
 
 // ------------------------------------------------------------ cheating
 
-/// The header's length for suite `G` (docs/PROTOCOLS.md §10).
-fn header_len<G: PrimeOrderGroup>() -> usize {
-    3 + G::SUITE_ID.len() + 2 + 2 + 32 + 2
-}
-
-fn scalar_bytes<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
-    oblivex::group::encode_scalar_to_vec::<G>(s)
-}
-
-fn random_scalar_bytes<G: PrimeOrderGroup>() -> Vec<u8> {
-    scalar_bytes::<G>(&G::random_scalar(&mut rng()))
-}
-
-/// Replaces the share `s` of a [`SharePair`] encoding.
-fn corrupt_share<G: PrimeOrderGroup>(message: &mut [u8]) {
-    let at = header_len::<G>() + 2;
-    message[at..at + G::SCALAR_LEN].copy_from_slice(&random_scalar_bytes::<G>());
-}
-
-/// An empty list message (complaints or pairs) with `entries` appended.
-fn with_entries(mut message: Vec<u8>, header: usize, count: u16, entries: &[u8]) -> Vec<u8> {
-    message.truncate(header);
-    message.extend_from_slice(&count.to_be_bytes());
-    message.extend_from_slice(entries);
-    message
-}
-
 /// Runs t of n with `tamper`, checks that the parties outside `cheaters`
 /// agree, that their output is a working key (threshold OPRF with t honest
 /// servers), and returns the first honest party's output.
@@ -388,10 +127,6 @@ fn cheating_run<G: PrimeOrderGroup>(
     let key = check_agreement::<G>(&outputs, &honest);
     check_oprf::<G>(&outputs, &honest[..t], &key);
     outputs.swap_remove(usize::from(honest[0]) - 1).unwrap()
-}
-
-fn blame(party: PartyId, offence: Offence) -> Blame {
-    Blame { party, offence }
 }
 
 fn cheating_cases<G: PrimeOrderGroup>() {
@@ -491,7 +226,7 @@ fn cheating_cases<G: PrimeOrderGroup>() {
 
     // Pedersen commitments inconsistent with the shares dealt (one
     // commitment replaced): every other party complains, t or more.
-    let other = oblivex::group::encode_to_vec::<G>(&G::mul_base(&G::random_scalar(&mut rng())));
+    let other = random_element_bytes::<G>();
     let output = cheating_run::<G>(t, n, &[2], &|step, from, _, message| {
         if let (Step::Commitments, 2, Some(bytes)) = (step, from, message) {
             bytes[header + G::ELEMENT_LEN..header + 2 * G::ELEMENT_LEN].copy_from_slice(&other);
@@ -881,10 +616,6 @@ fn dkg_caller_mistakes_are_refused() {
 
 // ------------------------------------------------------------ refresh
 
-fn encoded<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {
-    oblivex::group::encode_scalar_to_vec::<G>(s)
-}
-
 /// A key generation of t of n, then a refresh of its shares with `tamper`
 /// (cheaters: `cheaters`); returns the refreshed outputs after checking
 /// that the key, `A_0` and the OPRF outputs stayed, every share changed,
@@ -919,7 +650,7 @@ fn refresh_on<G: PrimeOrderGroup>(
         .filter(|id| !cheaters.contains(id))
         .collect();
     let new_key = check_agreement::<G>(&refreshed, &honest);
-    assert_eq!(encoded::<G>(&new_key), encoded::<G>(&key));
+    assert_eq!(scalar_bytes::<G>(&new_key), scalar_bytes::<G>(&key));
     let new_commitments = refreshed[usize::from(honest[0]) - 1]
         .as_ref()
         .unwrap()
@@ -933,7 +664,10 @@ fn refresh_on<G: PrimeOrderGroup>(
         .collect();
     for share in &new {
         let before = &old[usize::from(share.id()) - 1];
-        assert_ne!(encoded::<G>(share.secret()), encoded::<G>(before.secret()));
+        assert_ne!(
+            scalar_bytes::<G>(share.secret()),
+            scalar_bytes::<G>(before.secret())
+        );
         assert!(!old_commitments.verify_share(share));
         assert!(!new_commitments.verify_share(before));
     }
@@ -977,7 +711,7 @@ fn dkg_refresh_keeps_the_key_and_old_shares_stop_combining() {
 fn dkg_refresh_with_cheaters_keeps_the_key() {
     type G = Ristretto255;
     let header = header_len::<G>();
-    let other = oblivex::group::encode_to_vec::<G>(&G::mul_base(&G::random_scalar(&mut rng())));
+    let other = random_element_bytes::<G>();
     // A wrong Feldman value: exposed, rebuilt, the key kept.
     let refreshed = refresh_on::<G>(3, 5, &[2], &|step, from, _, message| {
         if let (Step::Feldman, 2, Some(bytes)) = (step, from, message) {

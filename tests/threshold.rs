@@ -5,6 +5,8 @@
 //! most m − t of them, a clean failure with more). Every test name starts
 //! with `threshold_`.
 
+mod support;
+
 use oblivex::bls::{self, KeySet, PublicKey, SigningClient};
 use oblivex::elgamal::{encapsulate, encrypt, DecryptionClient};
 use oblivex::group::{encode_to_vec, Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
@@ -13,10 +15,10 @@ use oblivex::oblivious::Kappa;
 use oblivex::oprf::{KeyPair, OprfClient, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::{
     deal, evaluate_share, lagrange_at_zero, Commitments, Failure, KeyShare, PartyId, Recovered,
-    Response,
 };
 use oblivex::Error;
 use rand_core::{Rng, UnwrapErr};
+use support::threshold::responses_of;
 use zeroize::Zeroizing;
 
 fn rng() -> UnwrapErr<getrandom::SysRng> {
@@ -113,16 +115,6 @@ fn respond<G: PrimeOrderGroup>(
             let share = &shares[usize::from(id) - 1];
             let other = &shares[usize::from(id) % shares.len()];
             (id, answer(share, other, quorum, request, behaviour(id)))
-        })
-        .collect()
-}
-
-fn as_responses(answers: &[(PartyId, Vec<u8>)]) -> Vec<Response<'_>> {
-    answers
-        .iter()
-        .map(|(party, elements)| Response {
-            party: *party,
-            elements,
         })
         .collect()
 }
@@ -321,7 +313,7 @@ fn oprf_round<G: PrimeOrderGroup>(
         batch.request().as_bytes(),
         behaviour,
     );
-    batch.finalize(&as_responses(&answers))
+    batch.finalize(&responses_of(&answers))
 }
 
 fn oprf_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize, cheat_trials: usize) {
@@ -488,7 +480,7 @@ fn threshold_oprf_rejects_bad_requests() {
     let answers = respond(&shares, &[1, 1], None, request.as_bytes(), |_| {
         Behaviour::Honest
     });
-    let failure = batch.finalize(&as_responses(&answers)).unwrap_err();
+    let failure = batch.finalize(&responses_of(&answers)).unwrap_err();
     assert_eq!(failure.error, Error::InvalidPartyId);
     let quorum = [1, 2];
     let batch = threshold_client(&commitments, Some(&quorum))
@@ -503,7 +495,7 @@ fn threshold_oprf_rejects_bad_requests() {
         |_| Behaviour::Honest,
     );
     assert_eq!(
-        batch.finalize(&as_responses(&answers)).unwrap_err().error,
+        batch.finalize(&responses_of(&answers)).unwrap_err().error,
         Error::InvalidPartyId
     );
     // A server asked for a quorum it is not in refuses.
@@ -548,7 +540,7 @@ fn bls_round(
         batch.request().as_bytes(),
         behaviour,
     );
-    batch.finalize(&as_responses(&answers))
+    batch.finalize(&responses_of(&answers))
 }
 
 #[test]
@@ -743,7 +735,7 @@ fn elgamal_on<G: PrimeOrderGroup>(m: PartyId, t: usize, n: usize) {
                         Behaviour::Honest
                     }
                 });
-                b.finalize(&as_responses(&answers))
+                b.finalize(&responses_of(&answers))
             };
             for servers in subsets(m, t) {
                 let got = run(&servers, None, &[]).unwrap();
@@ -877,7 +869,7 @@ fn threshold_cancelling_errors_change_nothing_and_go_unnamed() {
             (id, out)
         })
         .collect();
-    let recovered = batch.finalize(&as_responses(&answers)).unwrap();
+    let recovered = batch.finalize(&responses_of(&answers)).unwrap();
     assert_eq!(plain(&recovered.outputs), expected);
     assert!(recovered.cheaters.is_empty());
 }
@@ -908,7 +900,7 @@ fn threshold_elgamal_identity_plaintext_still_names_cheaters() {
             Behaviour::Honest
         }
     });
-    let failure = batch.finalize(&as_responses(&answers)).unwrap_err();
+    let failure = batch.finalize(&responses_of(&answers)).unwrap_err();
     assert_eq!(failure.error, Error::InvalidInput);
     assert_eq!(failure.cheaters, vec![2]);
 }

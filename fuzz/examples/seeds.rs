@@ -16,7 +16,8 @@ use oblivex::group::{
     encode_scalar_to_vec, encode_to_vec, Bls12381G1, Ffdhe2048, Ffdhe3072, Ffdhe4096,
     PrimeOrderGroup, Ristretto255, P256,
 };
-use oblivex::threshold::deal;
+use oblivex::threshold::dkg::{DkgParams, DkgParty, Received};
+use oblivex::threshold::{deal, PartyId};
 use oblivex_fuzz::FuzzRng;
 
 fn write(target: &str, name: &str, bytes: &[u8]) {
@@ -314,6 +315,154 @@ fn c_abi_seeds() {
     write("c_abi", "elgamal-bls", &[7u8, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]);
 }
 
+/// The `dkg_messages` target's session id (its messages carry it).
+const DKG_SESSION: [u8; 32] = [0xd6; 32];
+
+/// One message's view as the round that receives it takes it.
+fn from(party: PartyId, bytes: &[u8]) -> Received<'_> {
+    Received { from: party, bytes }
+}
+
+/// Seeds of the `dkg_messages` target for group number `g`: every kind of
+/// a key generation of 2 of 3 (party 1 misses party 3's pair and sees a
+/// wrong Feldman value from party 2, so its complaints, party 3's
+/// justification, party 1's Feldman complaint and its reveal list
+/// entries), and the dealing, complaints, justification and Feldman
+/// commitments of a refresh and of a resharing to 3 of 5.
+fn dkg_messages_seeds<G: PrimeOrderGroup>(g: u8) {
+    let mut rng = FuzzRng::new(&[b'd', g]);
+    let name = G::SUITE_ID;
+    let seed = |purpose: u8, kind: u8, label: &str, bytes: &[u8]| {
+        let selector = [g + 3 * purpose + 9 * kind];
+        write(
+            "dkg_messages",
+            &format!("{name}-{label}"),
+            &with_prefix(&selector, bytes),
+        );
+    };
+    // Key generation.
+    let params = DkgParams::<G>::new(2, 3, DKG_SESSION).expect("valid");
+    let started: Vec<_> = (1..=3)
+        .map(|id| DkgParty::start(params, id, &mut rng).expect("start"))
+        .collect();
+    let commitments: Vec<Vec<u8>> = started
+        .iter()
+        .map(|(_, m)| m.commitments.to_bytes())
+        .collect();
+    let pair = |dealer: usize, to: PartyId| {
+        started[dealer]
+            .1
+            .shares
+            .iter()
+            .find(|p| p.recipient() == to)
+            .expect("a pair")
+            .to_bytes()
+    };
+    seed(0, 0, "keygen-commitments", &commitments[0]);
+    seed(0, 1, "keygen-pair", &pair(0, 2));
+    let pairs_to_1 = [pair(1, 1)];
+    let pairs_to_2 = [pair(0, 2), pair(2, 2)];
+    let pairs_to_3 = [pair(0, 3), pair(1, 3)];
+    let mut states = Vec::new();
+    let mut complaints = Vec::new();
+    for (index, (state, _)) in started.into_iter().enumerate() {
+        let me = index as PartyId + 1;
+        let others: Vec<PartyId> = (1..=3).filter(|&id| id != me).collect();
+        let c: Vec<Received<'_>> = others
+            .iter()
+            .map(|&id| from(id, &commitments[usize::from(id) - 1]))
+            .collect();
+        let p: Vec<Received<'_>> = match me {
+            1 => vec![from(2, &pairs_to_1[0])],
+            2 => vec![from(1, &pairs_to_2[0]), from(3, &pairs_to_2[1])],
+            _ => vec![from(1, &pairs_to_3[0]), from(2, &pairs_to_3[1])],
+        };
+        let (state, message) = state.round2(&c, &p).expect("round 2");
+        states.push(state);
+        complaints.push(message.to_bytes());
+    }
+    seed(0, 2, "keygen-complaints", &complaints[0]);
+    /// The others' messages of one round, as party `me` receives them.
+    fn inbox(me: PartyId, messages: &[Vec<u8>]) -> Vec<Received<'_>> {
+        (1..=3)
+            .filter(|&id| id != me)
+            .map(|id| from(id, &messages[usize::from(id) - 1]))
+            .collect()
+    }
+    let mut next = Vec::new();
+    let mut justifications = Vec::new();
+    for (index, state) in states.into_iter().enumerate() {
+        let (state, message) = state
+            .round3(&inbox(index as PartyId + 1, &complaints))
+            .expect("round 3");
+        next.push(state);
+        justifications.push(message.to_bytes());
+    }
+    seed(0, 3, "keygen-justifications", &justifications[2]);
+    let mut next4 = Vec::new();
+    let mut feldman = Vec::new();
+    for (index, state) in next.into_iter().enumerate() {
+        let (state, message) = state
+            .round4(&inbox(index as PartyId + 1, &justifications))
+            .expect("round 4");
+        next4.push(state);
+        feldman.push(message.to_bytes());
+    }
+    seed(0, 4, "keygen-feldman", &feldman[0]);
+    // Party 1 sees party 2's A_1 replaced by party 3's.
+    let mut wrong = feldman.clone();
+    let last = wrong[1].len() - G::ELEMENT_LEN;
+    let replacement = feldman[2][last..].to_vec();
+    wrong[1][last..].copy_from_slice(&replacement);
+    let mut next5 = Vec::new();
+    let mut feldman_complaints = Vec::new();
+    for (index, state) in next4.into_iter().enumerate() {
+        let seen = if index == 0 { &wrong } else { &feldman };
+        let (state, message) = state
+            .round5(&inbox(index as PartyId + 1, seen))
+            .expect("round 5");
+        next5.push(state);
+        feldman_complaints.push(message.to_bytes());
+    }
+    seed(0, 5, "keygen-feldman-complaints", &feldman_complaints[0]);
+    let first = next5.into_iter().next().expect("party 1");
+    let (_, reveals) = first
+        .round6(&inbox(1, &feldman_complaints))
+        .expect("round 6");
+    seed(0, 6, "keygen-reveals", &reveals.to_bytes());
+
+    // Refresh and resharing, from a dealt 2-of-3 sharing.
+    let secret = G::scalar_from_u64(0xd6);
+    let (shares, old) = deal::<G, _>(&secret, 2, 3, &mut rng).expect("deal");
+    let mut shares = shares.into_iter();
+    let refresh = DkgParams::<G>::refresh(2, 3, DKG_SESSION).expect("valid");
+    let (_, messages) =
+        DkgParty::start_refresh(refresh, shares.next().expect("share 1"), &old, &mut rng)
+            .expect("start");
+    seed(
+        1,
+        0,
+        "refresh-commitments",
+        &messages.commitments.to_bytes(),
+    );
+    seed(1, 1, "refresh-pair", &messages.shares[0].to_bytes());
+    let reshare = DkgParams::<G>::reshare(2, 3, 3, 5, DKG_SESSION).expect("valid");
+    let (dealer, messages) =
+        DkgParty::start_reshare_dealer(reshare, shares.next().expect("share 2"), &old, &mut rng)
+            .expect("start");
+    let dealt = messages.commitments.to_bytes();
+    seed(2, 0, "reshare-commitments", &dealt);
+    seed(2, 1, "reshare-pair", &messages.shares[1].to_bytes());
+    // New party 2 got old party 2's commitments and no pair: it complains.
+    let receiver = DkgParty::start_reshare_receiver(reshare, 2, &old).expect("start");
+    let (_, complaint) = receiver.round2(&[from(2, &dealt)], &[]).expect("round 2");
+    let complaint = complaint.to_bytes();
+    seed(2, 2, "reshare-complaints", &complaint);
+    let (dealer, justification) = dealer.round3(&[from(2, &complaint)]).expect("round 3");
+    seed(2, 3, "reshare-justifications", &justification.to_bytes());
+    seed(2, 4, "reshare-feldman", &dealer.round4().to_bytes());
+}
+
 fn main() {
     decode_seeds::<Ristretto255>(0);
     decode_seeds::<P256>(1);
@@ -327,4 +476,7 @@ fn main() {
     engines_seeds();
     bn_mod_exp_seeds();
     c_abi_seeds();
+    dkg_messages_seeds::<Ristretto255>(0);
+    dkg_messages_seeds::<P256>(1);
+    dkg_messages_seeds::<Bls12381G1>(2);
 }

@@ -2,7 +2,9 @@
 //! Each test binary uses part of it.
 #![allow(dead_code)]
 
+pub mod dkg;
 pub mod dudect;
 pub mod modes;
 pub mod module_graph;
 pub mod replay_rng;
+pub mod threshold;

@@ -1,12 +1,13 @@
 //! `oblivex` command-line tool: the speed runs of the README's main job.
 //!
 //! ```text
-//! oblivex speed [modexp|oprf|threshold] [--json] [--svg FILE] [--seconds S] [--bits B,..] [--n N,..]
+//! oblivex speed [modexp|oprf|threshold|dkg] [--json] [--svg FILE] [--seconds S] [--bits B,..] [--n N,..]
 //! oblivex version
 //! ```
 
 mod anchors;
 mod crypto_mb;
+mod dkg;
 mod machine;
 mod modexp;
 mod oprf;
@@ -18,7 +19,7 @@ mod timing;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: oblivex speed [modexp|oprf|threshold] [--json] [--svg FILE] [--seconds S]
+usage: oblivex speed [modexp|oprf|threshold|dkg] [--json] [--svg FILE] [--seconds S]
                     [--bits B1,B2,...] [--n N1,N2,...]
        oblivex version
        oblivex --help
@@ -38,7 +39,9 @@ speed oprf     the batch OPRF with the malicious-server check against the
                mbx_x25519_mb8 and mbx_nistp256_ecdh_mb8 when it is installed
 speed threshold  threshold blind BLS (batch check vs a pairing per share)
                and threshold OPRF client costs (default n = 1,64,1024)
-speed          all three
+speed dkg      the distributed key generation and its refresh on ristretto255,
+               3 of 5 and 5 of 9: one party's time per round and bytes sent
+speed          all four
 Figures are medians of runs sharing about S seconds (default 1) each.
 crypto_mb is installed when OBLIVEX_CRYPTO_MB names its library, or
 libcrypto_mb.so is on the loader's path (scripts/install-crypto-mb DIR, then
@@ -124,7 +127,7 @@ fn main() -> ExitCode {
     }
     let (what, rest) = match args.first().map(String::as_str) {
         Some("speed") => match args.get(1).map(String::as_str) {
-            Some(w @ ("modexp" | "oprf" | "threshold")) => (w, &args[2..]),
+            Some(w @ ("modexp" | "oprf" | "threshold" | "dkg")) => (w, &args[2..]),
             // Internal: one server figure for `speed oprf`'s per-backend
             // comparison, in a child process.
             Some("server") => ("server", &args[2..]),
@@ -199,6 +202,9 @@ fn main() -> ExitCode {
             vec![1, 64, 1024]
         };
         threshold::speed(&ns, options.seconds, options.json);
+    }
+    if what == "all" || what == "dkg" {
+        dkg::speed(options.seconds, options.json);
     }
     if let Some(path) = &options.svg {
         let picture = svg::render(&title, &machine, &svg::charts(&report));

@@ -1,6 +1,8 @@
 //! What the DKG says about each party that misbehaved, and its result.
 //! Every entry follows from broadcast messages only, so every honest party
-//! records the same list (docs/PROTOCOLS.md §10).
+//! records the same list (docs/PROTOCOLS.md §10). In a resharing an entry
+//! names an old party (a dealer) or a new one (a receiver):
+//! [`Offence::by_dealer`] says which.
 
 use super::DkgError;
 use crate::group::PrimeOrderGroup;
@@ -12,14 +14,16 @@ use crate::threshold::{Commitments, KeyShare, PartyId};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Offence {
-    /// Its broadcast of round `round` (1, 2 or 3: commitments, complaints,
-    /// justifications) did not arrive. Disqualifies.
+    /// Its broadcast of round `round` did not arrive. Disqualifies in
+    /// rounds 1 to 3 (commitments, complaints, justifications), except a
+    /// new party's complaints in a resharing (it deals nothing: its
+    /// complaints count as none).
     BroadcastMissing {
         /// The round (1..=6).
         round: u8,
     },
     /// Its broadcast of round `round` did not decode (the error says why).
-    /// Disqualifies in rounds 1 to 3.
+    /// Disqualifies as [`Offence::BroadcastMissing`] does.
     BroadcastInvalid {
         /// The round (1..=6).
         round: u8,
@@ -76,6 +80,11 @@ pub enum Offence {
         /// The exposed dealer.
         dealer: PartyId,
     },
+    /// In a resharing, an old party whose round-1 commitment to its
+    /// polynomial's constant term is not the commitment to its old share
+    /// (`C_0 ≠ Σ_k i^k·A_k` over the old commitments `A_k`): it dealt
+    /// something else than its share. Disqualifies.
+    WrongConstantTerm,
 }
 
 impl Offence {
@@ -87,9 +96,31 @@ impl Offence {
             }
             Offence::TooManyComplaints { .. }
             | Offence::ComplaintUnanswered { .. }
-            | Offence::WrongJustification { .. } => true,
+            | Offence::WrongJustification { .. }
+            | Offence::WrongConstantTerm => true,
             Offence::ComplaintRefuted { .. }
             | Offence::FeldmanInconsistent { .. }
+            | Offence::FalseFeldmanComplaint { .. }
+            | Offence::WrongRevealedShare { .. } => false,
+        }
+    }
+
+    /// Whether the offence is a dealer's (its commitments, pairs,
+    /// justifications: rounds 1, 3 and 4) rather than a receiver's (its
+    /// complaints and reveals: rounds 2, 5 and 6). In a resharing the
+    /// [`Blame::party`] of a dealer's offence is an old party's id, and of
+    /// a receiver's a new party's; elsewhere every party is both.
+    pub fn by_dealer(&self) -> bool {
+        match self {
+            Offence::BroadcastMissing { round } | Offence::BroadcastInvalid { round, .. } => {
+                matches!(round, 1 | 3 | 4)
+            }
+            Offence::TooManyComplaints { .. }
+            | Offence::ComplaintUnanswered { .. }
+            | Offence::WrongJustification { .. }
+            | Offence::FeldmanInconsistent { .. }
+            | Offence::WrongConstantTerm => true,
+            Offence::ComplaintRefuted { .. }
             | Offence::FalseFeldmanComplaint { .. }
             | Offence::WrongRevealedShare { .. } => false,
         }
@@ -108,13 +139,16 @@ pub struct Blame {
 /// A finished DKG at one party: exactly what [`crate::threshold::deal`]
 /// gives a server (its [`KeyShare`] and the joint [`Commitments`], whose
 /// `A_0` is the public key), plus the qualified set and the blame list,
-/// both the same at every honest party.
+/// both the same at every honest party. In a resharing the share and
+/// commitments are the new set's, and the qualified, exposed and
+/// disqualified ids are old parties' (the dealers').
 pub struct DkgOutput<G: PrimeOrderGroup> {
     pub(super) share: KeyShare<G>,
     pub(super) commitments: Commitments<G>,
     pub(super) qualified: Vec<PartyId>,
     pub(super) blame: Vec<Blame>,
     pub(super) exposed: Vec<PartyId>,
+    pub(super) disqualified: Vec<PartyId>,
 }
 
 impl<G: PrimeOrderGroup> core::fmt::Debug for DkgOutput<G> {
@@ -161,17 +195,9 @@ impl<G: PrimeOrderGroup> DkgOutput<G> {
         &self.exposed
     }
 
-    /// The parties disqualified (not in QUAL), increasing.
+    /// The dealers disqualified (not in QUAL), increasing.
     pub fn disqualified(&self) -> Vec<PartyId> {
-        let mut parties: Vec<PartyId> = self
-            .blame
-            .iter()
-            .filter(|entry| entry.offence.disqualifies())
-            .map(|entry| entry.party)
-            .collect();
-        parties.sort_unstable();
-        parties.dedup();
-        parties
+        self.disqualified.clone()
     }
 
     /// The share and the commitments, for the threshold OPRF, BLS and

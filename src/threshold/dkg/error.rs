@@ -18,7 +18,8 @@ pub enum DkgError {
     WrongKind,
     /// The message belongs to another suite (group) than this run's.
     WrongSuite,
-    /// The message's threshold or party count differs from this run's.
+    /// The message's threshold or party count (or, in a resharing, the old
+    /// set's) differs from this run's.
     WrongParameters,
     /// The message carries another session id than this run's.
     WrongSession,
@@ -30,7 +31,8 @@ pub enum DkgError {
     /// A private message is addressed to another party.
     WrongRecipient,
     /// A list of party ids is not strictly increasing, or names its own
-    /// sender.
+    /// sender (where senders and listed parties are one set: not in a
+    /// resharing).
     UnsortedIds,
     /// An element is not canonical, not in the group, or the identity.
     InvalidElement,
@@ -42,7 +44,9 @@ pub enum DkgError {
     /// Threshold and party count are unusable: `1 <= t`, `2 <= n <= 1024`
     /// and `n >= 2t − 1` (an honest majority) are required.
     InvalidThreshold,
-    /// Every party was disqualified: there is no key.
+    /// Too few dealers stayed qualified: none in a key generation or
+    /// refresh (there is no key), fewer than the old threshold t in a
+    /// resharing (impossible with at most t − 1 old parties corrupted).
     NoQualifiedParty,
     /// Fewer than t valid revealed shares of an exposed dealer's polynomial
     /// arrived (impossible with at most t − 1 corrupted parties).
@@ -52,8 +56,10 @@ pub enum DkgError {
     /// session.
     DegenerateKey,
     /// This party's final share does not match the joint Feldman
-    /// commitments: the commitments' binding was broken (a discrete
-    /// logarithm of the Pedersen generator is known to someone).
+    /// commitments, or a resharing's new public key is not the old one:
+    /// the commitments' binding was broken (a discrete logarithm of the
+    /// Pedersen generator is known to someone). Also a share that fails
+    /// the old commitments when a refresh or resharing starts.
     ShareMismatch,
 }
 
@@ -77,7 +83,7 @@ impl DkgError {
             DkgError::InvalidScalar => "DKG message: non-canonical scalar",
             DkgError::DuplicateMessage => "DKG round: two messages from one sender, or own",
             DkgError::InvalidThreshold => "DKG parameters: need 1 <= t, 2 <= n <= 1024, n >= 2t-1",
-            DkgError::NoQualifiedParty => "DKG: every party was disqualified",
+            DkgError::NoQualifiedParty => "DKG: too few dealers stayed qualified",
             DkgError::NotEnoughRevealedShares => {
                 "DKG: fewer than t valid shares revealed for an exposed dealer"
             }

@@ -68,7 +68,8 @@ impl<G: PrimeOrderGroup> ElementList<G> {
 /// Round 1, broadcast: dealer `i`'s Pedersen commitments
 /// `C_ik = a_ik·B + b_ik·H`, `k = 0..t−1`, to its secret polynomial `f_i`
 /// and its blinding polynomial `f'_i`. Layout: header ‖ `t` elements
-/// (in a refresh `t − 1`: `k = 1..t−1`, the constant terms being zero).
+/// (in a refresh `t − 1`: `k = 1..t−1`, the constant terms being zero; in
+/// a resharing `t′`, with `C_i0 = x_i·B` the old share's commitment).
 pub struct PedersenCommitments<G: PrimeOrderGroup>(ElementList<G>);
 
 /// Round 4, broadcast: dealer `i`'s Feldman commitments `A_ik = a_ik·B`,
@@ -222,13 +223,14 @@ impl<G: PrimeOrderGroup> SharePair<G> {
     /// Decodes and validates [`Self::to_bytes`]: the header's errors (as
     /// for [`PedersenCommitments::from_bytes`]), [`DkgError::InvalidPartyId`]
     /// for a recipient outside 1..=n, [`DkgError::UnsortedIds`] for a pair
-    /// addressed to its own sender, [`DkgError::InvalidScalar`] for a
+    /// addressed to its own sender (not in a resharing, where the
+    /// recipient is a new party and the sender an old one), [`DkgError::InvalidScalar`] for a
     /// non-canonical scalar. Whether the recipient is the caller is checked
     /// by the round ([`DkgError::WrongRecipient`]).
     pub fn from_bytes(bytes: &[u8], params: &DkgParams<G>) -> Result<Self, DkgError> {
         let (mut reader, sender) = Reader::open(bytes, Kind::SharePair, params)?;
         let recipient = reader.party()?;
-        check_id_list(&[recipient], sender)?;
+        check_id_list(&[recipient], sender, params)?;
         let share = reader.scalar()?;
         let blinding = reader.scalar()?;
         reader.finish()?;
@@ -237,7 +239,8 @@ impl<G: PrimeOrderGroup> SharePair<G> {
 }
 
 /// Round 2, broadcast: the dealers party `j` complains against (their
-/// pair did not arrive, did not decode, or fails the Pedersen check).
+/// pair did not arrive, did not decode, or fails the Pedersen check). In
+/// a resharing `j` is a new party and the dealers old ones.
 /// Sent even when empty. Layout: header ‖ count (2 B) ‖ ids (2 B each,
 /// strictly increasing, never the sender).
 pub struct Complaints<G: PrimeOrderGroup> {
@@ -302,7 +305,7 @@ impl<G: PrimeOrderGroup> Complaints<G> {
             .map(|_| reader.party())
             .collect::<Result<Vec<_>, _>>()?;
         reader.finish()?;
-        check_id_list(&accused, sender)?;
+        check_id_list(&accused, sender, params)?;
         Ok(Complaints::new(*params, sender, accused))
     }
 }
@@ -373,7 +376,7 @@ impl<G: PrimeOrderGroup> PairList<G> {
         }
         reader.finish()?;
         let ids: Vec<PartyId> = pairs.iter().map(|pair| pair.party).collect();
-        check_id_list(&ids, sender)?;
+        check_id_list(&ids, sender, params)?;
         Ok(PairList {
             params: *params,
             sender,

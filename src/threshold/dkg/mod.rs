@@ -46,6 +46,34 @@
 //! `A_0`, same outputs, new shares that do not combine with old ones
 //! (Herzberg, Jarecki, Krawczyk, Yung, proactive secret sharing).
 //!
+//! **Resharing** ([`DkgParams::reshare`],
+//! [`DkgParty::start_reshare_dealer`], [`DkgParty::start_reshare_receiver`];
+//! Desmedt–Jajodia, Wong–Wang–Wing): the key of an old t-of-n set moves to
+//! a new t′-of-n′ set, possibly of other parties, through the same rounds
+//! with two roles. The old parties (ids 1..=n) only deal: old party `i`
+//! deals its share `x_i` as `f_i(0)` (degree t′ − 1) with `f'_i(0) = 0`, so
+//! `C_i0 = x_i·B`, which every new party checks against the old
+//! commitments at `i` ([`Offence::WrongConstantTerm`] disqualifies). The
+//! new parties (ids 1..=n′) only receive: they complain, judge, rebuild
+//! exposed dealers and end with `x'_j = Σ_{i∈QUAL} λ_i·f_i(j)` and
+//! `A'_k = Σ_{i∈QUAL} λ_i·A_ik`, `λ_i` the Lagrange coefficients at zero
+//! of QUAL (which needs t or more old parties). Since `Σ λ_i·x_i = x`,
+//! `A'_0 = A_0`: the public key and every output stay. A party in both
+//! sets runs both roles, each with its own state and id.
+//!
+//! | round | old party (dealer) | new party (receiver) |
+//! |---|---|---|
+//! | 1 | sends commitments, pairs ([`DealerRound1State`]) | — ([`ReceiverRound1State`]) |
+//! | 2 | — | sends complaints ([`ReceiverRound1State::round2`]) |
+//! | 3 | sends justifications ([`DealerRound1State::round3`]) | — |
+//! | 4 | sends Feldman commitments ([`DealerRound3State::round4`]); done | fixes QUAL ([`ReceiverRound2State::round4`]) |
+//! | 5, 6, end | — | [`Round4State::round5`], [`Round5State::round6`], [`Round6State::finish`] |
+//!
+//! The old parties' pairs go privately to each new party; everything else
+//! is broadcast to both sets. A resharing's messages carry the kind bit
+//! `0x40` and the old set's t and n in their header, so they never decode
+//! in another run (docs/PROTOCOLS.md §10, "Wire format" and "Versioning").
+//!
 //! **Why not the plain Pedersen / Joint-Feldman DKG.** There each party
 //! broadcasts `A_ik` in round 1, and a rushing adversary that sees the
 //! honest parties' `A_i0` before deciding which of its own dealers to get
@@ -80,7 +108,10 @@
 //! - Up to t − 1 of the n parties are corrupted, statically, and may
 //!   deviate arbitrarily and rush (send after seeing the honest parties'
 //!   messages of the same round); `n ≥ 2t − 1`, so the honest parties are
-//!   at least t ([`DkgParams::new`] refuses other parameters).
+//!   at least t ([`DkgParams::new`] refuses other parameters). In a
+//!   resharing, up to t − 1 old and t′ − 1 new parties (`n′ ≥ 2t′ − 1`);
+//!   old shares must be erased once the new ones exist, or a later
+//!   adversary holding t old shares still has the key.
 //! - The transport (the caller's) must provide: a *broadcast channel*
 //!   on which every honest party receives the same message from a sender
 //!   (or all see it missing) — GJKR's agreement on QUAL rests on it; a
@@ -94,7 +125,10 @@
 //!   public key and commitments; its share matches the commitments; the
 //!   key is uniform; the corrupted parties learn nothing about it beyond
 //!   the public key; any t honest shares reconstruct it, and t − 1 shares
-//!   (the corrupted ones) say nothing. A corrupted party cannot make the
+//!   (the corrupted ones) say nothing. In a resharing the key is the old
+//!   one (no bias is possible), every honest new party gets the same QUAL
+//!   of at least t old parties, and t′ − 1 new shares together with t − 1
+//!   old ones say nothing about it. A corrupted party cannot make the
 //!   run fail, except with probability about n/q (a zero share or
 //!   identity commitment: [`DkgError::DegenerateKey`]).
 //! - Not covered: t or more corrupted parties (they can rebuild the key);
@@ -111,6 +145,8 @@ mod error;
 mod messages;
 mod params;
 mod polynomial;
+mod reshare_dealer;
+mod reshare_receiver;
 mod round_complaints;
 mod round_feldman;
 mod round_sharing;
@@ -124,6 +160,8 @@ pub use messages::{
     Received, RevealedPair, RevealedShares, SharePair,
 };
 pub use params::{DkgParams, Purpose, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN};
+pub use reshare_dealer::{DealerRound1State, DealerRound3State};
+pub use reshare_receiver::{ReceiverRound1State, ReceiverRound2State};
 pub use round_complaints::{Round2State, Round3State};
 pub use round_feldman::{Round4State, Round5State, Round6State};
 pub use round_sharing::{DkgParty, Round1Messages, Round1State};

@@ -17,8 +17,8 @@ pub const SESSION_ID_LEN: usize = 32;
 /// public input, so the Pedersen commitments bind.
 pub const PEDERSEN_GENERATOR_DST: &[u8] = b"oblivex-DKG-v1-Pedersen-generator";
 
-/// What a run makes: a new key, or new shares of a key the parties
-/// already share.
+/// What a run makes: a new key, new shares of a key the parties already
+/// share, or a sharing of that key among another set of parties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
     /// A new key (each dealer's polynomial has a random constant term).
@@ -28,16 +28,38 @@ pub enum Purpose {
     /// shares): the public key and every output stay, old shares stop
     /// combining with new ones.
     Refresh,
+    /// A t′-of-n′ sharing, among new parties, of the key an old t-of-n set
+    /// shares (docs/PROTOCOLS.md §10, "Resharing"): each old party deals
+    /// its own share, the new shares are the Lagrange combinations of the
+    /// qualified dealings. The public key and every output stay.
+    Reshare,
+}
+
+/// The two sets a party id can name. In a key generation or refresh they
+/// are one set (every party deals and receives, ids 1..=n); in a resharing
+/// the dealers are the old parties (ids 1..=n) and the receivers the new
+/// ones (ids 1..=n′), two id spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// Deals a polynomial: sends commitments, share pairs, justifications.
+    Dealer,
+    /// Receives share pairs: sends complaints and reveals, ends with a share.
+    Receiver,
 }
 
 /// What every party of one DKG run agrees on before it starts: the
 /// threshold t (t shares reconstruct the key, polynomials have degree
 /// t − 1), the number of parties n (ids 1..=n), and a session id that the
 /// parties choose together and never reuse (every message carries it, so
-/// a message of another run is refused). Public.
+/// a message of another run is refused); in a resharing also the old
+/// set's threshold and party count. Public.
 pub struct DkgParams<G: PrimeOrderGroup> {
     threshold: u16,
     parties: u16,
+    /// The dealers' set: the old one in a resharing, else the same as
+    /// `threshold` and `parties`.
+    old_threshold: u16,
+    old_parties: u16,
     session: [u8; SESSION_ID_LEN],
     purpose: Purpose,
     group: PhantomData<fn() -> G>,
@@ -53,8 +75,21 @@ impl<G: PrimeOrderGroup> Copy for DkgParams<G> {}
 
 impl<G: PrimeOrderGroup> PartialEq for DkgParams<G> {
     fn eq(&self, other: &Self) -> bool {
-        (self.threshold, self.parties, self.session, self.purpose)
-            == (other.threshold, other.parties, other.session, other.purpose)
+        (
+            self.threshold,
+            self.parties,
+            self.old_threshold,
+            self.old_parties,
+            self.session,
+            self.purpose,
+        ) == (
+            other.threshold,
+            other.parties,
+            other.old_threshold,
+            other.old_parties,
+            other.session,
+            other.purpose,
+        )
     }
 }
 
@@ -64,6 +99,8 @@ impl<G: PrimeOrderGroup> core::fmt::Debug for DkgParams<G> {
             .field("group", &G::SUITE_ID)
             .field("threshold", &self.threshold)
             .field("parties", &self.parties)
+            .field("old_threshold", &self.old_threshold)
+            .field("old_parties", &self.old_parties)
             .field("purpose", &self.purpose)
             .finish_non_exhaustive()
     }
@@ -97,6 +134,30 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         Self::with_purpose(threshold, parties, session, Purpose::Refresh)
     }
 
+    /// Parameters for resharing the key of an old `old_threshold`-of-
+    /// `old_parties` set to a new `threshold`-of-`parties` set
+    /// (docs/PROTOCOLS.md §10, "Resharing"); old and new parties are
+    /// numbered apart (old 1..=n, new 1..=n′), and one party may be in
+    /// both. [`DkgError::InvalidThreshold`] unless both pairs satisfy
+    /// [`Self::new`]'s conditions: at most t − 1 old and t′ − 1 new
+    /// parties are corrupted, so at least t old dealers stay qualified and
+    /// the honest new parties are at least t′.
+    pub fn reshare(
+        old_threshold: usize,
+        old_parties: usize,
+        threshold: usize,
+        parties: usize,
+        session: [u8; SESSION_ID_LEN],
+    ) -> Result<Self, DkgError> {
+        let old = Self::with_purpose(old_threshold, old_parties, session, Purpose::Reshare)?;
+        let new = Self::with_purpose(threshold, parties, session, Purpose::Reshare)?;
+        Ok(DkgParams {
+            old_threshold: old.threshold,
+            old_parties: old.parties,
+            ..new
+        })
+    }
+
     fn with_purpose(
         threshold: usize,
         parties: usize,
@@ -110,20 +171,34 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         Ok(DkgParams {
             threshold: threshold as u16,
             parties: parties as u16,
+            old_threshold: threshold as u16,
+            old_parties: parties as u16,
             session,
             purpose,
             group: PhantomData,
         })
     }
 
-    /// The threshold t.
+    /// The threshold t of the sharing the run makes (t′ in a resharing).
     pub fn threshold(&self) -> usize {
         usize::from(self.threshold)
     }
 
-    /// The number of parties n.
+    /// The number n of parties that end with a share (n′ in a resharing).
     pub fn parties(&self) -> usize {
         usize::from(self.parties)
+    }
+
+    /// The old set's threshold in a resharing; [`Self::threshold`]
+    /// otherwise.
+    pub fn old_threshold(&self) -> usize {
+        usize::from(self.old_threshold)
+    }
+
+    /// The old set's party count (the dealers) in a resharing;
+    /// [`Self::parties`] otherwise.
+    pub fn old_parties(&self) -> usize {
+        usize::from(self.old_parties)
     }
 
     /// The session id.
@@ -141,8 +216,31 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
     /// commitments, the identity, are neither sent nor accepted).
     pub(super) fn first_coefficient(&self) -> usize {
         match self.purpose {
-            Purpose::KeyGeneration => 0,
+            Purpose::KeyGeneration | Purpose::Reshare => 0,
             Purpose::Refresh => 1,
+        }
+    }
+
+    /// Whether dealers and receivers are one set (every run but a
+    /// resharing).
+    pub(super) fn one_set(&self) -> bool {
+        self.purpose != Purpose::Reshare
+    }
+
+    /// How many dealers must stay qualified: one, or the old threshold t
+    /// in a resharing (the Lagrange combination needs t old shares).
+    pub(super) fn dealers_needed(&self) -> usize {
+        match self.purpose {
+            Purpose::KeyGeneration | Purpose::Refresh => 1,
+            Purpose::Reshare => self.old_threshold(),
+        }
+    }
+
+    /// How many parties hold `role`.
+    pub(super) fn count(&self, role: Role) -> usize {
+        match role {
+            Role::Dealer => self.old_parties(),
+            Role::Receiver => self.parties(),
         }
     }
 
@@ -152,14 +250,15 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         self.threshold() - self.first_coefficient()
     }
 
-    /// The party ids 1..=n.
-    pub(super) fn ids(&self) -> impl Iterator<Item = PartyId> {
-        1..=self.parties
+    /// The ids of the parties holding `role`, 1..=n (or 1..=n′).
+    pub(super) fn ids(&self, role: Role) -> impl Iterator<Item = PartyId> {
+        1..=self.count(role) as PartyId
     }
 
-    /// [`DkgError::InvalidPartyId`] unless `id` is in 1..=n.
-    pub(super) fn check_id(&self, id: PartyId) -> Result<(), DkgError> {
-        if id == 0 || id > self.parties {
+    /// [`DkgError::InvalidPartyId`] unless `id` is one of
+    /// [`Self::ids`]`(role)`.
+    pub(super) fn check_id(&self, role: Role, id: PartyId) -> Result<(), DkgError> {
+        if id == 0 || usize::from(id) > self.count(role) {
             return Err(DkgError::InvalidPartyId);
         }
         Ok(())

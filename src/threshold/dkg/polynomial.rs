@@ -34,6 +34,22 @@ impl<G: PrimeOrderGroup> SecretPolynomial<G> {
         }
     }
 
+    /// `t` coefficients: `constant` (a resharing dealer's old share), then
+    /// uniformly random non-zero ones; every coefficient is committed to.
+    pub(super) fn with_constant<R: CryptoRng + ?Sized>(
+        constant: &G::Scalar,
+        threshold: usize,
+        rng: &mut R,
+    ) -> Self {
+        let coefficients = core::iter::once(constant.clone())
+            .chain(G::random_scalars(threshold - 1, rng))
+            .collect();
+        SecretPolynomial {
+            coefficients,
+            first: 0,
+        }
+    }
+
     /// `f(id)`, constant time in the coefficients.
     pub(super) fn at(&self, id: PartyId) -> G::Scalar {
         evaluate::<G>(&self.coefficients, u64::from(id))

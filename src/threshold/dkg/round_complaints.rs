@@ -6,6 +6,7 @@
 use super::blame::Offence;
 use super::checks::pedersen_holds;
 use super::messages::{Complaints, FeldmanCommitments, Justifications, Received, RevealedPair};
+use super::params::Role;
 use super::polynomial::SecretPolynomial;
 use super::round_feldman::Round4State;
 use super::view::{slot, state_debug, View};
@@ -68,40 +69,14 @@ impl<G: PrimeOrderGroup> Round2State<G> {
             accused,
         } = self;
         let own = Complaints::new(view.params, view.me, accused);
-        let lists = view.sort(
-            complaints,
-            Some(own),
-            Complaints::from_bytes,
-            Complaints::sender,
-        )?;
-        let lists = view.accept(2, lists, |_, _| true);
-        let mut complainers = vec![Vec::new(); view.params.parties()];
-        for list in lists.iter().flatten() {
-            for &dealer in list.accused() {
-                complainers[slot(dealer)].push(list.sender());
-            }
-        }
-        for dealer in view.params.ids() {
-            let count = complainers[slot(dealer)].len();
-            if !view.disqualified[slot(dealer)] && count >= view.params.threshold() {
-                view.blame(dealer, Offence::TooManyComplaints { complaints: count });
-            }
-        }
+        let complainers = view.receive_complaints(complaints, Some(own))?;
         let me = view.me;
-        // Disqualified, this party keeps its pairs to itself: t of them
-        // would publish its polynomial, and they would no longer count.
-        let answers: Vec<RevealedPair<G>> = if view.disqualified[slot(me)] {
-            Vec::new()
-        } else {
-            complainers[slot(me)]
-                .iter()
-                .map(|&complainer| RevealedPair {
-                    party: complainer,
-                    share: polynomial.at(complainer),
-                    blinding: blinding.at(complainer),
-                })
-                .collect()
-        };
+        let answers = answer(
+            view.params.threshold(),
+            &complainers[slot(me)],
+            &polynomial,
+            &blinding,
+        );
         let message = Justifications::new(view.params, me, answers.clone());
         Ok((
             Round3State {
@@ -113,6 +88,28 @@ impl<G: PrimeOrderGroup> Round2State<G> {
             message,
         ))
     }
+}
+
+/// A dealer's answers to the complaints of `complainers`: the pair it
+/// dealt to each, or none if they are t or more (the dealer is then
+/// disqualified anyway, and t pairs would publish its polynomial).
+pub(super) fn answer<G: PrimeOrderGroup>(
+    threshold: usize,
+    complainers: &[PartyId],
+    polynomial: &SecretPolynomial<G>,
+    blinding: &SecretPolynomial<G>,
+) -> Vec<RevealedPair<G>> {
+    if complainers.len() >= threshold {
+        return Vec::new();
+    }
+    complainers
+        .iter()
+        .map(|&complainer| RevealedPair {
+            party: complainer,
+            share: polynomial.at(complainer),
+            blinding: blinding.at(complainer),
+        })
+        .collect()
 }
 
 impl<G: PrimeOrderGroup> Round3State<G> {
@@ -138,51 +135,108 @@ impl<G: PrimeOrderGroup> Round3State<G> {
             answers,
         } = self;
         let own = Justifications::new(view.params, view.me, answers);
-        let messages = view.sort(
+        let qualified = view.receive_justifications(justifications, Some(own), &complainers)?;
+        let feldman = polynomial.feldman();
+        view.feldman[slot(view.me)] = Some(feldman.clone());
+        let message = FeldmanCommitments::new(view.params, view.me, feldman);
+        Ok((Round4State::new(view, qualified), message))
+    }
+}
+
+impl<G: PrimeOrderGroup> View<G> {
+    /// Round 2 at a receiver: takes the receivers' [`Complaints`] (`own`
+    /// among them, where this party sent one) and returns who complained
+    /// against each dealer (by dealer slot). A complaint list missing or
+    /// not decoding disqualifies its sender (where it is a dealer too: not
+    /// in a resharing); a dealer accused by at least t receivers is
+    /// disqualified ([`Offence::TooManyComplaints`]).
+    pub(super) fn receive_complaints(
+        &mut self,
+        complaints: &[Received<'_>],
+        own: Option<Complaints<G>>,
+    ) -> Result<Vec<Vec<PartyId>>, DkgError> {
+        let lists = self.sort(
+            Role::Receiver,
+            complaints,
+            own,
+            Complaints::from_bytes,
+            Complaints::sender,
+        )?;
+        let lists = self.accept(2, lists, |_, _| true);
+        let mut complainers = vec![Vec::new(); self.params.count(Role::Dealer)];
+        for list in lists.iter().flatten() {
+            for &dealer in list.accused() {
+                complainers[slot(dealer)].push(list.sender());
+            }
+        }
+        for dealer in self.params.ids(Role::Dealer) {
+            let count = complainers[slot(dealer)].len();
+            if !self.disqualified[slot(dealer)] && count >= self.params.threshold() {
+                self.blame(dealer, Offence::TooManyComplaints { complaints: count });
+            }
+        }
+        Ok(complainers)
+    }
+
+    /// Round 3 at a receiver: takes the dealers' [`Justifications`] (`own`
+    /// among them, where this party is a dealer), judges each answer to
+    /// the complaints `complainers` (by dealer slot) and returns QUAL. A
+    /// dealer whose justifications are missing or do not decode, that
+    /// leaves a complaint unanswered or answers it with a pair failing the
+    /// Pedersen check is disqualified; a valid answer refutes the
+    /// complaint ([`Offence::ComplaintRefuted`]) and, to this party's own
+    /// complaint, becomes its pair. [`DkgError::NoQualifiedParty`] if fewer
+    /// dealers than needed stay qualified (none, or fewer than the old
+    /// threshold in a resharing).
+    pub(super) fn receive_justifications(
+        &mut self,
+        justifications: &[Received<'_>],
+        own: Option<Justifications<G>>,
+        complainers: &[Vec<PartyId>],
+    ) -> Result<Vec<PartyId>, DkgError> {
+        let messages = self.sort(
+            Role::Dealer,
             justifications,
-            Some(own),
+            own,
             Justifications::from_bytes,
             Justifications::sender,
         )?;
-        let messages = view.accept(3, messages, |_, _| true);
+        let messages = self.accept(3, messages, |_, _| true);
         for (index, message) in messages.iter().enumerate() {
             let dealer = index as PartyId + 1;
             let Some(message) = message else { continue };
-            if view.disqualified[index] {
+            if self.disqualified[index] {
                 continue;
             }
             for &complainer in &complainers[index] {
                 let answer = message.pairs().iter().find(|p| p.party == complainer);
                 let Some(answer) = answer else {
-                    view.blame(dealer, Offence::ComplaintUnanswered { complainer });
+                    self.blame(dealer, Offence::ComplaintUnanswered { complainer });
                     continue;
                 };
-                let commitments = view.pedersen[index].as_deref().unwrap_or_default();
+                let commitments = self.pedersen[index].as_deref().unwrap_or_default();
                 if pedersen_holds::<G>(
                     commitments,
-                    view.params.first_coefficient(),
-                    &view.h,
+                    self.params.first_coefficient(),
+                    &self.h,
                     complainer,
                     &answer.share,
                     &answer.blinding,
                 ) {
-                    view.blame(complainer, Offence::ComplaintRefuted { dealer });
-                    if complainer == view.me {
-                        view.received[index] =
+                    self.blame(complainer, Offence::ComplaintRefuted { dealer });
+                    if complainer == self.me {
+                        self.received[index] =
                             Some((answer.share.clone(), answer.blinding.clone()));
                     }
                 } else {
-                    view.blame(dealer, Offence::WrongJustification { complainer });
+                    self.blame(dealer, Offence::WrongJustification { complainer });
                 }
             }
         }
-        let qualified = view.qualified();
-        if qualified.is_empty() {
+        let qualified = self.qualified();
+        if qualified.len() < self.params.dealers_needed() {
             return Err(DkgError::NoQualifiedParty);
         }
-        let feldman = polynomial.feldman();
-        view.feldman[slot(view.me)] = Some(feldman.clone());
-        let message = FeldmanCommitments::new(view.params, view.me, feldman);
-        Ok((Round4State::new(view, qualified), message))
+        Ok(qualified)
     }
 }

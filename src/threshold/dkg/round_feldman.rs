@@ -11,11 +11,12 @@ use super::checks::{feldman_holds, pedersen_holds};
 use super::messages::{
     FeldmanCommitments, FeldmanComplaints, Received, RevealedPair, RevealedShares,
 };
+use super::params::Role;
 use super::polynomial::interpolate;
 use super::view::{slot, state_debug, View};
 use super::DkgError;
 use crate::group::PrimeOrderGroup;
-use crate::threshold::{Commitments, KeyShare, PartyId};
+use crate::threshold::{lagrange_at_zero, Commitments, KeyShare, PartyId};
 
 /// A party after round 4 (QUAL fixed), waiting for every other party's
 /// [`FeldmanCommitments`]. Holds its received shares (wiped on drop).
@@ -72,20 +73,21 @@ impl<G: PrimeOrderGroup> Round4State<G> {
             qualified,
         } = self;
         let messages = view.sort(
+            Role::Dealer,
             commitments,
             None,
             FeldmanCommitments::from_bytes,
             FeldmanCommitments::sender,
         )?;
-        let me = view.me;
+        let (me, own) = (view.me, view.dealer);
         let messages = view.accept(4, messages, |view, id| {
-            id != me && !view.disqualified[slot(id)]
+            Some(id) != own && !view.disqualified[slot(id)]
         });
-        let mut exposed = vec![false; view.params.parties()];
+        let mut exposed = vec![false; view.params.count(Role::Dealer)];
         let mut evidence = Vec::new();
         for (index, message) in messages.into_iter().enumerate() {
             let dealer = index as PartyId + 1;
-            if dealer == me || view.disqualified[index] {
+            if Some(dealer) == own || view.disqualified[index] {
                 continue;
             }
             let Some(message) = message else {
@@ -137,6 +139,7 @@ impl<G: PrimeOrderGroup> Round5State<G> {
         } = self;
         let own = FeldmanComplaints::new(view.params, view.me, evidence);
         let messages = view.sort(
+            Role::Receiver,
             complaints,
             Some(own),
             FeldmanComplaints::from_bytes,
@@ -172,11 +175,11 @@ impl<G: PrimeOrderGroup> Round5State<G> {
                 }
             }
         }
-        let me = view.me;
+        let (me, own) = (view.me, view.dealer);
         let reveals: Vec<RevealedPair<G>> = view
             .params
-            .ids()
-            .filter(|&dealer| dealer != me && exposed[slot(dealer)])
+            .ids(Role::Dealer)
+            .filter(|&dealer| Some(dealer) != own && exposed[slot(dealer)])
             .filter_map(|dealer| {
                 view.received[slot(dealer)]
                     .as_ref()
@@ -207,11 +210,14 @@ impl<G: PrimeOrderGroup> Round6State<G> {
     /// recorded, [`Offence::WrongRevealedShare`]), and its Feldman
     /// commitments taken from it. The key share is `x_j = Σ_{i∈QUAL} s_ij`,
     /// the joint commitments `A_k = Σ_{i∈QUAL} A_ik`; in a refresh both are
-    /// added to the old share and commitments (`A_0` stays).
+    /// added to the old share and commitments (`A_0` stays); in a
+    /// resharing both are Lagrange combinations over QUAL (`A'_0 = A_0`,
+    /// checked).
     /// [`DkgError::NotEnoughRevealedShares`] if fewer than t valid pairs of
     /// an exposed dealer arrived, [`DkgError::DegenerateKey`] for a zero
     /// share or an identity commitment, [`DkgError::ShareMismatch`] if the
-    /// share fails the joint commitments; other errors as for
+    /// share fails the joint commitments (or a resharing changed the
+    /// public key); other errors as for
     /// [`super::Round1State::round2`].
     pub fn finish(self, reveals: &[Received<'_>]) -> Result<DkgOutput<G>, DkgError> {
         let Round6State {
@@ -222,6 +228,7 @@ impl<G: PrimeOrderGroup> Round6State<G> {
         } = self;
         let own = RevealedShares::new(view.params, view.me, own);
         let messages = view.sort(
+            Role::Receiver,
             reveals,
             Some(own),
             RevealedShares::from_bytes,
@@ -231,7 +238,11 @@ impl<G: PrimeOrderGroup> Round6State<G> {
         let t = view.params.threshold();
         let first = view.params.first_coefficient();
         let mut exposed_ids = Vec::new();
-        for dealer in view.params.ids().filter(|&id| exposed[slot(id)]) {
+        for dealer in view
+            .params
+            .ids(Role::Dealer)
+            .filter(|&id| exposed[slot(id)])
+        {
             exposed_ids.push(dealer);
             let pedersen = view.pedersen[slot(dealer)].clone().unwrap_or_default();
             let mut points = Vec::with_capacity(t);
@@ -261,39 +272,80 @@ impl<G: PrimeOrderGroup> Round6State<G> {
             view.feldman[slot(dealer)] =
                 Some(coefficients[first..].iter().map(G::mul_base).collect());
         }
-        // A refresh adds to the old sharing; a key generation starts from
-        // nothing.
-        let (mut joint, mut secret) = match &view.previous {
-            Some((share, commitments)) => {
-                (commitments.coefficients().to_vec(), share.secret().clone())
-            }
-            None => (vec![G::identity(); t], G::scalar_from_u64(0)),
-        };
-        for &dealer in &qualified {
-            let feldman = view.feldman[slot(dealer)]
-                .as_ref()
-                .ok_or(DkgError::ShareMismatch)?;
-            for (sum, term) in joint[first..].iter_mut().zip(feldman) {
-                *sum = G::add(sum, term);
-            }
-            let (share, _) = view.received[slot(dealer)]
-                .as_ref()
-                .ok_or(DkgError::ShareMismatch)?;
-            secret = G::scalar_add(&secret, share);
-        }
-        let commitments = Commitments::new(joint).map_err(|_| DkgError::DegenerateKey)?;
-        let share = KeyShare::new(view.me, secret).map_err(|_| DkgError::DegenerateKey)?;
-        if !commitments.verify_share(&share) {
-            return Err(DkgError::ShareMismatch);
-        }
+        let (share, commitments) = view.combine(&qualified)?;
+        let disqualified = view.disqualified_ids();
         let mut blame: Vec<Blame> = view.blame;
         blame.sort_by_key(|entry| entry.party);
         Ok(DkgOutput {
             share,
             commitments,
+            disqualified,
             qualified,
             blame,
             exposed: exposed_ids,
         })
+    }
+}
+
+impl<G: PrimeOrderGroup> View<G> {
+    /// This party's share and the joint commitments from the qualified
+    /// dealers' pairs and Feldman commitments: their sums (added to the old
+    /// share and commitments in a refresh), or in a resharing their
+    /// Lagrange combinations `x'_j = Σ_{i∈QUAL} λ_i·s_ij`,
+    /// `A'_k = Σ_{i∈QUAL} λ_i·A_ik` with `λ_i` QUAL's coefficients at zero
+    /// (`Σ λ_i·x_i = x` for any t or more old shares). The share is checked
+    /// against the commitments, and in a resharing `A'_0` against the old
+    /// public key.
+    fn combine(&self, qualified: &[PartyId]) -> Result<(KeyShare<G>, Commitments<G>), DkgError> {
+        let t = self.params.threshold();
+        let first = self.params.first_coefficient();
+        let weights = if self.params.one_set() {
+            vec![G::scalar_from_u64(1); qualified.len()]
+        } else {
+            lagrange_at_zero::<G>(qualified).map_err(|_| DkgError::NoQualifiedParty)?
+        };
+        // A refresh adds to the old share; the other runs start from zero.
+        let mut secret = match &self.old_share {
+            Some(share) => share.secret().clone(),
+            None => G::scalar_from_u64(0),
+        };
+        let mut feldman = Vec::with_capacity(qualified.len());
+        for (&dealer, weight) in qualified.iter().zip(&weights) {
+            let commitments = self.feldman[slot(dealer)]
+                .as_ref()
+                .ok_or(DkgError::ShareMismatch)?;
+            feldman.push(commitments);
+            let (share, _) = self.received[slot(dealer)]
+                .as_ref()
+                .ok_or(DkgError::ShareMismatch)?;
+            // Constant time in the share; the weight is public.
+            secret = G::scalar_add(&secret, &G::scalar_mul(weight, share));
+        }
+        // Public values: one variable-time multi-scalar multiplication per
+        // committed coefficient.
+        let sums = (0..t - first).map(|k| {
+            let column: Vec<G::Element> = feldman.iter().map(|f| f[k].clone()).collect();
+            G::msm_vartime(&weights, &column)
+        });
+        let joint: Vec<G::Element> = match (&self.old_share, &self.old_commitments) {
+            (Some(_), Some(old)) => {
+                let (kept, added) = old.coefficients().split_at(first);
+                kept.iter()
+                    .cloned()
+                    .chain(added.iter().zip(sums).map(|(a, sum)| G::add(a, &sum)))
+                    .collect()
+            }
+            _ => sums.collect(),
+        };
+        let commitments = Commitments::new(joint).map_err(|_| DkgError::DegenerateKey)?;
+        let share = KeyShare::new(self.me, secret).map_err(|_| DkgError::DegenerateKey)?;
+        if !commitments.verify_share(&share) {
+            return Err(DkgError::ShareMismatch);
+        }
+        let old_key = self.old_commitments.as_ref().map(Commitments::public_key);
+        if old_key.is_some_and(|key| key != commitments.public_key()) {
+            return Err(DkgError::ShareMismatch);
+        }
+        Ok((share, commitments))
     }
 }

@@ -5,6 +5,7 @@
 
 use super::blame::{Blame, Offence};
 use super::messages::Received;
+use super::params::Role;
 use super::{DkgError, DkgParams};
 use crate::group::PrimeOrderGroup;
 use crate::threshold::{Commitments, KeyShare, PartyId};
@@ -15,10 +16,16 @@ pub(super) type Pair<G> = (
     <G as PrimeOrderGroup>::Scalar,
 );
 
-/// Per-dealer knowledge of party `me`, every vector indexed by `id − 1`.
+/// Per-dealer knowledge of receiver `me`, every vector indexed by the
+/// dealer's `id − 1`.
 pub(super) struct View<G: PrimeOrderGroup> {
     pub(super) params: DkgParams<G>,
+    /// This party's id as a receiver: the id of the share it ends with.
     pub(super) me: PartyId,
+    /// This party's id as a dealer: `me` in a key generation or refresh,
+    /// none for a new party of a resharing (whose old self, if any, deals
+    /// through its own dealer state).
+    pub(super) dealer: Option<PartyId>,
     /// The second Pedersen generator.
     pub(super) h: G::Element,
     /// Each dealer's Pedersen commitments, once received and decoded.
@@ -29,32 +36,51 @@ pub(super) struct View<G: PrimeOrderGroup> {
     /// The pair `me` holds from each dealer that passed its check (or was
     /// justified in public).
     pub(super) received: Vec<Option<Pair<G>>>,
+    /// Which dealers are disqualified.
     pub(super) disqualified: Vec<bool>,
     pub(super) blame: Vec<Blame>,
-    /// In a refresh: this party's old share and the old commitments.
-    pub(super) previous: Option<(KeyShare<G>, Commitments<G>)>,
+    /// In a refresh: this party's old share.
+    pub(super) old_share: Option<KeyShare<G>>,
+    /// In a refresh or a resharing: the old commitments.
+    pub(super) old_commitments: Option<Commitments<G>>,
 }
 
 impl<G: PrimeOrderGroup> View<G> {
-    pub(super) fn new(params: DkgParams<G>, me: PartyId, h: G::Element) -> Self {
-        let n = params.parties();
+    pub(super) fn new(
+        params: DkgParams<G>,
+        me: PartyId,
+        dealer: Option<PartyId>,
+        h: G::Element,
+    ) -> Self {
+        let n = params.count(Role::Dealer);
         View {
             params,
             me,
+            dealer,
             h,
             pedersen: vec![None; n],
             feldman: vec![None; n],
             received: (0..n).map(|_| None).collect(),
             disqualified: vec![false; n],
             blame: Vec::new(),
-            previous: None,
+            old_share: None,
+            old_commitments: None,
+        }
+    }
+
+    /// This party's id in `role`, if it holds it.
+    fn id_as(&self, role: Role) -> Option<PartyId> {
+        match role {
+            Role::Dealer => self.dealer,
+            Role::Receiver => Some(self.me),
         }
     }
 
     /// Records `offence` against `party`, disqualifying it if the offence
-    /// does.
+    /// does and `party` is a dealer (in a resharing a receiver's offence
+    /// names a new party, who deals nothing).
     pub(super) fn blame(&mut self, party: PartyId, offence: Offence) {
-        if offence.disqualifies() {
+        if offence.disqualifies() && (offence.by_dealer() || self.params.one_set()) {
             self.disqualified[slot(party)] = true;
         }
         self.blame.push(Blame { party, offence });
@@ -63,42 +89,39 @@ impl<G: PrimeOrderGroup> View<G> {
     /// The dealers not disqualified (QUAL once round 3 is processed).
     pub(super) fn qualified(&self) -> Vec<PartyId> {
         self.params
-            .ids()
+            .ids(Role::Dealer)
             .filter(|&id| !self.disqualified[slot(id)])
             .collect()
     }
 
-    /// One round's messages by sender: `own` in this party's slot, each
-    /// other sender's message decoded (`None`: it did not arrive; an error:
-    /// it did not decode, or names another sender than the authenticated
-    /// one). [`DkgError::InvalidPartyId`] for a sender outside 1..=n and
-    /// [`DkgError::DuplicateMessage`] for two messages from one sender or
-    /// one from this party: the caller's mistakes, not a party's.
+    /// The disqualified dealers, increasing.
+    pub(super) fn disqualified_ids(&self) -> Vec<PartyId> {
+        self.params
+            .ids(Role::Dealer)
+            .filter(|&id| self.disqualified[slot(id)])
+            .collect()
+    }
+
+    /// One round's messages, sent by the holders of `role`, by sender,
+    /// with `own` in this party's slot: [`sort`] with this party's id in
+    /// `role`.
     pub(super) fn sort<M>(
         &self,
+        role: Role,
         received: &[Received<'_>],
         own: Option<M>,
         decode: impl Fn(&[u8], &DkgParams<G>) -> Result<M, DkgError>,
         sender: impl Fn(&M) -> PartyId,
     ) -> Result<Vec<Option<Result<M, DkgError>>>, DkgError> {
-        let mut slots: Vec<Option<Result<M, DkgError>>> =
-            (0..self.params.parties()).map(|_| None).collect();
-        for message in received {
-            self.params.check_id(message.from)?;
-            if message.from == self.me || slots[slot(message.from)].is_some() {
-                return Err(DkgError::DuplicateMessage);
-            }
-            let decoded = decode(message.bytes, &self.params).and_then(|m| {
-                if sender(&m) == message.from {
-                    Ok(m)
-                } else {
-                    Err(DkgError::WrongSender)
-                }
-            });
-            slots[slot(message.from)] = Some(decoded);
-        }
-        slots[slot(self.me)] = own.map(Ok);
-        Ok(slots)
+        sort(
+            &self.params,
+            role,
+            self.id_as(role),
+            received,
+            own,
+            decode,
+            sender,
+        )
     }
 
     /// Records a missing or undecodable broadcast of `round` from each
@@ -109,8 +132,7 @@ impl<G: PrimeOrderGroup> View<G> {
         slots: Vec<Option<Result<M, DkgError>>>,
         concerns: impl Fn(&Self, PartyId) -> bool,
     ) -> Vec<Option<M>> {
-        let ids: Vec<PartyId> = self.params.ids().collect();
-        ids.into_iter()
+        (1..=slots.len() as PartyId)
             .zip(slots)
             .map(|(id, message)| match message {
                 Some(Ok(message)) => Some(message),
@@ -131,14 +153,56 @@ impl<G: PrimeOrderGroup> View<G> {
     }
 }
 
-/// `Debug` for a round's state: the suite and the party, nothing secret.
+/// One round's messages, sent by the holders of `role`, by sender: `own`
+/// in the slot of `me` (this party's id in `role`, if any), each other
+/// sender's message decoded (`None`: it did not arrive; an error: it did
+/// not decode, or names another sender than the authenticated one).
+/// [`DkgError::InvalidPartyId`] for a sender outside the role's ids and
+/// [`DkgError::DuplicateMessage`] for two messages from one sender or one
+/// from this party: the caller's mistakes, not a party's.
+pub(super) fn sort<G: PrimeOrderGroup, M>(
+    params: &DkgParams<G>,
+    role: Role,
+    me: Option<PartyId>,
+    received: &[Received<'_>],
+    own: Option<M>,
+    decode: impl Fn(&[u8], &DkgParams<G>) -> Result<M, DkgError>,
+    sender: impl Fn(&M) -> PartyId,
+) -> Result<Vec<Option<Result<M, DkgError>>>, DkgError> {
+    let mut slots: Vec<Option<Result<M, DkgError>>> =
+        (0..params.count(role)).map(|_| None).collect();
+    for message in received {
+        params.check_id(role, message.from)?;
+        if Some(message.from) == me || slots[slot(message.from)].is_some() {
+            return Err(DkgError::DuplicateMessage);
+        }
+        let decoded = decode(message.bytes, params).and_then(|m| {
+            if sender(&m) == message.from {
+                Ok(m)
+            } else {
+                Err(DkgError::WrongSender)
+            }
+        });
+        slots[slot(message.from)] = Some(decoded);
+    }
+    if let (Some(id), Some(message)) = (me, own) {
+        slots[slot(id)] = Some(Ok(message));
+    }
+    Ok(slots)
+}
+
+/// `Debug` for a round's state: the suite and the party (the field path
+/// given, `view.me` by default), nothing secret.
 macro_rules! state_debug {
     ($name:ident) => {
+        state_debug!($name, view.me);
+    };
+    ($name:ident, $($party:ident).+) => {
         impl<G: PrimeOrderGroup> core::fmt::Debug for $name<G> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("group", &G::SUITE_ID)
-                    .field("party", &self.view.me)
+                    .field("party", &self.$($party).+)
                     .finish_non_exhaustive()
             }
         }

@@ -2,6 +2,7 @@
 //! naming version, kind, suite, parameters, session and sender, and a
 //! reader that checks each field as it takes it.
 
+use super::params::Role;
 use super::{DkgError, DkgParams, Purpose, SESSION_ID_LEN};
 use crate::group::PrimeOrderGroup;
 use crate::threshold::PartyId;
@@ -22,20 +23,48 @@ pub(super) enum Kind {
     RevealedShares = 7,
 }
 
+impl Kind {
+    /// Who sends this kind: a dealer (its commitments, pairs and
+    /// justifications) or a receiver (its complaints and reveals).
+    fn sender(self) -> Role {
+        match self {
+            Kind::PedersenCommitments
+            | Kind::SharePair
+            | Kind::Justifications
+            | Kind::FeldmanCommitments => Role::Dealer,
+            Kind::Complaints | Kind::FeldmanComplaints | Kind::RevealedShares => Role::Receiver,
+        }
+    }
+
+    /// Whom the ids in this kind's body name: the recipient of a pair and
+    /// the complainers a justification answers are receivers; the accused
+    /// of a complaint and the dealers of a Feldman complaint or a reveal
+    /// are dealers.
+    fn listed(self) -> Role {
+        match self {
+            Kind::SharePair | Kind::Justifications => Role::Receiver,
+            _ => Role::Dealer,
+        }
+    }
+}
+
 /// The header's kind byte: the kind, with the top bit set in a refresh
-/// (so a key generation's message is refused in a refresh, and the other
-/// way round).
+/// and the next one in a resharing (so a message of one purpose is refused
+/// in a run of another).
 fn kind_byte<G: PrimeOrderGroup>(kind: Kind, params: &DkgParams<G>) -> u8 {
     match params.purpose() {
         Purpose::KeyGeneration => kind as u8,
         Purpose::Refresh => kind as u8 | 0x80,
+        Purpose::Reshare => kind as u8 | 0x40,
     }
 }
 
-/// Bytes of the header for suite `G`: version, kind, suite id length,
-/// suite id, t, n, session id, sender.
-pub(super) fn header_len<G: PrimeOrderGroup>() -> usize {
-    3 + G::SUITE_ID.len() + 2 + 2 + SESSION_ID_LEN + 2
+/// Bytes of the header for suite `G` and `params`: version, kind, suite
+/// id length, suite id, t, n, in a resharing the old t and n, session id,
+/// sender.
+fn header_len<G: PrimeOrderGroup>(params: &DkgParams<G>) -> usize {
+    let old = if params.one_set() { 0 } else { 4 };
+    3 + G::SUITE_ID.len() + 2 + 2 + old + SESSION_ID_LEN + 2
 }
 
 /// A message's header, written into a fresh buffer with room for `body`
@@ -46,13 +75,17 @@ pub(super) fn start<G: PrimeOrderGroup>(
     sender: PartyId,
     body: usize,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(header_len::<G>() + body);
+    let mut out = Vec::with_capacity(header_len(params) + body);
     out.push(VERSION);
     out.push(kind_byte(kind, params));
     out.push(G::SUITE_ID.len() as u8);
     out.extend_from_slice(G::SUITE_ID.as_bytes());
     out.extend_from_slice(&(params.threshold() as u16).to_be_bytes());
     out.extend_from_slice(&(params.parties() as u16).to_be_bytes());
+    if !params.one_set() {
+        out.extend_from_slice(&(params.old_threshold() as u16).to_be_bytes());
+        out.extend_from_slice(&(params.old_parties() as u16).to_be_bytes());
+    }
     out.extend_from_slice(params.session());
     out.extend_from_slice(&sender.to_be_bytes());
     out
@@ -62,6 +95,7 @@ pub(super) fn start<G: PrimeOrderGroup>(
 pub(super) struct Reader<'a, G: PrimeOrderGroup> {
     rest: &'a [u8],
     params: &'a DkgParams<G>,
+    kind: Kind,
 }
 
 impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
@@ -75,6 +109,7 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
         let mut reader = Reader {
             rest: bytes,
             params,
+            kind,
         };
         if reader.byte()? != VERSION {
             return Err(DkgError::UnsupportedVersion);
@@ -91,10 +126,17 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
         if (threshold, parties) != (params.threshold(), params.parties()) {
             return Err(DkgError::WrongParameters);
         }
+        if !params.one_set() {
+            let old_threshold = usize::from(reader.u16()?);
+            let old_parties = usize::from(reader.u16()?);
+            if (old_threshold, old_parties) != (params.old_threshold(), params.old_parties()) {
+                return Err(DkgError::WrongParameters);
+            }
+        }
         if reader.take(SESSION_ID_LEN)? != params.session() {
             return Err(DkgError::WrongSession);
         }
-        let sender = reader.party()?;
+        let sender = reader.id(kind.sender())?;
         Ok((reader, sender))
     }
 
@@ -117,11 +159,17 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
         Ok(u16::from_be_bytes([bytes[0], bytes[1]]))
     }
 
-    /// A party id of this run (1..=n).
-    pub(super) fn party(&mut self) -> Result<PartyId, DkgError> {
+    /// A party id of this run holding `role`.
+    fn id(&mut self, role: Role) -> Result<PartyId, DkgError> {
         let id = self.u16()?;
-        self.params.check_id(id)?;
+        self.params.check_id(role, id)?;
         Ok(id)
+    }
+
+    /// A party id listed in the body (a dealer's or a receiver's, by the
+    /// message's kind).
+    pub(super) fn party(&mut self) -> Result<PartyId, DkgError> {
+        self.id(self.kind.listed())
     }
 
     /// A validated element (canonical, in the group, not the identity).
@@ -159,9 +207,15 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
     }
 }
 
-/// Checks a list of party ids: strictly increasing and never `sender`.
-pub(super) fn check_id_list(ids: &[PartyId], sender: PartyId) -> Result<(), DkgError> {
-    if ids.windows(2).any(|pair| pair[0] >= pair[1]) || ids.contains(&sender) {
+/// Checks a list of party ids: strictly increasing and, where senders and
+/// listed ids are one set (not in a resharing), never `sender`.
+pub(super) fn check_id_list<G: PrimeOrderGroup>(
+    ids: &[PartyId],
+    sender: PartyId,
+    params: &DkgParams<G>,
+) -> Result<(), DkgError> {
+    let names_sender = params.one_set() && ids.contains(&sender);
+    if ids.windows(2).any(|pair| pair[0] >= pair[1]) || names_sender {
         return Err(DkgError::UnsortedIds);
     }
     Ok(())
