@@ -389,7 +389,7 @@ fn outside_g1(count: usize) -> Vec<[u8; ENCODING_LEN]> {
             continue;
         }
         let mut e = be48(&BigUint::from(x));
-        e[0] |= 0x80 | if x % 2 == 0 { 0x20 } else { 0 };
+        e[0] |= 0x80 | if x.is_multiple_of(2) { 0x20 } else { 0 };
         out.push(e);
     }
     out
