@@ -4,8 +4,9 @@
 //! unblinding (times the blind's inverse), the balancer's multi-scalar
 //! multiplication with secret short factors, the products of points by
 //! secret scalars (`mul_each`: on P-256's engine, from affine
-//! coordinates), the hash to the group on varied inputs, and SHA-512 of 8
-//! private messages at once (ristretto255's `hash_each`). Scalars with
+//! coordinates), the hash to the group on varied inputs, SHA-512 of 8
+//! private messages at once (ristretto255's `hash_each`), and BLS12-381
+//! G1's server evaluation and client blinding and unblinding. Scalars with
 //! almost every signed digit zero (small ones, `2^252`) vs random scalars,
 //! or inputs of zeros vs random inputs, the same 8 elements (one IFMA
 //! vector) for both classes, timed in random interleaved order; Welch's t
@@ -24,7 +25,7 @@
 mod support;
 
 use oblivex::group::batch::{self, ReceivedBatch};
-use oblivex::group::{PrimeOrderGroup, Ristretto255, ShortScalar, P256};
+use oblivex::group::{Bls12381G1, PrimeOrderGroup, Ristretto255, ShortScalar, P256};
 use oblivex::mp::Backend;
 use oblivex::oprf::{KeyPair, OprfClient, OprfServer};
 use rand_core::UnwrapErr;
@@ -240,8 +241,13 @@ fn run_hash_each<G: PrimeOrderGroup>(seconds: f64) -> (f64, usize) {
 
 /// Prints one line per suite and measurement.
 fn report(what: &str, ristretto255: (f64, usize), p256: (f64, usize)) {
+    report_suites(what, &[("ristretto255", ristretto255), ("P-256", p256)]);
+}
+
+/// Prints one line per suite of `results` for the measurement `what`.
+fn report_suites(what: &str, results: &[(&str, (f64, usize))]) {
     let backend = Backend::selected().map_or("none", Backend::name);
-    for (suite, (t, samples)) in [("ristretto255", ristretto255), ("P-256", p256)] {
+    for &(suite, (t, samples)) in results {
         println!(
             "{suite} {what} (arithmetic backend {backend}): Welch t = {t:+.2} over {samples} \
              batches of 8 (|t| > 4.5 would indicate a leak)"
@@ -292,4 +298,17 @@ fn dudect_sparse_vs_random_client_blinds() {
         ristretto255_unblinding,
         p256_unblinding,
     );
+}
+
+/// BLS12-381 G1's server evaluation and client blinding and unblinding
+/// (on its 8-lane engine where the CPU has it, on blst otherwise).
+#[test]
+#[ignore]
+fn dudect_sparse_vs_random_bls12_381() {
+    let seconds = seconds();
+    let server = run::<Bls12381G1>(seconds);
+    let [blinding, unblinding] = run_client::<Bls12381G1>(seconds);
+    report_suites("server evaluation", &[("BLS12-381 G1", server)]);
+    report_suites("client blinding", &[("BLS12-381 G1", blinding)]);
+    report_suites("client unblinding", &[("BLS12-381 G1", unblinding)]);
 }

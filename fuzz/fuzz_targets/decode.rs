@@ -79,10 +79,10 @@ fn decoders<G: PrimeOrderGroup>(which: u8, bytes: &[u8]) {
         _ => {
             // The server's decoding of a request (and the client's of an
             // answer): all or nothing, re-encoding to the input, and
-            // agreeing with the portable decoder (ristretto255's and
-            // P-256's message checks run on their IFMA engines where the
-            // CPU has them, `decode_batch` and `elements()` on dalek and
-            // p256); then the evaluation of what decodes (on the engine)
+            // agreeing with the portable decoder (ristretto255's,
+            // P-256's and BLS12-381's message checks run on their IFMA
+            // engines where the CPU has them, `decode_batch` and
+            // `elements()` on dalek, p256 and blst); then the evaluation of what decodes (on the engine)
             // equal to k·X one element at a time (not on the FFDHE groups,
             // where a batch exponentiation costs about 0.1 s under
             // instrumentation).

@@ -1,11 +1,12 @@
-//! The 8-lane curve engines (ristretto255 and P-256 on AVX-512 IFMA)
-//! against the portable path, on arbitrary bytes:
+//! The 8-lane curve engines (ristretto255, P-256 and BLS12-381 G1 on
+//! AVX-512 IFMA) against the portable path, on arbitrary bytes:
 //! - the hash-to-group maps on arbitrary uniform bytes (the engines' own
 //!   entry points, `oblivex::group::fuzzing`), against curve25519-dalek's
 //!   `from_uniform_bytes` and p256's SSWU map;
 //! - decoding (`batch::check`, the engine's batch decoder) against
-//!   `decode_batch` (one element at a time, on the crates): the same
-//!   verdict on every input;
+//!   `decode_batch` (one element at a time, on the crates: BLS12-381's
+//!   on blst, its subgroup check included): the same verdict on every
+//!   input;
 //! - what follows a decoding: the server's evaluation, the client's
 //!   unblinding and the balancer's short-scalar MSM, each equal to the
 //!   same products computed one element at a time;
@@ -24,7 +25,7 @@ use curve25519_dalek::Scalar as DalekScalar;
 use libfuzzer_sys::fuzz_target;
 use oblivex::group::batch::{self, ReceivedBatch};
 use oblivex::group::fuzzing::{p256_map_and_blind, ristretto255_map_and_blind};
-use oblivex::group::{encode_to_vec, PrimeOrderGroup, Ristretto255, ShortScalar, P256};
+use oblivex::group::{encode_to_vec, Bls12381G1, PrimeOrderGroup, Ristretto255, ShortScalar, P256};
 use oblivex::Error;
 use oblivex_fuzz::Cursor;
 use p256::elliptic_curve::hash2curve::{FromOkm, MapToCurve};
@@ -39,13 +40,14 @@ const MAX_BATCH: usize = 17;
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Cursor::new(data);
-    match input.byte() % 6 {
+    match input.byte() % 7 {
         0 => ristretto255_map(&mut input),
         1 => p256_map(&mut input),
         2 => received::<Ristretto255>(&mut input),
         3 => received::<P256>(&mut input),
         4 => hash_and_blind::<Ristretto255>(&mut input),
-        _ => hash_and_blind::<P256>(&mut input),
+        5 => hash_and_blind::<P256>(&mut input),
+        _ => received::<Bls12381G1>(&mut input),
     }
 });
 

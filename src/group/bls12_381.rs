@@ -188,11 +188,158 @@ fn to_affine_batch(points: &[G1]) -> Vec<blst_p1_affine> {
     affine
 }
 
+/// BLS12-381 G1's 8-lane engine (`lanes::bls12_381`) as
+/// `PrimeOrderGroup::Lanes`: the scalars as little-endian bytes, the
+/// engine's sums as blst points. `mul_each` on `blst` points (a few
+/// products per batch: the committed-key request's) declines: blst runs
+/// it.
+#[cfg(target_arch = "x86_64")]
+mod engine {
+    use zeroize::Zeroizing;
+
+    use blst::{blst_fp_from_bendian, blst_fp_from_uint64, blst_p1};
+    use subtle::Choice;
+
+    use super::{Bls12381G1, Fr, G1};
+
+    use crate::group::lanes::bls12_381::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
+    use crate::group::lanes::{LaneCpu, LaneEngine};
+    use crate::group::xmd::expand_each_sha256;
+    use crate::group::PrimeOrderGroup;
+    use crate::Error;
+
+    /// Elements past a multiple of 8 that blst evaluates instead (see
+    /// [`Engine::portable_tail`]).
+    const BLST_TAIL: usize = 2;
+
+    /// The engine (a name for the `LaneEngine` impl).
+    pub struct Engine;
+
+    /// The little-endian bytes of a scalar (secret: wiped on drop).
+    fn le_bytes(s: &Fr) -> Zeroizing<[u8; 32]> {
+        let mut scalar = s.to_blst_scalar();
+        let bytes = Zeroizing::new(scalar.b);
+        zeroize::Zeroize::zeroize(&mut scalar.b);
+        bytes
+    }
+
+    /// The point of affine coordinates the engine computed (canonical,
+    /// on the curve), or the identity where `identity` is 1, in constant
+    /// time: blst's conversions of field elements from bytes do not
+    /// branch, and the identity is chosen by a mask. A secret sum (the
+    /// balancer's) thus never meets the decoder of received encodings.
+    fn point_of_coordinates(xy: &Coordinates, identity: u8) -> G1 {
+        let mut point = blst_p1::default();
+        let one = [1u64, 0, 0, 0, 0, 0];
+        // SAFETY: valid output pointers; 48 bytes are read from each half
+        // of `xy`, 6 limbs from `one`.
+        unsafe {
+            blst_fp_from_bendian(&mut point.x, xy[..48].as_ptr());
+            blst_fp_from_bendian(&mut point.y, xy[48..].as_ptr());
+            blst_fp_from_uint64(&mut point.z, one.as_ptr());
+        }
+        let mut finite = G1(point);
+        zeroize::Zeroize::zeroize(&mut point.x.l);
+        zeroize::Zeroize::zeroize(&mut point.y.l);
+        let identity = Choice::from(identity);
+        let chosen = Bls12381G1::ct_select(identity, &Bls12381G1::identity(), &finite);
+        zeroize::Zeroize::zeroize(&mut finite);
+        chosen
+    }
+
+    /// [`le_bytes`] of every scalar, wiped on drop.
+    fn le_bytes_each(scalars: &[Fr]) -> Zeroizing<Vec<[u8; 32]>> {
+        Zeroizing::new(scalars.iter().map(|s| *le_bytes(s)).collect())
+    }
+
+    impl LaneEngine for Engine {
+        type Element = G1;
+        type Scalar = Fr;
+        type Decoded = DecodedBatch;
+
+        fn runs() -> Option<LaneCpu> {
+            LaneCpu::detect()
+        }
+
+        /// Up to two elements past a multiple of 8: blst decodes, checks
+        /// and multiplies two for about what a vector of 8 lanes costs.
+        fn portable_tail(count: usize) -> usize {
+            match count % 8 {
+                rest if rest <= BLST_TAIL => rest,
+                _ => 0,
+            }
+        }
+
+        fn decode(cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
+            lanes::decode(cpu, encoded)
+        }
+
+        fn mul_by_key(
+            cpu: LaneCpu,
+            key: &Fr,
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::mul_by_key(cpu, &le_bytes(key), encoded, decoded, out)
+        }
+
+        fn mul_each(
+            cpu: LaneCpu,
+            scalars: &[Fr],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::mul_each(cpu, &le_bytes_each(scalars), encoded, decoded, out)
+        }
+
+        const SCALAR_BITS: usize = 255;
+
+        fn scalar_bytes(s: &Fr) -> Zeroizing<[u8; 32]> {
+            le_bytes(s)
+        }
+
+        fn msm(
+            cpu: LaneCpu,
+            scalars: &[&[u8]],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            bits: usize,
+        ) -> Option<G1> {
+            let sum = lanes::msm_ct(cpu, encoded, decoded, scalars, bits)?;
+            Some(point_of_coordinates(&sum.0, sum.1))
+        }
+
+        /// 128 bytes of expand_message_xmd per input (as
+        /// `Bls12381G1::hash_to_group`), hashed to the curve, multiplied by
+        /// its blind and encoded, 8 inputs per vector.
+        fn hash_and_blind(
+            cpu: LaneCpu,
+            inputs: &[&[u8]],
+            dst: &[u8],
+            blinds: &[Fr],
+            out: &mut [u8],
+        ) -> Option<Result<DecodedBatch, Error>> {
+            let uniform = expand_each_sha256::<UNIFORM_LEN>(inputs, dst);
+            let blinded = lanes::hash_mul_encode(cpu, &uniform, &le_bytes_each(blinds), out)?;
+            Some(blinded.ok_or(Error::InvalidInput))
+        }
+
+        fn mul_each_element(_: LaneCpu, _: &[Fr], _: &[G1]) -> Option<Vec<G1>> {
+            None
+        }
+    }
+}
+
 impl super::sealed::Sealed for Bls12381G1 {}
 
 impl PrimeOrderGroup for Bls12381G1 {
     type Element = G1;
     type Scalar = Fr;
+    #[cfg(target_arch = "x86_64")]
+    type Lanes = engine::Engine;
+    #[cfg(not(target_arch = "x86_64"))]
     type Lanes = super::lanes::NoLanes<G1, Fr>;
 
     const SUITE_ID: &'static str = "BLS12381G1-SHA256";

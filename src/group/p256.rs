@@ -64,14 +64,13 @@ mod engine {
     use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
     use p256::elliptic_curve::PrimeField;
     use p256::{AffinePoint, EncodedPoint, ProjectivePoint};
-    use sha2::Sha256;
     use subtle::{Choice, ConditionallySelectable};
     use zeroize::Zeroizing;
 
     use super::Scalar;
     use crate::group::lanes::p256::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
     use crate::group::lanes::{LaneCpu, LaneEngine};
-    use crate::group::xmd::{expand_message_xmd_after, zero_padded};
+    use crate::group::xmd::expand_each_sha256;
     use crate::Error;
 
     /// The engine (a name for the `LaneEngine` impl).
@@ -176,16 +175,7 @@ mod engine {
             blinds: &[Scalar],
             out: &mut [u8],
         ) -> Option<Result<DecodedBatch, Error>> {
-            let zero_padded = zero_padded::<Sha256>();
-            let uniform: Zeroizing<Vec<[u8; UNIFORM_LEN]>> = Zeroizing::new(
-                inputs
-                    .iter()
-                    .map(|x| {
-                        let bytes = expand_message_xmd_after(&zero_padded, &[x], dst, UNIFORM_LEN);
-                        <[u8; UNIFORM_LEN]>::try_from(bytes.as_slice()).expect("96 bytes")
-                    })
-                    .collect(),
-            );
+            let uniform = expand_each_sha256::<UNIFORM_LEN>(inputs, dst);
             let blinded = lanes::hash_mul_encode(cpu, &uniform, &le_bytes_each(blinds), out)?;
             Some(blinded.ok_or(Error::InvalidInput))
         }

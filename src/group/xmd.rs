@@ -31,6 +31,27 @@ pub(crate) fn zero_padded<H: Digest + BlockSizeUser>() -> H {
     h
 }
 
+/// `L` bytes of `expand_message_xmd` with SHA-256 of each input under
+/// `dst` (one zero block absorbed for the whole batch): what the 8-lane
+/// engines hash to their curves (P-256, BLS12-381 G1). Wiped on drop (the
+/// inputs may be private).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn expand_each_sha256<const L: usize>(
+    inputs: &[&[u8]],
+    dst: &[u8],
+) -> Zeroizing<Vec<[u8; L]>> {
+    let zero_padded = zero_padded::<sha2::Sha256>();
+    Zeroizing::new(
+        inputs
+            .iter()
+            .map(|x| {
+                let bytes = expand_message_xmd_after(&zero_padded, &[x], dst, L);
+                <[u8; L]>::try_from(bytes.as_slice()).expect("L bytes")
+            })
+            .collect(),
+    )
+}
+
 /// [`expand_message_xmd`] given `zero_padded`, the state of
 /// [`zero_padded`] (the message's bytes follow it).
 pub(crate) fn expand_message_xmd_after<H: Digest + BlockSizeUser + Clone>(

@@ -12,10 +12,11 @@
 //! not counted); the server's is its evaluation. The six measurements of one
 //! (suite, n) are interleaved round by round, and each ratio is the median
 //! of the per-round ratios, so slow drifts of this machine's speed cancel.
-//! Last, the server evaluation of ristretto255, P-256 and FFDHE-2048 on
-//! each arithmetic backend (child processes with `OBLIVEX_BACKEND` set,
-//! since the backend is chosen once per process), beside Intel crypto_mb's
-//! 8-way X25519 and P-256 scalar multiplications where it is installed
+//! Last, the server evaluation of ristretto255, P-256, BLS12-381 G1 and
+//! FFDHE-2048 on each arithmetic backend (child processes with
+//! `OBLIVEX_BACKEND` set, since the backend is chosen once per process),
+//! beside one blst G1 multiplication and Intel crypto_mb's 8-way X25519
+//! and P-256 scalar multiplications where it is installed
 //! (`crypto_mb.rs`).
 
 use std::process::Command;
@@ -268,11 +269,14 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) -> Vec<OprfFi
 
 /// The servers compared across arithmetic backends, with their batch
 /// sizes: the groups whose evaluation the backend choice changes
-/// (ristretto255: the 8-lane engine or dalek; FFDHE: the exponentiation
-/// engine) and P-256 (the same code on both, beside its crypto_mb anchor).
-const SERVER_PATHS: [(&str, usize); 3] = [
+/// (ristretto255: the 8-lane engine or dalek; BLS12-381 G1: the 8-lane
+/// engine or blst, beside one blst multiplication; FFDHE: the
+/// exponentiation engine) and P-256 (the same code on both, beside its
+/// crypto_mb anchor).
+const SERVER_PATHS: [(&str, usize); 4] = [
     (Ristretto255::SUITE_ID, 1024),
     (P256::SUITE_ID, 256),
+    (Bls12381G1::SUITE_ID, 256),
     (Ffdhe2048::SUITE_ID, 256),
 ];
 
@@ -283,9 +287,26 @@ pub fn server_us_per_element(suite: &str, n: usize, seconds: f64) -> Option<f64>
     match suite {
         Ristretto255::SUITE_ID => Some(server_us::<Ristretto255>(n, seconds)),
         P256::SUITE_ID => Some(server_us::<P256>(n, seconds)),
+        Bls12381G1::SUITE_ID => Some(server_us::<Bls12381G1>(n, seconds)),
         Ffdhe2048::SUITE_ID => Some(server_us::<Ffdhe2048>(n, seconds)),
         _ => None,
     }
+}
+
+/// µs of one BLS12-381 G1 variable-base multiplication by `blst` (the
+/// BLS server's anchor: what one element costs without the engine).
+fn blst_multiplication_us(seconds: f64) -> f64 {
+    let mut rng = oblivex::rng::os_rng().expect("OS randomness");
+    let point = Bls12381G1::hash_to_group(&[b"anchor"], b"anchor");
+    let scalar = Bls12381G1::random_scalar(&mut rng);
+    median_us_per_item(
+        seconds,
+        1,
+        || (),
+        |()| {
+            let _ = std::hint::black_box(Bls12381G1::mul(&point, &scalar));
+        },
+    )
 }
 
 fn server_us<G: PrimeOrderGroup>(n: usize, seconds: f64) -> f64 {
@@ -380,7 +401,17 @@ fn backends(seconds: f64, json: bool) {
         }
         println!("{suite:>20} n = {n:>4}: {}", line.join(", "));
     }
-    if !json {
+    let blst = blst_multiplication_us(seconds);
+    if json {
+        println!(
+            "{{\"suite\":\"{}\",\"anchor\":\"blst G1 multiplication\",\"us_per_scalar_multiplication\":{blst:.3}}}",
+            Bls12381G1::SUITE_ID
+        );
+    } else {
+        println!(
+            "{:>20} anchor: one blst G1 multiplication (255-bit scalar) {blst:.2}",
+            Bls12381G1::SUITE_ID
+        );
         match &crypto_mb {
             Some(library) => println!("crypto_mb: {}", library.name),
             None => println!(

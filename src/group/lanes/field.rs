@@ -60,6 +60,37 @@ pub(crate) fn times_each<F: LaneField, const N: usize>(x: &[F; N], y: &[F; N]) -
     core::array::from_fn(|i| unsafe { x[i].times(&y[i]) })
 }
 
+/// `x_i^e` for each of `N` vectors and a public exponent `e` (big-endian
+/// bytes), by fixed windows of 4 bits: the powers `x^0 .. x^15` (14
+/// multiplications), then 4 squarings and at most one multiplication per
+/// window, the `N` chains side by side (see [`square_times_each`]). For
+/// fields without a shorter addition chain (a generic prime's square
+/// roots and inverses). The windows are the exponent's, so public; the
+/// powers may be secret and are wiped.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn pow_each<F: LaneField, const N: usize>(x: &[F; N], exponent: &[u8]) -> [F; N] {
+    // SAFETY: this function's target features (here and below).
+    let one = unsafe { F::one_lanes() };
+    let mut powers = Vec::with_capacity(16);
+    powers.push([one; N]);
+    powers.push(*x);
+    for w in 2..16 {
+        let next = times_each(&powers[w - 1], x);
+        powers.push(next);
+    }
+    let mut windows = exponent.iter().flat_map(|byte| [byte >> 4, byte & 15]);
+    let first = windows.next().map_or(0, usize::from);
+    let mut acc = powers[first];
+    for window in windows {
+        acc = square_times_each(&acc, 4);
+        if window != 0 {
+            acc = times_each(&acc, &powers[usize::from(window)]);
+        }
+    }
+    wipe(&mut powers);
+    acc
+}
+
 /// Replaces every element by its inverse with one inversion (Montgomery's
 /// trick, lane by lane: 3 multiplications per element); every lane of
 /// every element must be non-zero. The partial products are wiped (the
@@ -155,6 +186,10 @@ macro_rules! lane_field {
             }
 
             /// `self^(2^k)`.
+            #[allow(
+                dead_code,
+                reason = "a field whose chains all run side by side (BLS12-381's) has no use for it"
+            )]
             #[inline]
             #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
             pub(super) fn square_times(&self, k: u32) -> $field {

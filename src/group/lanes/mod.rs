@@ -12,16 +12,22 @@
 //! - `field`: a field of 8 lanes ([`field::LaneField`]) and what is
 //!   written once for every such field (predicates, selection, batch
 //!   inversion, interleaved exponentiation chains);
+//! - `montgomery`: Montgomery arithmetic modulo a generic prime, for any
+//!   limb count (the fields without a special form: BLS12-381's);
 //! - `sha512`: SHA-512 of 8 messages at once (ristretto255's hashing);
-//! - one folder per engine: `ristretto255`, `p256`.
+//! - one folder per engine: `ristretto255`, `p256`, `bls12_381`.
 //!
 //! The choice between a group's engine and its one-at-a-time path is made
 //! once per operation, for every group alike, in `group::batch`.
 
+#[cfg(target_arch = "x86_64")]
+pub mod bls12_381;
 pub mod cpu;
 pub mod engine;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod field;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod montgomery;
 #[cfg(target_arch = "x86_64")]
 pub mod p256;
 #[cfg(target_arch = "x86_64")]

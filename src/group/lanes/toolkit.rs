@@ -110,6 +110,22 @@ pub(crate) fn passes(
     })
 }
 
+/// Up to 8 encodings of `LEN` bytes as lanes (missing lanes hold
+/// `padding`, an encoding of a valid point, so that a batch inversion
+/// never meets a zero there) and the mask of the lanes in use.
+pub(crate) fn lanes_of<const LEN: usize>(
+    chunk: &[u8],
+    padding: &[u8; LEN],
+) -> ([[u8; LEN]; LANES], u8) {
+    let mut lanes = [*padding; LANES];
+    let mut used = 0u8;
+    for (lane, encoding) in chunk.chunks_exact(LEN).enumerate() {
+        lanes[lane].copy_from_slice(encoding);
+        used |= 1 << lane;
+    }
+    (lanes, used)
+}
+
 /// The vectors of `encoded` (chunks of `vector_len` bytes) decoded two at
 /// a time by `two`, and by `one` where a single vector is left at the end:
 /// the engines decode in pairs so that two square roots run side by side

@@ -36,7 +36,7 @@ use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
 use crate::group::lanes::field::invert_all;
 use crate::group::lanes::toolkit::{
-    broadcast_digits, in_pairs, passes, per_lane_digits, select, wipe, LanePoints, LANES,
+    broadcast_digits, in_pairs, lanes_of, passes, per_lane_digits, select, wipe, LanePoints, LANES,
 };
 use zeroize::Zeroizing;
 
@@ -50,18 +50,6 @@ const VECTORS_PER_INVERSION: usize = 32;
 /// The multiples `1·P .. 8·P` of 8 points.
 pub(super) type Table = [Jacobian8; 8];
 
-/// Up to 8 encodings as lanes (missing lanes hold the generator's) and
-/// the mask of the lanes in use.
-fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
-    let mut lanes = [GENERATOR_ENCODING; LANES];
-    let mut used = 0u8;
-    for (lane, encoding) in chunk.chunks_exact(ENCODING_LEN).enumerate() {
-        lanes[lane].copy_from_slice(encoding);
-        used |= 1 << lane;
-    }
-    (lanes, used)
-}
-
 /// The points of up to 8 encodings if every one is valid (padding lanes:
 /// the generator).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
@@ -74,7 +62,7 @@ pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
 /// (`field::sqrt_candidate_each`).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Jacobian8>; N] {
-    let lanes = chunks.map(lanes_of);
+    let lanes = chunks.map(|chunk| lanes_of(chunk, &GENERATOR_ENCODING));
     let decoded = decode_each(&lanes.map(|(encodings, _)| encodings));
     core::array::from_fn(|i| {
         let ((point, valid), (_, used)) = (decoded[i], lanes[i]);

@@ -1,0 +1,157 @@
+//! Compressed encodings of 8 BLS12-381 G1 points at once (48 bytes: x
+//! big-endian, its top three bits the flags: compressed `0x80`, infinity
+//! `0x40`, `y` the larger root `0x20`), accepted exactly as `blst` and
+//! `Bls12381G1::decode` accept them, and the subgroup check.
+//!
+//! Decoding refuses: the compression flag clear; the infinity flag set
+//! (the group's `decode` refuses the identity, and blst every other
+//! encoding with that flag); x (flags cleared) not below p; `x = 0` (blst:
+//! not in the group, it has order 3); `x³ + 4` not a square; a point
+//! outside G1. The subgroup check is Scott's (eprint 2021/1130, as blst
+//! runs it): P is in G1 exactly when `[z²]P = −σ²(P)` with `σ(x, y) =
+//! (βx, y)`, `z` the curve's parameter: 127 doublings and 16 additions
+//! instead of a multiplication by r. Its additions meet the identity, or
+//! equal or opposite operands, only for points of small order (public:
+//! a received encoding), and handle each case exactly (masks, and a
+//! doubling computed in the rare vectors where some lane needs it).
+
+use core::arch::x86_64::*;
+
+use super::field::{splat, sqrt_candidate_each, Fp8, LIMBS, P_BYTES};
+use super::point::{curve_rhs, Affine8, Jacobian8, BETA_SQUARED};
+use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
+use crate::group::lanes::toolkit::{bitselect, opaque_lanes, LANES};
+
+/// Bytes of a compressed encoding.
+pub(super) const ENCODING_LEN: usize = 48;
+
+/// The compressed encoding of the generator: what padding lanes hold (a
+/// point of G1, so a batch inversion never meets a zero there).
+pub(super) const GENERATOR_ENCODING: [u8; ENCODING_LEN] = [
+    0x97, 0xf1, 0xd3, 0xa7, 0x31, 0x97, 0xd7, 0x94, 0x26, 0x95, 0x63, 0x8c, 0x4f, 0xa9, 0xac, 0x0f,
+    0xc3, 0x68, 0x8c, 0x4f, 0x97, 0x74, 0xb9, 0x05, 0xa1, 0x4e, 0x3a, 0x3f, 0x17, 0x1b, 0xac, 0x58,
+    0x6c, 0x55, 0xe8, 0x3f, 0xf9, 0x7a, 0x1a, 0xef, 0xfb, 0x3a, 0xf0, 0x0a, 0xdb, 0x22, 0xc6, 0xbb,
+];
+
+/// The compression flag.
+const COMPRESSED: u8 = 0x80;
+/// The infinity flag.
+const INFINITY: u8 = 0x40;
+/// The flag of the larger root `y`.
+const LARGEST: u8 = 0x20;
+
+/// `z²` for the curve's parameter `z = −0xd201000000010000`.
+const Z_SQUARED: u128 = 0xac45a4010001a4020000000100000000;
+
+/// The limbs of x and the sign flag of an encoding whose bytes pass (the
+/// flags, x below p and not zero), else `None`. Public data (a received
+/// message): the checks may branch.
+fn x_of_bytes(encoding: &[u8; ENCODING_LEN]) -> Option<([u64; LIMBS], u8)> {
+    if encoding[0] & (COMPRESSED | INFINITY) != COMPRESSED {
+        return None;
+    }
+    let mut x = *encoding;
+    x[0] &= !(COMPRESSED | INFINITY | LARGEST);
+    if x >= P_BYTES || x.iter().all(|&b| b == 0) {
+        return None;
+    }
+    Some((limbs_of_be(&x), (encoding[0] & LARGEST) >> 5))
+}
+
+/// The points of `N` vectors of 8 compressed encodings each, and the mask
+/// of the lanes that hold a valid one (see the module documentation). The
+/// `N` square roots run side by side (`field::sqrt_candidate_each`).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn decode_each<const N: usize>(
+    encodings: &[[[u8; ENCODING_LEN]; LANES]; N],
+) -> [(Affine8, __mmask8); N] {
+    let mut bytes_valid = [0u8; N];
+    let mut largest = [0u8; N];
+    let mut xs = [[[0u64; LIMBS]; LANES]; N];
+    for (i, vector) in encodings.iter().enumerate() {
+        for (lane, encoding) in vector.iter().enumerate() {
+            if let Some((x, sign)) = x_of_bytes(encoding) {
+                bytes_valid[i] |= 1 << lane;
+                largest[i] |= sign << lane;
+                xs[i][lane] = x;
+            }
+        }
+    }
+    let x = xs.map(|xs| Fp8::from_canonical_limbs(slice(&xs)));
+    let rhs = x.map(|x| curve_rhs(&x));
+    let roots = sqrt_candidate_each(&rhs);
+    core::array::from_fn(|i| {
+        let is_root = roots[i].square().equals(&rhs[i]);
+        let y = roots[i].negate_where(roots[i].is_largest() ^ largest[i]);
+        let point = Affine8 { x: x[i], y };
+        let valid = bytes_valid[i] & is_root;
+        (point, valid & in_subgroup(&point))
+    })
+}
+
+/// Lanes where the points `p` (on the curve, or anything where the caller
+/// discards the lane) are in G1: `[z²]P = (β²x, −y)`.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn in_subgroup(p: &Affine8) -> __mmask8 {
+    let product = times_z_squared(p);
+    let zz = product.z.square();
+    let x = p.x.mul(&splat(BETA_SQUARED)).mul(&zz);
+    let y = p.y.neg().mul(&zz.mul(&product.z));
+    !product.z.is_zero() & product.x.equals(&x) & product.y.equals(&y)
+}
+
+/// `[z²]P`, the bits of `z²` from the top, for points received (public).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn times_z_squared(p: &Affine8) -> Jacobian8 {
+    let mut acc = Jacobian8::from_affine(p);
+    for bit in (0..127).rev() {
+        acc = acc.double();
+        if (Z_SQUARED >> bit) & 1 == 1 {
+            acc = add_public(&acc, p);
+        }
+    }
+    acc
+}
+
+/// `acc + p` for every case (public points): the identity `acc` (`Z = 0`)
+/// gives `p`; equal operands the doubling, computed only for a vector
+/// where some lane needs it (a point of small order); opposite ones `Z =
+/// 0`, as the formula gives.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn add_public(acc: &Jacobian8, p: &Affine8) -> Jacobian8 {
+    let acc_identity = acc.z.is_zero();
+    let (sum, difference) = acc.add_mixed_incomplete(p);
+    let equal = difference.h.is_zero() & difference.r.is_zero() & !acc_identity;
+    let sum = if equal != 0 {
+        sum.select(&acc.double(), equal)
+    } else {
+        sum
+    };
+    sum.select(&Jacobian8::from_affine(p), acc_identity)
+}
+
+/// The compressed encodings of the affine points `(x, y)`, the identity's
+/// (`0xc0`, then zeros, as blst writes it) in the lanes of `identity`.
+/// Constant time in the points (an unblinded element is secret).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn encode_affine(x: &Fp8, y: &Fp8, identity: __mmask8) -> [[u8; ENCODING_LEN]; LANES] {
+    let keep = opaque_lanes(!identity);
+    let xs = unslice(&x.canonical().map(|l| _mm512_and_si512(l, keep)));
+    // The sign is secret (an unblinded element): a mask-free flag.
+    let largest = _mm512_and_si512(
+        opaque_lanes(y.is_largest()),
+        _mm512_set1_epi64(i64::from(LARGEST)),
+    );
+    let finite = _mm512_or_si512(largest, _mm512_set1_epi64(i64::from(COMPRESSED)));
+    let infinite = _mm512_set1_epi64(i64::from(COMPRESSED | INFINITY));
+    let flags = bitselect(keep, finite, infinite);
+    let mut lanes = [0u64; LANES];
+    // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
+    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), flags) };
+    core::array::from_fn(|lane| {
+        let mut out = [0u8; ENCODING_LEN];
+        be_of_limbs(&xs[lane], &mut out);
+        out[0] |= lanes[lane] as u8;
+        out
+    })
+}

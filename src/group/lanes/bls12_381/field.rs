@@ -1,0 +1,250 @@
+//! Arithmetic modulo BLS12-381's base prime p (381 bits, no special form)
+//! on 8 field elements at once: the generic Montgomery arithmetic of
+//! `lanes::montgomery` with 8 limbs of 52 bits (`R = 2^416`), elements
+//! below `2p` in Montgomery form. `R/p > 2^35`, so a product's operands
+//! may be unreduced sums and differences of up to `2^17` elements' worth
+//! ([`Fp8::add_lazy`], [`Fp8::sub_lazy`]); the formulas use a few.
+//! Constant time, as that module is.
+
+use core::arch::x86_64::*;
+
+use crate::group::lanes::field::{lane_field, pow_each};
+use crate::group::lanes::montgomery::{self, Modulus};
+use crate::group::lanes::toolkit::PlainLimbs;
+
+/// Limbs of an element.
+pub(super) const LIMBS: usize = 8;
+
+/// Product columns.
+const COLUMNS: usize = 2 * LIMBS;
+
+/// p, 2p and `−p^{-1} mod 2^52`.
+pub(super) const MODULUS: Modulus<LIMBS> = Modulus {
+    p: [
+        0xeffffffffaaab,
+        0xfeb153ffffb9f,
+        0x6b0f6241eabff,
+        0x12bf6730d2a0f,
+        0x764774b84f385,
+        0x1ba7b6434bacd,
+        0x1ea397fe69a4b,
+        0x1a011,
+    ],
+    two_p: [
+        0xdffffffff5556,
+        0xfd62a7ffff73f,
+        0xd61ec483d57ff,
+        0x257ece61a541e,
+        0xec8ee9709e70a,
+        0x374f6c869759a,
+        0x3d472ffcd3496,
+        0x34022,
+    ],
+    n0: 0x3fffcfffcfffd,
+};
+
+/// p, big-endian (what a received coordinate must be below).
+pub(super) const P_BYTES: [u8; 48] = [
+    0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
+    0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
+    0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab,
+];
+
+/// `p − 2`, big-endian: `x^(p−2) = 1/x`.
+const P_MINUS_2: [u8; 48] = [
+    0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
+    0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
+    0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xa9,
+];
+
+/// `(p + 1)/4`, big-endian: `x^((p+1)/4)` is the square root of a square
+/// `x` (p ≡ 3 mod 4).
+const SQRT_EXPONENT: [u8; 48] = [
+    0x06, 0x80, 0x44, 0x7a, 0x8e, 0x5f, 0xf9, 0xa6, 0x92, 0xc6, 0xe9, 0xed, 0x90, 0xd2, 0xeb, 0x35,
+    0xd9, 0x1d, 0xd2, 0xe1, 0x3c, 0xe1, 0x44, 0xaf, 0xd9, 0xcc, 0x34, 0xa8, 0x3d, 0xac, 0x3d, 0x89,
+    0x07, 0xaa, 0xff, 0xff, 0xac, 0x54, 0xff, 0xff, 0xee, 0x7f, 0xbf, 0xff, 0xff, 0xff, 0xea, 0xab,
+];
+
+/// `(p + 1)/2`: canonical values from it up are the "lexicographically
+/// largest" roots (the sign flag of the compressed encoding).
+const HALF_P_PLUS_1: [u64; LIMBS] = [
+    0xf7fffffffd556,
+    0xff58a9ffffdcf,
+    0xb587b120f55ff,
+    0x895fb39869507,
+    0xbb23ba5c279c2,
+    0x8dd3db21a5d66,
+    0x8f51cbff34d25,
+    0xd008,
+];
+
+/// `R² mod p`: multiplying by it enters Montgomery form.
+const R_SQUARED: [u64; LIMBS] = [
+    0xa5bf4cb89af51,
+    0x3afbba7ca31a2,
+    0x2646160ec71f1,
+    0xa84d710465903,
+    0x3480a4a188311,
+    0x98e5907ad91f5,
+    0x2075d74507266,
+    0x8746,
+];
+
+/// `R mod p`: 1 in Montgomery form.
+const ONE: [u64; LIMBS] = [
+    0x6480ea8e9b9af,
+    0x65766c8fe444f,
+    0x8b540fea96f7d,
+    0x3b2ee82efd422,
+    0xa6723e5f0ade5,
+    0xff6eb6fdd4230,
+    0xe06ef23c24a25,
+    0x14c8e,
+];
+
+/// 8 elements of GF(p) in Montgomery form, word-sliced.
+#[derive(Clone, Copy)]
+pub(super) struct Fp8(pub(super) [__m512i; LIMBS]);
+
+// SAFETY: eight `__m512i`, nothing else.
+unsafe impl PlainLimbs for Fp8 {}
+
+/// A constant already in Montgomery form, broadcast to the 8 lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(super) fn splat(limbs: [u64; LIMBS]) -> Fp8 {
+    Fp8(montgomery::broadcast(&limbs))
+}
+
+impl Fp8 {
+    /// 0 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn zero() -> Fp8 {
+        Fp8([_mm512_setzero_si512(); LIMBS])
+    }
+
+    /// 1 in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn one() -> Fp8 {
+        splat(ONE)
+    }
+
+    /// The elements of plain values given as limbs below 2^52 with a value
+    /// below p (decoded bytes), or below `2^384` (hashed bytes).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn from_canonical_limbs(limbs: [__m512i; LIMBS]) -> Fp8 {
+        Fp8(limbs).mul(&splat(R_SQUARED))
+    }
+
+    /// Debug builds check the bounds (limbs below 2^52, value about below
+    /// 2p); release builds compile this to nothing.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn checked(self) -> Fp8 {
+        montgomery::debug_assert_below(&self.0, &MODULUS.two_p);
+        self
+    }
+
+    /// `self + other`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn add(&self, other: &Fp8) -> Fp8 {
+        Fp8(montgomery::add(&self.0, &other.0, &MODULUS)).checked()
+    }
+
+    /// `self + other` unreduced (below the sum of their bounds), only as
+    /// an operand of [`Fp8::mul`] or [`Fp8::square`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn add_lazy(&self, other: &Fp8) -> Fp8 {
+        Fp8(montgomery::add_lazy(&self.0, &other.0))
+    }
+
+    /// `self + 2p − other` unreduced (below `self`'s bound plus `2p`), only
+    /// as an operand of [`Fp8::mul`] or [`Fp8::square`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub_lazy(&self, other: &Fp8) -> Fp8 {
+        Fp8(montgomery::sub_lazy(&self.0, &other.0, &MODULUS))
+    }
+
+    /// `self − other`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn sub(&self, other: &Fp8) -> Fp8 {
+        Fp8(montgomery::sub(&self.0, &other.0, &MODULUS)).checked()
+    }
+
+    /// `−self`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn neg(&self) -> Fp8 {
+        Fp8::zero().sub(self)
+    }
+
+    /// `2·self`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn double(&self) -> Fp8 {
+        self.add(self)
+    }
+
+    /// `self · other / R` (operands below `2^17·p`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn mul(&self, other: &Fp8) -> Fp8 {
+        Fp8(montgomery::mul::<LIMBS, COLUMNS>(
+            &self.0, &other.0, &MODULUS,
+        ))
+        .checked()
+    }
+
+    /// `self² / R` (an operand below `2^17·p`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn square(&self) -> Fp8 {
+        Fp8(montgomery::square::<LIMBS, COLUMNS>(&self.0, &MODULUS)).checked()
+    }
+
+    /// `self^(p − 2) = 1/self` (0 for 0).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn invert(&self) -> Fp8 {
+        let [inverse] = pow_each(&[*self], &P_MINUS_2);
+        inverse
+    }
+
+    /// The canonical plain value (`< p`) of each lane, as limbs below 2^52.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn canonical(&self) -> [__m512i; LIMBS] {
+        montgomery::canonical::<LIMBS, COLUMNS>(&self.0, &MODULUS)
+    }
+
+    /// Lanes whose canonical value is odd (RFC 9380's `sgn0`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn is_odd(&self) -> __mmask8 {
+        _mm512_test_epi64_mask(self.canonical()[0], _mm512_set1_epi64(1))
+    }
+
+    /// Lanes whose canonical value is above `(p − 1)/2` (the compressed
+    /// encoding's sign flag), constant time.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn is_largest(&self) -> __mmask8 {
+        montgomery::at_least(&self.canonical(), &HALF_P_PLUS_1)
+    }
+}
+
+/// `x^((p + 1)/4)` for each of `N` vectors, the square root of `x` where it
+/// is a square, the chains side by side (the decoder takes its roots in
+/// pairs).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn sqrt_candidate_each<const N: usize>(x: &[Fp8; N]) -> [Fp8; N] {
+    pow_each(x, &SQRT_EXPONENT)
+}
+
+lane_field!(Fp8, "avx512f,avx512dq,avx512ifma");

@@ -1,0 +1,122 @@
+//! Constant-time multi-scalar multiplication on BLS12-381 G1 (the
+//! balancer's short factors on the client's blinded elements, the
+//! client's check of an answer, a VOPRF proof's composites), 8 points per
+//! vector: point `i` runs in lane `i mod 8` of slot `i / 8`, each lane
+//! accumulates its share by Straus's method with signed radix-16 digits
+//! (the table scan of `toolkit::select`), and the lanes are added at the
+//! end.
+//!
+//! The points may come from a malicious server, which could choose them
+//! so that two partial sums meet (all equal, say): the sums and the
+//! tables are kept in projective coordinates with complete additions
+//! (`complete.rs`), which need no mask. The points are in G1 (decoded
+//! and checked, or the engine's own).
+
+use zeroize::Zeroizing;
+
+use super::codec::ENCODING_LEN;
+use super::complete::Projective8;
+use super::field::{Fp8, LIMBS};
+use super::point::Affine8;
+use super::scalar_mul::decode_vector;
+use crate::group::lanes::montgomery::{be_of_limbs, unslice};
+use crate::group::lanes::toolkit::{opaque_lanes, per_lane_digits, select, wipe, LANES};
+use crate::group::straus::digit_count;
+
+/// Slots (of 8 points) per pass: their tables (8 points each, 24 KiB per
+/// slot) stay in the L2 cache, and the doublings are shared by the pass.
+const SLOTS_PER_PASS: usize = 32;
+
+/// Affine coordinates: x then y, 48 bytes each, big-endian.
+pub(crate) type Coordinates = [u8; 96];
+
+/// `[1·P, …, 8·P]` by complete additions.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn multiples(p: &Affine8) -> [Projective8; 8] {
+    let mut table = [Projective8::from_affine(p); 8];
+    for k in 1..8 {
+        table[k] = table[k - 1].add(&table[0]);
+    }
+    table
+}
+
+/// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
+/// coordinates zero), for the encodings `encoded` (48 bytes each) and
+/// secret `d_i < 2^bits` (little-endian bytes, `bits ≤ 256`); `None` if an
+/// encoding is invalid. The vectors of points may be given decoded
+/// already (`decoded`, the whole batch). Constant time in the `d_i`:
+/// digits become lane masks by vector comparisons, every table entry is
+/// read, the instruction stream depends only on the number of points and
+/// `bits`, and the secret sum leaves as coordinates.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn msm_ct(
+    encoded: &[u8],
+    decoded: &[Affine8],
+    scalars: &[&[u8]],
+    bits: usize,
+) -> Option<Zeroizing<(Coordinates, u8)>> {
+    let slots = scalars.len().div_ceil(LANES);
+    let mut total = Projective8::identity();
+    for first in (0..slots).step_by(SLOTS_PER_PASS) {
+        let pass = first..(first + SLOTS_PER_PASS).min(slots);
+        let mut tables = Vec::with_capacity(pass.len());
+        let mut digits = Vec::with_capacity(pass.len());
+        for slot in pass {
+            let point = match decoded.get(slot) {
+                Some(point) => *point,
+                None => decode_vector(encoded.chunks(LANES * ENCODING_LEN).nth(slot)?)?,
+            };
+            tables.push(multiples(&point));
+            let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
+            digits.push(per_lane_digits(lane_scalars, bits));
+        }
+        let mut acc = Projective8::identity();
+        for position in (0..digit_count(bits)).rev() {
+            acc = acc.double_times(4);
+            for (table, digits) in tables.iter().zip(&digits) {
+                let (entry, _) = select(table, Projective8::identity(), &digits[position]);
+                acc = acc.add(&entry);
+            }
+        }
+        total = total.add(&acc);
+        for table in tables.iter_mut() {
+            wipe(table);
+        }
+    }
+    let total = total.add(&total.rotate_lanes::<4>());
+    let total = total.add(&total.rotate_lanes::<2>());
+    let mut total = total.add(&total.rotate_lanes::<1>());
+    let sum = sum_coordinates(&total);
+    wipe(core::slice::from_mut(&mut total));
+    Some(sum)
+}
+
+/// The affine coordinates of the point in lane 0 of `sum` and whether it
+/// is the identity (`Z = 0`: coordinates zero), with an inversion of its
+/// own; constant time, the copies wiped.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn sum_coordinates(sum: &Projective8) -> Zeroizing<(Coordinates, u8)> {
+    use core::arch::x86_64::_mm512_and_si512;
+    let identity = sum.z.is_zero();
+    let mut inverse = sum.z.select(&Fp8::one(), identity).invert();
+    let keep = opaque_lanes(!identity);
+    let mut x = sum
+        .x
+        .mul(&inverse)
+        .canonical()
+        .map(|l| _mm512_and_si512(l, keep));
+    let mut y = sum
+        .y
+        .mul(&inverse)
+        .canonical()
+        .map(|l| _mm512_and_si512(l, keep));
+    let xs: Zeroizing<[[u64; LIMBS]; LANES]> = Zeroizing::new(unslice(&x));
+    let ys: Zeroizing<[[u64; LIMBS]; LANES]> = Zeroizing::new(unslice(&y));
+    wipe(&mut x);
+    wipe(&mut y);
+    wipe(core::slice::from_mut(&mut inverse));
+    let mut out = Zeroizing::new(([0u8; 96], identity & 1));
+    be_of_limbs(&xs[0], &mut out.0[..48]);
+    be_of_limbs(&ys[0], &mut out.0[48..]);
+    out
+}

@@ -1,0 +1,721 @@
+//! The BLS12-381 G1 engine against num-bigint (field, GLV split) and
+//! `blst` (points, through the crate's `Bls12381G1` group; the
+//! multi-scalar multiplications through `group::batch`, whose engine path
+//! they take).
+
+use num_bigint::BigUint;
+
+use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
+use super::field::{sqrt_candidate_each, Fp8, LIMBS, MODULUS, P_BYTES};
+use super::map::{hash_to_curve, UNIFORM_LEN};
+use super::point::{Affine8, Jacobian8};
+use super::scalar_mul::{self, split};
+use crate::group::batch::{self, ReceivedBatch};
+use crate::group::bls12_381::{Fr, G1};
+use crate::group::lanes::field::invert_all;
+use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
+use crate::group::lanes::toolkit::LANES;
+use crate::group::{Bls12381G1, PrimeOrderGroup, ShortScalar};
+
+/// The encodings of 8 points in Jacobian coordinates, with an inversion
+/// of their own.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
+    let identity = p.z.is_zero();
+    let inverse = p.z.select(&Fp8::one(), identity).invert();
+    let inverse_squared = inverse.square();
+    encode_affine(
+        &p.x.mul(&inverse_squared),
+        &p.y.mul(&inverse_squared.mul(&inverse)),
+        identity,
+    )
+}
+
+fn supported() -> bool {
+    crate::group::lanes::LaneCpu::detect().is_some()
+}
+
+fn p() -> BigUint {
+    BigUint::from_bytes_be(&P_BYTES)
+}
+
+fn r() -> BigUint {
+    BigUint::parse_bytes(
+        b"73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
+        16,
+    )
+    .unwrap()
+}
+
+fn lambda() -> BigUint {
+    BigUint::from(0xac45a4010001a40200000000ffffffffu128)
+}
+
+fn be48(x: &BigUint) -> [u8; 48] {
+    let bytes = x.to_bytes_be();
+    let mut out = [0u8; 48];
+    out[48 - bytes.len()..].copy_from_slice(&bytes);
+    out
+}
+
+/// xorshift bytes.
+fn random_bytes<const N: usize>(state: &mut u64) -> [u8; N] {
+    core::array::from_fn(|_| {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state as u8
+    })
+}
+
+/// Field test values: the edges, then random values below p.
+fn values() -> Vec<BigUint> {
+    let p = p();
+    let one = BigUint::from(1u32);
+    let mut out = vec![
+        BigUint::from(0u32),
+        one.clone(),
+        &p - 1u32,
+        &p - 2u32,
+        (&one << 52u32) - 1u32,
+        &one << 380u32,
+        (&one << 364u32) - 1u32,
+        &p >> 1u32,
+    ];
+    let mut state = 0x0123_4567_89ab_cdefu64;
+    while out.len() < 96 {
+        out.push(BigUint::from_bytes_be(&random_bytes::<48>(&mut state)) % &p);
+    }
+    out
+}
+
+/// 8 values as an element (into Montgomery form).
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn field_of(values: &[BigUint]) -> Fp8 {
+    let limbs: [[u64; LIMBS]; LANES] =
+        core::array::from_fn(|i| limbs_of_be(&be48(&values[i % values.len()])));
+    Fp8::from_canonical_limbs(slice(&limbs))
+}
+
+/// The canonical values of an element.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn values_of(x: &Fp8) -> Vec<BigUint> {
+    unslice(&x.canonical())
+        .iter()
+        .map(|l| {
+            let mut bytes = [0u8; 48];
+            be_of_limbs(l, &mut bytes);
+            BigUint::from_bytes_be(&bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn limbs_and_bytes_round_trip() {
+    let mut state = 17u64;
+    for _ in 0..50 {
+        let mut bytes: [u8; 48] = random_bytes(&mut state);
+        bytes[0] &= 0x1f;
+        let limbs: [u64; LIMBS] = limbs_of_be(&bytes);
+        assert!(limbs.iter().all(|&l| l < 1 << 52));
+        let mut back = [0u8; 48];
+        be_of_limbs(&limbs, &mut back);
+        assert_eq!(back, bytes);
+        let value = BigUint::from_bytes_be(&bytes);
+        let from_limbs = limbs
+            .iter()
+            .rev()
+            .fold(BigUint::from(0u32), |acc, &l| (acc << 52u32) + l);
+        assert_eq!(value, from_limbs);
+    }
+    assert_eq!(limbs_of_be::<LIMBS>(&P_BYTES), MODULUS.p);
+}
+
+#[test]
+fn field_operations_match_bigint() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all = values();
+    let mut rotated = all.clone();
+    rotated.rotate_left(5);
+    for (a, b) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let results = unsafe {
+            let (x, y) = (field_of(a), field_of(b));
+            [
+                values_of(&x),
+                values_of(&x.add(&y)),
+                values_of(&x.sub(&y)),
+                values_of(&x.neg()),
+                values_of(&x.mul(&y)),
+                values_of(&x.square()),
+                values_of(&x.add_lazy(&y).mul(&x.add_lazy(&x))),
+                values_of(&x.invert()),
+                values_of(&sqrt_candidate_each(&[x])[0]),
+            ]
+        };
+        let exponent_sqrt = (&p + 1u32) >> 2u32;
+        let exponent_inverse = &p - 2u32;
+        for lane in 0..LANES {
+            let (x, y) = (&a[lane], &b[lane]);
+            let expected = [
+                x.clone(),
+                (x + y) % &p,
+                (x + &p - y) % &p,
+                (&p - x) % &p,
+                (x * y) % &p,
+                (x * x) % &p,
+                ((x + y) * (x + x)) % &p,
+                x.modpow(&exponent_inverse, &p),
+                x.modpow(&exponent_sqrt, &p),
+            ];
+            for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
+                assert_eq!(&got[lane], want, "operation {k}, x = {x}, y = {y}");
+            }
+        }
+    }
+}
+
+/// Long chains of operations keep their bounds (checked in debug builds)
+/// and their values.
+#[test]
+fn chained_operations_match_bigint() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all = values();
+    let mut want: Vec<BigUint> = all[..LANES].to_vec();
+    let others = &all[LANES..2 * LANES];
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    unsafe {
+        let mut x = field_of(&want);
+        let y = field_of(others);
+        for step in 0..300 {
+            x = match step % 6 {
+                0 => x.add(&x).add(&y),
+                1 => x.sub(&y).sub(&y),
+                2 => x.mul(&y).double().double(),
+                3 => x.square().neg(),
+                4 => x.double().add(&x).sub(&x.square()),
+                _ => x.add_lazy(&y).mul(&x.sub(&y)),
+            };
+            for (w, o) in want.iter_mut().zip(others) {
+                let v = w.clone();
+                *w = match step % 6 {
+                    0 => (&v + &v + o) % &p,
+                    1 => (&v + &p + &p - o - o) % &p,
+                    2 => (&v * o * 4u32) % &p,
+                    3 => (&p - (&v * &v) % &p) % &p,
+                    4 => (&v * 3u32 + &p - (&v * &v) % &p) % &p,
+                    _ => ((&v + o) * (&v + &p - o)) % &p,
+                };
+            }
+            assert_eq!(values_of(&x), want, "step {step}");
+        }
+    }
+}
+
+#[test]
+fn batch_inversion_inverts() {
+    if !supported() {
+        return;
+    }
+    let p = p();
+    let all: Vec<BigUint> = values()
+        .into_iter()
+        .filter(|v| v != &BigUint::from(0u32))
+        .collect();
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    let inverted: Vec<Vec<BigUint>> = unsafe {
+        let mut elements: Vec<Fp8> = all.chunks(LANES).map(|c| field_of(c)).collect();
+        invert_all(&mut elements);
+        elements.iter().map(|e| values_of(e)).collect()
+    };
+    for (chunk, inverses) in all.chunks(LANES).zip(&inverted) {
+        for lane in 0..LANES {
+            let x = &chunk[lane % chunk.len()];
+            assert_eq!((x * &inverses[lane]) % &p, BigUint::from(1u32));
+        }
+    }
+}
+
+fn scalar_of(x: &BigUint) -> Fr {
+    let bytes = x.to_bytes_be();
+    let mut be = [0u8; 32];
+    be[32 - bytes.len()..].copy_from_slice(&bytes);
+    let (s, canonical) = Bls12381G1::scalar_from_bytes(&be);
+    assert!(canonical);
+    s
+}
+
+fn le_bytes(s: &Fr) -> [u8; 32] {
+    s.to_blst_scalar().b
+}
+
+/// `k·G` for deterministic `k`, and their negatives.
+fn random_points(count: usize, seed: u64) -> Vec<G1> {
+    let mut state = seed | 1;
+    (0..count)
+        .map(|i| {
+            let k = Bls12381G1::hash_to_scalar(&[&random_bytes::<32>(&mut state)], b"test");
+            let point = Bls12381G1::mul_base(&k);
+            if i % 3 == 1 {
+                Bls12381G1::neg(&point)
+            } else {
+                point
+            }
+        })
+        .collect()
+}
+
+fn encoding(point: &G1) -> [u8; ENCODING_LEN] {
+    let mut out = [0u8; ENCODING_LEN];
+    Bls12381G1::encode(point, &mut out);
+    out
+}
+
+#[test]
+fn split_recombines() {
+    let r = r();
+    let lambda = lambda();
+    let mut scalars = vec![
+        BigUint::from(0u32),
+        BigUint::from(1u32),
+        &r - 1u32,
+        &r - 2u32,
+        lambda.clone(),
+        &lambda - 1u32,
+        &lambda + 1u32,
+        &lambda * &lambda,
+        &lambda * &lambda + 1u32,
+    ];
+    let mut state = 3u64;
+    for _ in 0..200 {
+        scalars.push(BigUint::from_bytes_be(&random_bytes::<32>(&mut state)) % &r);
+    }
+    for k in &scalars {
+        let mut le = [0u8; 32];
+        let bytes = k.to_bytes_le();
+        le[..bytes.len()].copy_from_slice(&bytes);
+        let halves = split(&le);
+        let (k1, k2) = (
+            BigUint::from_bytes_le(&halves[0]),
+            BigUint::from_bytes_le(&halves[1]),
+        );
+        assert!(k1 < lambda, "k = {k}");
+        assert_eq!(&k1 + &k2 * &lambda, *k, "k = {k}");
+    }
+}
+
+#[test]
+fn decode_encode_add_double_match_blst() {
+    if !supported() {
+        return;
+    }
+    for round in 0..4u64 {
+        let points = random_points(LANES, round);
+        let others = random_points(LANES, round + 100);
+        let mut bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&points[i]));
+        if round == 1 {
+            bytes[2] = bytes[5]; // the same point twice
+        }
+        let other_bytes: [[u8; ENCODING_LEN]; LANES] =
+            core::array::from_fn(|i| encoding(&others[i]));
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let (valid, valid_other, results) = unsafe {
+            let [(a, valid), (b, valid_other)] = decode_each(&[bytes, other_bytes]);
+            let ja = Jacobian8::from_affine(&a);
+            let minus_a = Affine8 {
+                x: a.x,
+                y: a.y.neg(),
+            };
+            let sums = [
+                ja,
+                ja.add_mixed(&b, 0, 0),
+                ja.double(),
+                ja.double().double_times(3),
+                ja.add_mixed_or_double(&a, 0, 0),
+                ja.add_mixed_or_double(&b, 0, 0),
+                ja.add_mixed(&minus_a, 0, 0),
+                ja.add_mixed(&b, 0b0000_0101, 0b0011_0000),
+                Jacobian8::from_affine(&a.endomorphism()),
+            ];
+            (valid, valid_other, sums.map(|s| encoded_lanes(&s)))
+        };
+        assert_eq!((valid, valid_other), (0xff, 0xff));
+        let lambda = scalar_of(&lambda());
+        for lane in 0..LANES {
+            let a = Bls12381G1::decode(&bytes[lane]).unwrap();
+            let b = others[lane];
+            let masked = match lane {
+                0 | 2 => b,
+                4 | 5 => a,
+                _ => Bls12381G1::add(&a, &b),
+            };
+            let two_a = Bls12381G1::add(&a, &a);
+            let sixteen_a = Bls12381G1::mul(&a, &Bls12381G1::scalar_from_u64(16));
+            let expected = [
+                a,
+                Bls12381G1::add(&a, &b),
+                two_a,
+                sixteen_a,
+                two_a,
+                Bls12381G1::add(&a, &b),
+                Bls12381G1::identity(),
+                masked,
+                Bls12381G1::mul(&a, &lambda),
+            ];
+            for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
+                assert_eq!(got[lane], encoding(want), "result {k}, lane {lane}");
+            }
+        }
+    }
+}
+
+/// The 48-byte encodings of points on the curve outside G1 (`x` small
+/// integers with `x³ + 4` a square), with either sign.
+fn outside_g1(count: usize) -> Vec<[u8; ENCODING_LEN]> {
+    let p = p();
+    let exponent = (&p - 1u32) >> 1u32;
+    let mut out = Vec::new();
+    let mut x = 1u32;
+    while out.len() < count {
+        x += 1;
+        let rhs = (BigUint::from(x).pow(3) + 4u32) % &p;
+        if rhs.modpow(&exponent, &p) != BigUint::from(1u32) {
+            continue;
+        }
+        let mut e = be48(&BigUint::from(x));
+        e[0] |= 0x80 | if x.is_multiple_of(2) { 0x20 } else { 0 };
+        out.push(e);
+    }
+    out
+}
+
+/// Encodings every rule of blst's decoder refuses, and valid ones between
+/// them.
+fn mixed_encodings() -> Vec<[u8; ENCODING_LEN]> {
+    let mut cases: Vec<[u8; ENCODING_LEN]> = Vec::new();
+    let good = encoding(&random_points(1, 7)[0]);
+    cases.push(good); // valid
+    let mut other_root = good;
+    other_root[0] ^= 0x20;
+    cases.push(other_root); // valid: the other root
+    let mut uncompressed = good;
+    uncompressed[0] &= 0x7f;
+    cases.push(uncompressed);
+    let mut infinity_flag = good;
+    infinity_flag[0] |= 0x40;
+    cases.push(infinity_flag);
+    let mut infinity = [0u8; ENCODING_LEN];
+    infinity[0] = 0xc0;
+    cases.push(infinity); // the identity: refused by the group
+    infinity[0] = 0xe0;
+    cases.push(infinity);
+    let mut p_itself = P_BYTES;
+    p_itself[0] |= 0x80;
+    cases.push(p_itself);
+    let mut above = [0xffu8; ENCODING_LEN];
+    above[0] = 0x9f;
+    cases.push(above);
+    let mut zero = [0u8; ENCODING_LEN];
+    zero[0] = 0x80;
+    cases.push(zero); // x = 0: order 3
+    zero[0] = 0xa0;
+    cases.push(zero);
+    cases.push(GENERATOR_ENCODING);
+    cases.extend(outside_g1(12));
+    let mut state = 99u64;
+    for _ in 0..20 {
+        let mut e: [u8; ENCODING_LEN] = random_bytes(&mut state);
+        e[0] = 0x80 | (e[0] & 0x20) | (e[0] % 0x1a);
+        cases.push(e);
+    }
+    cases.extend(random_points(6, 5).iter().map(encoding));
+    cases
+}
+
+#[test]
+fn invalid_encodings_are_flagged_like_blst() {
+    if !supported() {
+        return;
+    }
+    let cases = mixed_encodings();
+    let mut accepted = 0;
+    for chunk in cases.chunks(LANES) {
+        let lanes: [[u8; ENCODING_LEN]; LANES] =
+            core::array::from_fn(|i| *chunk.get(i).unwrap_or(&GENERATOR_ENCODING));
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let [(point, valid)] = unsafe { decode_each(&[lanes]) };
+        // SAFETY: as above.
+        let round_trip = unsafe { encoded_lanes(&Jacobian8::from_affine(&point)) };
+        for lane in 0..LANES {
+            let portable = Bls12381G1::decode(&lanes[lane]);
+            assert_eq!(
+                valid >> lane & 1 == 1,
+                portable.is_ok(),
+                "lane {lane}: {:02x?}",
+                lanes[lane]
+            );
+            if portable.is_ok() {
+                accepted += 1;
+                assert_eq!(round_trip[lane], lanes[lane]);
+            }
+        }
+    }
+    assert!(accepted >= 10 && accepted < cases.len());
+}
+
+#[test]
+fn invalid_encodings_anywhere_stop_the_batch() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(20, 4);
+    let valid: Vec<u8> = points.iter().flat_map(encoding).collect();
+    for (position, bad) in [0usize, 7, 8, 13, 19]
+        .into_iter()
+        .zip(mixed_encodings()[2..].iter())
+    {
+        for bad in [*bad, outside_g1(position + 1)[position]] {
+            let mut encoded = valid.clone();
+            encoded[position * ENCODING_LEN..][..ENCODING_LEN].copy_from_slice(&bad);
+            let mut out = vec![0u8; encoded.len()];
+            // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+            assert!(unsafe { scalar_mul::decode_all(&encoded) }.is_none());
+            // SAFETY: as above.
+            assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], &[], &encoded, &mut out) });
+        }
+    }
+    // SAFETY: as above.
+    assert!(unsafe { scalar_mul::decode_all(&valid) }.is_some());
+}
+
+/// Scalars at the edges of the window method, of GLV and of the formulas,
+/// then random ones: 0, 1, 2, small values, r − 1, r − 2, λ and its
+/// neighbours, λ² + 1 (`k₁ = 1`, `k₂ = λ`: the first addition at the last
+/// digit meets opposite points), all-8 and all-7 digits.
+fn edge_and_random_scalars(count: usize) -> Vec<Fr> {
+    let r = r();
+    let lambda = lambda();
+    let mut big: Vec<BigUint> = [0u64, 1, 2, 3, 8, 9, 15, 16, 17]
+        .iter()
+        .map(|&v| BigUint::from(v))
+        .collect();
+    for below in [1u32, 2, 3, 17, 18, 33] {
+        big.push(&r - below);
+    }
+    big.push(lambda.clone());
+    big.push(&lambda - 1u32);
+    big.push(&lambda + 1u32);
+    big.push(&lambda * &lambda + 1u32);
+    big.push(&lambda * &lambda + 2u32);
+    big.push(&lambda * &lambda - 1u32);
+    big.push(
+        BigUint::from_bytes_be(&[0x88; 16]) * (&lambda + 1u32)
+            + BigUint::from_bytes_be(&[0x88; 16]),
+    );
+    big.push(BigUint::from_bytes_be(&[0x77; 16]) * &lambda + BigUint::from_bytes_be(&[0xff; 15]));
+    big.push((BigUint::from(1u32) << 254u32) - 1u32);
+    let mut out: Vec<Fr> = big.iter().map(|x| scalar_of(&(x % &r))).collect();
+    let mut state = 5u64;
+    while out.len() < count {
+        out.push(Bls12381G1::hash_to_scalar(
+            &[&random_bytes::<32>(&mut state)],
+            b"k",
+        ));
+    }
+    out.truncate(count);
+    out
+}
+
+#[test]
+fn key_multiplication_matches_blst() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(270, 3);
+    for (index, key) in edge_and_random_scalars(28).iter().enumerate().skip(1) {
+        for count in [1usize, 7, 8, 9, 17, 257, 270] {
+            let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
+            let mut out = vec![0u8; encoded.len()];
+            // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+            let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
+            // Decoded points for the whole batch, for its full vectors
+            // only (a check's head), or none.
+            let decoded = match count {
+                9 => &decoded[..],
+                17 | 270 => &decoded[..count / LANES],
+                _ => &decoded[..0],
+            };
+            // SAFETY: as above.
+            assert!(unsafe { scalar_mul::mul_by_key(&le_bytes(key), decoded, &encoded, &mut out) });
+            for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
+                assert_eq!(
+                    answer,
+                    encoding(&Bls12381G1::mul(&points[i], key)),
+                    "key {index}, count {count}, element {i}"
+                );
+            }
+            if count > 9 && index != 1 {
+                break; // the long batches once are enough
+            }
+        }
+    }
+}
+
+#[test]
+fn per_element_multiplication_matches_blst() {
+    if !supported() {
+        return;
+    }
+    let scalars = edge_and_random_scalars(40);
+    let mut points = random_points(40, 11);
+    points[5] = points[4]; // P twice in one vector
+    points[6] = Bls12381G1::neg(&points[4]); // and −P
+    let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
+    let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
+    let mut out = vec![0u8; encoded.len()];
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    assert!(unsafe { scalar_mul::mul_each(&bytes, &[], &encoded, &mut out) });
+    for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
+        // The zero scalar's product, the identity, encodes as blst's.
+        assert_eq!(
+            answer,
+            encoding(&Bls12381G1::mul(&points[i], &scalars[i])),
+            "element {i}"
+        );
+    }
+}
+
+#[test]
+fn msm_matches_blst() {
+    if !supported() {
+        return;
+    }
+    let mut state = 31u64;
+    let mut points = random_points(300, 21);
+    points[3] = points[2]; // P twice
+    points[4] = Bls12381G1::neg(&points[2]); // and −P
+    let full_scalars = edge_and_random_scalars(300);
+    for count in [1usize, 2, 8, 9, 40, 300] {
+        let scalars: Vec<ShortScalar> = (0..count)
+            .map(|i| match i {
+                0 => ShortScalar::from_u128(0),
+                1 => ShortScalar::from_u128(u128::MAX), // all-ones windows
+                2 => ShortScalar::from_parts(0, true),
+                _ => ShortScalar::from_u128(u128::from_le_bytes(random_bytes(&mut state))),
+            })
+            .collect();
+        let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
+        let sum_of = |scalars: &[Fr]| {
+            points[..count]
+                .iter()
+                .zip(scalars)
+                .fold(Bls12381G1::identity(), |sum, (p, s)| {
+                    Bls12381G1::add(&sum, &Bls12381G1::mul(p, s))
+                })
+        };
+        let short: Vec<Fr> = scalars
+            .iter()
+            .map(ShortScalar::to_scalar::<Bls12381G1>)
+            .collect();
+        let checked = batch::check::<Bls12381G1>(&encoded).unwrap();
+        for received in [
+            ReceivedBatch::new(&encoded, None),
+            ReceivedBatch::of_checked(&encoded, &checked),
+        ] {
+            let sum = batch::msm_short_ct::<Bls12381G1>(&scalars, received, 136);
+            assert_eq!(encoding(&sum), encoding(&sum_of(&short)), "count {count}");
+            let full = &full_scalars[..count];
+            let sum = batch::msm_vartime::<Bls12381G1>(full, received);
+            assert_eq!(encoding(&sum), encoding(&sum_of(full)), "count {count}");
+        }
+    }
+    // A sum that is the identity: d·P + d·(−P).
+    let pair = [points[2], points[4]];
+    let encoded: Vec<u8> = pair.iter().flat_map(encoding).collect();
+    let d = [
+        ShortScalar::from_u128(7 << 100),
+        ShortScalar::from_u128(7 << 100),
+    ];
+    let sum = batch::msm_short_ct::<Bls12381G1>(&d, ReceivedBatch::new(&encoded, None), 136);
+    assert!(Bls12381G1::is_identity(&sum));
+}
+
+/// 128 bytes of expand_message_xmd per input, as
+/// `Bls12381G1::hash_to_group` makes them.
+fn uniform_of(inputs: &[Vec<u8>], dst: &[u8]) -> Vec<[u8; UNIFORM_LEN]> {
+    inputs
+        .iter()
+        .map(|x| {
+            let bytes =
+                crate::group::xmd::expand_message_xmd::<sha2::Sha256>(&[x], dst, UNIFORM_LEN);
+            bytes.as_slice().try_into().unwrap()
+        })
+        .collect()
+}
+
+fn test_inputs(count: usize) -> Vec<Vec<u8>> {
+    let mut state = 77u64;
+    (0..count)
+        .map(|i| match i {
+            0 => Vec::new(),
+            1 => b"abc".to_vec(),
+            _ => random_bytes::<32>(&mut state)[..i % 32].to_vec(),
+        })
+        .collect()
+}
+
+#[test]
+fn hash_to_curve_matches_blst() {
+    if !supported() {
+        return;
+    }
+    let dst = b"QUUX-V01-CS02-with-BLS12381G1_XMD:SHA-256_SSWU_RO_";
+    let inputs = test_inputs(40);
+    let uniform = uniform_of(&inputs, dst);
+    for (chunk, inputs) in uniform.chunks(LANES).zip(inputs.chunks(LANES)) {
+        let lanes: [[u8; UNIFORM_LEN]; LANES] = core::array::from_fn(|i| chunk[i]);
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let points = unsafe { encoded_lanes(&hash_to_curve(&lanes)) };
+        for (lane, input) in inputs.iter().enumerate() {
+            let expected = Bls12381G1::hash_to_group(&[input], dst);
+            assert_eq!(points[lane], encoding(&expected), "input {input:02x?}");
+        }
+    }
+}
+
+#[test]
+fn hashing_and_blinding_matches_blst() {
+    if !supported() {
+        return;
+    }
+    let dst = b"HashToGroup-OPRFV1-\x00-BLS12381G1-SHA256";
+    for count in [1usize, 8, 13, 40] {
+        let inputs = test_inputs(count);
+        let uniform = uniform_of(&inputs, dst);
+        let blinds = edge_and_random_scalars(count + 1);
+        let blinds = &blinds[1..]; // no zero blind
+        let bytes: Vec<[u8; 32]> = blinds.iter().map(le_bytes).collect();
+        let mut out = vec![0u8; ENCODING_LEN * count];
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        let kept = unsafe { scalar_mul::hash_mul_encode(&uniform, &bytes, &mut out) }.unwrap();
+        assert_eq!(kept.len(), count.div_ceil(LANES));
+        for (i, blinded) in out.chunks_exact(ENCODING_LEN).enumerate() {
+            let expected =
+                Bls12381G1::mul(&Bls12381G1::hash_to_group(&[&inputs[i]], dst), &blinds[i]);
+            assert_eq!(blinded, encoding(&expected), "count {count}, input {i}");
+        }
+        // The kept points are the blinded elements: multiplied by 1 they
+        // encode the same.
+        let mut again = vec![0u8; out.len()];
+        let ones = vec![le_bytes(&Bls12381G1::scalar_from_u64(1)); count];
+        // SAFETY: as above.
+        assert!(unsafe { scalar_mul::mul_each(&ones, &kept, &out, &mut again) });
+        assert_eq!(again, out);
+    }
+}

@@ -1,0 +1,295 @@
+//! Montgomery arithmetic modulo a generic prime (no special form) on 8
+//! field elements at once, written once for every limb count `N`: radix
+//! 2^52, limb `i` of the 8 elements in one zmm register (lane `j` is
+//! element `j`), products by VPMADD52LUQ/VPMADD52HUQ, `R = 2^(52N)`. A
+//! field of 8 lanes for a prime of another size wraps these functions with
+//! its own [`Modulus`] and limb count (BLS12-381's base field: `N = 8`).
+//! Every function is constant time: the same instructions whatever the
+//! values.
+//!
+//! Bounds, for a modulus with `16p < R`. An element has limbs below 2^52
+//! (what an IFMA multiplier reads) and a value below `2p`, and every
+//! function returns such elements, except [`add_lazy`] and [`sub_lazy`],
+//! whose results (below the sum of the operands' bounds and `2p`) only
+//! feed a product. A product of operands `a`, `b` with `a·b < R·p` (both
+//! below `4p`, say) is below `a·b/R + p < 2p`, so it needs no final
+//! subtraction; a sum or a difference takes one conditional subtraction of
+//! `2p`, both candidates carried side by side.
+//!
+//! The product sums the `N²` low and high halves per column (`2N`
+//! columns, each below `2N·2^52`), then `N` Montgomery steps each add
+//! `m·p` shifted to clear the lowest column (`m = c·(−p^{-1}) mod 2^52`),
+//! then one ripple of carries.
+
+use core::arch::x86_64::*;
+
+use super::toolkit::{bitselect, opaque_lanes, LANES};
+
+/// `2^52 − 1`.
+pub(crate) const LOW_52: u64 = (1 << 52) - 1;
+
+/// A prime modulus of `N` limbs of 52 bits, with `16p < 2^(52N)`.
+pub(crate) struct Modulus<const N: usize> {
+    /// p.
+    pub(crate) p: [u64; N],
+    /// 2p (the bias of a subtraction, and what a sum sheds).
+    pub(crate) two_p: [u64; N],
+    /// `−p^{-1} mod 2^52`.
+    pub(crate) n0: u64,
+}
+
+/// Limbs broadcast to the 8 lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn broadcast<const N: usize>(limbs: &[u64; N]) -> [__m512i; N] {
+    limbs.map(|l| _mm512_set1_epi64(l as i64))
+}
+
+/// One ripple of signed carries: every limb but the top one brought below
+/// 2^52, the top one keeping the sign of the value.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn carry<const N: usize>(mut l: [__m512i; N]) -> [__m512i; N] {
+    let mask = _mm512_set1_epi64(LOW_52 as i64);
+    for i in 0..N - 1 {
+        let c = _mm512_srai_epi64::<52>(l[i]);
+        l[i] = _mm512_and_si512(l[i], mask);
+        l[i + 1] = _mm512_add_epi64(l[i + 1], c);
+    }
+    l
+}
+
+/// `smaller` in the lanes where it is non-negative, `larger` elsewhere
+/// (both carried; the lane mask may be secret: chosen bit by bit).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn select_non_negative<const N: usize>(
+    smaller: [__m512i; N],
+    larger: [__m512i; N],
+) -> [__m512i; N] {
+    let negative = _mm512_cmplt_epi64_mask(smaller[N - 1], _mm512_setzero_si512());
+    let lanes = opaque_lanes(negative);
+    core::array::from_fn(|i| bitselect(lanes, larger[i], smaller[i]))
+}
+
+/// Debug builds check an element's bounds (limbs below 2^52, the top limb
+/// no larger than that of `bound`'s); release builds compile this to
+/// nothing.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn debug_assert_below<const N: usize>(a: &[__m512i; N], bound: &[u64; N]) {
+    if cfg!(debug_assertions) {
+        let limb_bound = _mm512_set1_epi64(1 << 52);
+        for limb in a {
+            let over = _mm512_cmpge_epu64_mask(*limb, limb_bound);
+            assert_eq!(over, 0, "limb above 2^52");
+        }
+        let top = _mm512_set1_epi64(bound[N - 1] as i64);
+        let over = _mm512_cmpgt_epu64_mask(a[N - 1], top);
+        assert_eq!(over, 0, "value above its bound");
+    }
+}
+
+/// `a + b`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn add<const N: usize>(
+    a: &[__m512i; N],
+    b: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    let two_p = broadcast(&m.two_p);
+    let sum: [__m512i; N] = core::array::from_fn(|i| _mm512_add_epi64(a[i], b[i]));
+    let less: [__m512i; N] = core::array::from_fn(|i| _mm512_sub_epi64(sum[i], two_p[i]));
+    select_non_negative(carry(less), carry(sum))
+}
+
+/// `a + b` without the subtraction of `2p`: only for an operand of
+/// [`mul`] or [`square`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn add_lazy<const N: usize>(a: &[__m512i; N], b: &[__m512i; N]) -> [__m512i; N] {
+    carry(core::array::from_fn(|i| _mm512_add_epi64(a[i], b[i])))
+}
+
+/// `a + 2p − b` without the subtraction of `2p` (below `a + 2p`; `b`
+/// below `2p`): only for an operand of [`mul`] or [`square`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn sub_lazy<const N: usize>(
+    a: &[__m512i; N],
+    b: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    let two_p = broadcast(&m.two_p);
+    carry(core::array::from_fn(|i| {
+        _mm512_sub_epi64(_mm512_add_epi64(a[i], two_p[i]), b[i])
+    }))
+}
+
+/// `a − b`: `a − b` where it is non-negative, else `a − b + 2p`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn sub<const N: usize>(
+    a: &[__m512i; N],
+    b: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    let two_p = broadcast(&m.two_p);
+    let difference: [__m512i; N] = core::array::from_fn(|i| _mm512_sub_epi64(a[i], b[i]));
+    let biased: [__m512i; N] = core::array::from_fn(|i| _mm512_add_epi64(difference[i], two_p[i]));
+    select_non_negative(carry(difference), carry(biased))
+}
+
+/// `a·b/R` (see the module documentation; `a·b < R·p`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn mul<const N: usize, const W: usize>(
+    a: &[__m512i; N],
+    b: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    const { assert!(W == 2 * N, "2N product columns") };
+    let mut c = [_mm512_setzero_si512(); W];
+    for i in 0..N {
+        for j in 0..N {
+            c[i + j] = _mm512_madd52lo_epu64(c[i + j], a[i], b[j]);
+            c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], a[i], b[j]);
+        }
+    }
+    reduce::<N, W>(c, m)
+}
+
+/// `a²/R`: the cross products once, doubled, and the squares; otherwise
+/// as [`mul`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn square<const N: usize, const W: usize>(
+    a: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    const { assert!(W == 2 * N, "2N product columns") };
+    let mut c = [_mm512_setzero_si512(); W];
+    for i in 0..N {
+        for j in i + 1..N {
+            c[i + j] = _mm512_madd52lo_epu64(c[i + j], a[i], a[j]);
+            c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], a[i], a[j]);
+        }
+    }
+    for column in c.iter_mut() {
+        *column = _mm512_add_epi64(*column, *column);
+    }
+    for i in 0..N {
+        c[2 * i] = _mm512_madd52lo_epu64(c[2 * i], a[i], a[i]);
+        c[2 * i + 1] = _mm512_madd52hi_epu64(c[2 * i + 1], a[i], a[i]);
+    }
+    reduce::<N, W>(c, m)
+}
+
+/// The Montgomery reduction of a product's `2N` columns (each below
+/// 2^58): step `i` adds `m·p·2^(52i)` with `m = c_i·(−p^{-1}) mod 2^52`,
+/// which clears column `i` (its carry moves up); columns `N` to `2N − 1`,
+/// carried, are the result.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn reduce<const N: usize, const W: usize>(mut c: [__m512i; W], m: &Modulus<N>) -> [__m512i; N] {
+    let n0 = _mm512_set1_epi64(m.n0 as i64);
+    let p = broadcast(&m.p);
+    let zero = _mm512_setzero_si512();
+    for i in 0..N {
+        let q = _mm512_madd52lo_epu64(zero, c[i], n0);
+        for j in 1..N {
+            c[i + j] = _mm512_madd52lo_epu64(c[i + j], q, p[j]);
+            c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], q, p[j]);
+        }
+        c[i + 1] = _mm512_madd52hi_epu64(c[i + 1], q, p[0]);
+        // Column i plus the low half of q·p_0 is a multiple of 2^52.
+        let cleared = _mm512_madd52lo_epu64(c[i], q, p[0]);
+        c[i + 1] = _mm512_add_epi64(c[i + 1], _mm512_srli_epi64::<52>(cleared));
+    }
+    carry(core::array::from_fn(|k| c[N + k]))
+}
+
+/// The canonical plain value (`< p`, out of Montgomery form) of each lane:
+/// the Montgomery product by a plain 1 is at most p (`(a + m·p)/R < 2p/R +
+/// p`), and p itself becomes 0 by one conditional subtraction.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn canonical<const N: usize, const W: usize>(
+    a: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    let mut one = [_mm512_setzero_si512(); N];
+    one[0] = _mm512_set1_epi64(1);
+    let plain = mul::<N, W>(a, &one, m);
+    below(&plain, &m.p)
+}
+
+/// `a − bound` in the lanes where `a ≥ bound`, `a` elsewhere (`a` below
+/// `2·bound`), constant time.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn below<const N: usize>(a: &[__m512i; N], bound: &[u64; N]) -> [__m512i; N] {
+    let bound = broadcast(bound);
+    let less: [__m512i; N] = core::array::from_fn(|i| _mm512_sub_epi64(a[i], bound[i]));
+    select_non_negative(carry(less), *a)
+}
+
+/// Lanes where the canonical limbs `a` are at least `bound` (constant
+/// time).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn at_least<const N: usize>(a: &[__m512i; N], bound: &[u64; N]) -> __mmask8 {
+    let bound = broadcast(bound);
+    let less: [__m512i; N] = carry(core::array::from_fn(|i| _mm512_sub_epi64(a[i], bound[i])));
+    _mm512_cmpge_epi64_mask(less[N - 1], _mm512_setzero_si512())
+}
+
+/// The `N` limbs of 52 bits of a big-endian string of at most `52N` bits.
+pub(crate) fn limbs_of_be<const N: usize>(bytes: &[u8]) -> [u64; N] {
+    let mut limbs = [0u64; N];
+    for (k, &byte) in bytes.iter().rev().enumerate() {
+        let (limb, offset) = (8 * k / 52, 8 * k % 52);
+        limbs[limb] |= (u64::from(byte) << offset) & LOW_52;
+        if offset > 44 {
+            limbs[limb + 1] |= u64::from(byte) >> (52 - offset);
+        }
+    }
+    limbs
+}
+
+/// The big-endian string (`out.len()` bytes) of `N` limbs of 52 bits whose
+/// value fits in it.
+pub(crate) fn be_of_limbs<const N: usize>(limbs: &[u64; N], out: &mut [u8]) {
+    let len = out.len();
+    for (k, byte) in out.iter_mut().rev().enumerate() {
+        let (limb, offset) = (8 * k / 52, 8 * k % 52);
+        let mut value = limbs[limb] >> offset;
+        if offset > 44 && limb + 1 < N {
+            value |= limbs[limb + 1] << (52 - offset);
+        }
+        *byte = value as u8;
+    }
+    debug_assert!(8 * len <= 52 * N);
+}
+
+/// Word-sliced limbs of 8 values (lane `j`: `values[j]`).
+#[target_feature(enable = "avx512f")]
+pub(crate) fn slice<const N: usize>(values: &[[u64; N]; LANES]) -> [__m512i; N] {
+    core::array::from_fn(|i| {
+        let lanes: [u64; LANES] = core::array::from_fn(|j| values[j][i]);
+        // SAFETY: [u64; 8] and __m512i have the same size; unaligned load.
+        unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+    })
+}
+
+/// The per-lane values of word-sliced limbs.
+#[target_feature(enable = "avx512f")]
+pub(crate) fn unslice<const N: usize>(limbs: &[__m512i; N]) -> [[u64; N]; LANES] {
+    let mut columns = [[0u64; LANES]; N];
+    for (column, limb) in columns.iter_mut().zip(limbs) {
+        // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
+        unsafe { _mm512_storeu_si512(column.as_mut_ptr().cast(), *limb) };
+    }
+    core::array::from_fn(|j| core::array::from_fn(|i| columns[i][j]))
+}
