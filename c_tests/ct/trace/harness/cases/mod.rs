@@ -166,6 +166,23 @@ pub const ALL: &[Case] = &[
         runs: 4,
         run: |v| threshold::share_evaluation::<P256>(8, v),
     },
+    // BLS12-381 G1 on its 8-lane engine: one full vector each, so no
+    // element takes blst's tail.
+    Case {
+        name: "bls12381_server",
+        runs: 4,
+        run: |v| oprf::server_evaluation::<Bls12381G1>(8, v),
+    },
+    Case {
+        name: "bls12381_client_blind",
+        runs: 4,
+        run: |v| oprf::client_blind::<Bls12381G1>(8, v),
+    },
+    Case {
+        name: "bls12381_client_finalize",
+        runs: 4,
+        run: |v| oprf::client_finalize::<Bls12381G1>(8, v),
+    },
     Case {
         name: "bls12381_signing_share",
         runs: 4,
