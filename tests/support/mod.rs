@@ -6,3 +6,4 @@ pub mod dudect;
 pub mod modes;
 pub mod module_graph;
 pub mod replay_rng;
+pub mod rsa_keys;
