@@ -1,19 +1,28 @@
 /* bench_rsa_crt: RSA private-key operations per second (raw RSA, CRT), one
- * core, one key, 8 different ciphertexts per round, as a user of the
- * per-value moduli would run them:
+ * core, one key, 8 different ciphertexts per round:
  *
- *   oblivex     the 16 half exponentiations c^dp mod p, c^dq mod q of 8
- *               ciphertexts in one oblivex_mod_exp_batch_multi call, then
- *               Garner's recombination (OpenSSL BN arithmetic)
+ *   oblivex     the RSA key API: oblivex_rsa_private_batch on a key made
+ *               once by oblivex_rsa_crt_key_new (8 per call: reductions,
+ *               the 16 half exponentiations in one engine batch, Garner's
+ *               recombination)
+ *   ox-multi    the per-call path without the key API: the 16 half
+ *               exponentiations c^dp mod p, c^dq mod q of 8 ciphertexts in
+ *               one oblivex_mod_exp_batch_multi call, then Garner's
+ *               recombination in OpenSSL BN arithmetic
  *   crypto_mb   Intel's mbx_rsa_private_crt_mb8 (8 per call), when
  *               installed (see bench/crypto_mb.h)
  *   openssl     OpenSSL's own private operation (EVP_PKEY_decrypt,
  *               RSA_NO_PADDING; CRT with blinding), one per call
  *
  * Every result is checked against OpenSSL's before timing; rounds are
- * interleaved and each figure is a median.
+ * interleaved and each figure is a median. The last column is each
+ * contender's time over the key API's: above 1, the key API has that many
+ * times its operations per second.
  *
- *   bench_rsa_crt [--json] [--runs N] [--seconds S] [--bits 2048,4096]
+ *   bench_rsa_crt [--json] [--key-api-only] [--runs N] [--seconds S]
+ *                 [--bits 2048,4096]
+ *
+ * --key-api-only times the key API alone (for a profiler).
  */
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -42,6 +51,8 @@ struct rsa_bench {
     BN_CTX *bn;
     uint8_t *ct[LANES], *out[LANES], *expected[LANES];
     /* oblivex */
+    oblivex_rsa_crt_key *rsa_key;
+    uint8_t *cts, *plain; /* the 8 ciphertexts in one buffer; the results */
     oblivex_mont_ctx *ctx_p, *ctx_q;
     const oblivex_mont_ctx *ctxs[2 * LANES];
     uint8_t *bases, *exps, *halves;
@@ -114,8 +125,21 @@ static void setup(struct rsa_bench *r, int bits, const struct crypto_mb *mb) {
     if (oblivex_mont_ctx_new(p, r->half, &r->ctx_p) != OBLIVEX_OK ||
         oblivex_mont_ctx_new(q, r->half, &r->ctx_q) != OBLIVEX_OK)
         fail("oblivex_mont_ctx_new");
+    uint8_t *dp = bench_calloc(r->half), *dq = bench_calloc(r->half), *qinv = bench_calloc(r->half);
+    BN_bn2binpad(r->dp, dp, (int)r->half);
+    BN_bn2binpad(r->dq, dq, (int)r->half);
+    BN_bn2binpad(r->qinv, qinv, (int)r->half);
+    if (oblivex_rsa_crt_key_new(p, r->half, q, r->half, dp, r->half, dq, r->half, qinv, r->half, &r->rsa_key) !=
+        OBLIVEX_OK)
+        fail("oblivex_rsa_crt_key_new");
     free(p);
     free(q);
+    free(dp);
+    free(dq);
+    free(qinv);
+    r->cts = bench_calloc(LANES * r->len);
+    r->plain = bench_calloc(LANES * r->len);
+    for (int k = 0; k < LANES; k++) memcpy(r->cts + k * r->len, r->ct[k], r->len);
     /* Bases are the full ciphertexts (reduced mod p and q inside). */
     r->bases = bench_calloc(2 * LANES * r->len);
     r->exps = bench_calloc(2 * LANES * r->half);
@@ -149,7 +173,8 @@ static void teardown(struct rsa_bench *r) {
     for (int k = 0; k < LANES; k++) {
         free(r->ct[k]); free(r->out[k]); free(r->expected[k]); free(r->mb_out[k]);
     }
-    free(r->bases); free(r->exps); free(r->halves); free(r->mb_buffer);
+    free(r->bases); free(r->exps); free(r->halves); free(r->mb_buffer); free(r->cts); free(r->plain);
+    oblivex_rsa_crt_key_free(r->rsa_key);
     free(r->mb_p); free(r->mb_q); free(r->mb_dp); free(r->mb_dq); free(r->mb_qinv);
     oblivex_mont_ctx_free(r->ctx_p);
     oblivex_mont_ctx_free(r->ctx_q);
@@ -158,9 +183,18 @@ static void teardown(struct rsa_bench *r) {
     EVP_PKEY_free(r->key);
 }
 
+/* 8 decryptions with the key API. */
+static void step_oblivex(void *s) {
+    struct rsa_bench *r = s;
+    size_t written;
+    if (oblivex_rsa_private_batch(r->rsa_key, r->cts, LANES * r->len, LANES, r->plain, LANES * r->len, &written) !=
+        OBLIVEX_OK)
+        fail("oblivex_rsa_private_batch");
+}
+
 /* 8 decryptions: the 16 halves in one call, then Garner's formula
  * m = m_q + q·((m_p − m_q)·qinv mod p). */
-static void step_oblivex(void *s) {
+static void step_oblivex_multi(void *s) {
     struct rsa_bench *r = s;
     size_t written;
     if (oblivex_mod_exp_batch_multi(r->ctxs, r->bases, 2 * LANES * r->len, r->exps, 2 * LANES * r->half,
@@ -198,7 +232,10 @@ static void step_openssl(void *s) {
 static void check(struct rsa_bench *r) {
     step_oblivex(r);
     for (int k = 0; k < LANES; k++)
-        if (memcmp(r->out[k], r->expected[k], r->len) != 0) fail("oblivex vs OpenSSL");
+        if (memcmp(r->plain + k * r->len, r->expected[k], r->len) != 0) fail("oblivex vs OpenSSL");
+    step_oblivex_multi(r);
+    for (int k = 0; k < LANES; k++)
+        if (memcmp(r->out[k], r->expected[k], r->len) != 0) fail("oblivex multi-modulus batch vs OpenSSL");
     if (r->mb_method != NULL) {
         step_crypto_mb(r);
         for (int k = 0; k < LANES; k++)
@@ -207,9 +244,10 @@ static void check(struct rsa_bench *r) {
 }
 
 int main(int argc, char **argv) {
-    int json = 0, n_sizes = 2, sizes[MAX_SIZES] = {2048, 4096};
+    int json = 0, key_api_only = 0, n_sizes = 2, sizes[MAX_SIZES] = {2048, 4096};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = 1;
+        else if (strcmp(argv[i], "--key-api-only") == 0) key_api_only = 1;
         else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "--bits") == 0 && i + 1 < argc) {
@@ -217,7 +255,8 @@ int main(int argc, char **argv) {
             for (char *tok = strtok(argv[++i], ","); tok && n_sizes < MAX_SIZES; tok = strtok(NULL, ","))
                 sizes[n_sizes++] = atoi(tok);
         } else {
-            fprintf(stderr, "usage: %s [--json] [--runs N] [--seconds S] [--bits 2048,4096]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json] [--key-api-only] [--runs N] [--seconds S] [--bits 2048,4096]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -248,13 +287,14 @@ int main(int argc, char **argv) {
         struct rsa_bench r;
         setup(&r, sizes[i], have_mb ? &mb : NULL);
         check(&r);
-        struct bench_contender c[3] = {
+        struct bench_contender c[4] = {
             {"oblivex", step_oblivex, &r, LANES, {0}, 0},
-            {"crypto_mb", r.mb_method != NULL ? step_crypto_mb : NULL, &r, LANES, {0}, 0},
-            {"openssl", step_openssl, &r, 1, {0}, 0},
+            {"ox-multi", key_api_only ? NULL : step_oblivex_multi, &r, LANES, {0}, 0},
+            {"crypto_mb", r.mb_method != NULL && !key_api_only ? step_crypto_mb : NULL, &r, LANES, {0}, 0},
+            {"openssl", key_api_only ? NULL : step_openssl, &r, 1, {0}, 0},
         };
-        bench_rounds(c, 3, runs, seconds);
-        for (int k = 0; k < 3; k++) {
+        bench_rounds(c, 4, runs, seconds);
+        for (int k = 0; k < 4; k++) {
             if (c[k].median < 0) continue;
             if (json)
                 printf("{\"impl\":\"rsa-crt-%s\",\"bits\":%d,\"us_per_op\":%.2f,\"ops_per_s\":%.1f}\n", c[k].name,

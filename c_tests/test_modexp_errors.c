@@ -206,6 +206,11 @@ static void test_strings(void) {
                          OBLIVEX_ERR_UNKNOWN_TARGET,
                          OBLIVEX_ERR_SUITE_MISMATCH,
                          OBLIVEX_ERR_MISSING_PROOF,
+                         OBLIVEX_ERR_EQUAL_PRIMES,
+                         OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE,
+                         OBLIVEX_ERR_INVALID_CRT_EXPONENT,
+                         OBLIVEX_ERR_INVALID_CRT_COEFFICIENT,
+                         OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE,
                          OBLIVEX_ERR_PANIC};
     size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = oblivex_status_str(-1);

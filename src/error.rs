@@ -55,6 +55,19 @@ pub enum Error {
     /// Fewer than `t` servers gave a correct answer: the batch cannot be
     /// recovered (the servers that failed are named alongside).
     NotEnoughResponses,
+    /// The two primes of an RSA key are equal.
+    EqualPrimes,
+    /// The primes of an RSA key have different bit lengths, or lengths
+    /// outside 2..=4096 bits (a modulus above
+    /// [`crate::mp::MAX_MODULUS_BITS`]).
+    UnsupportedKeySize,
+    /// A CRT exponent of an RSA key (`d mod (p-1)`, `d mod (q-1)`) is even
+    /// or not below its prime.
+    InvalidCrtExponent,
+    /// The CRT coefficient of an RSA key is not `q^{-1} mod p`.
+    InvalidCrtCoefficient,
+    /// An RSA ciphertext (or message to sign) is not below the modulus `n`.
+    CiphertextOutOfRange,
 }
 
 impl Error {
@@ -95,6 +108,17 @@ impl Error {
             Error::NotEnoughResponses => {
                 c"fewer than t servers answered correctly: the batch cannot be recovered"
             }
+            Error::EqualPrimes => c"the two primes of the RSA key are equal",
+            Error::UnsupportedKeySize => {
+                c"unsupported RSA key size: the primes must have the same bit length, 2 to 4096 bits"
+            }
+            Error::InvalidCrtExponent => {
+                c"invalid RSA CRT exponent: dp and dq must be odd and below their primes"
+            }
+            Error::InvalidCrtCoefficient => {
+                c"invalid RSA CRT coefficient: qinv must be the inverse of q modulo p"
+            }
+            Error::CiphertextOutOfRange => c"an RSA input is not below the modulus n",
         }
     }
 }

@@ -8,8 +8,9 @@
 //! bytes, so nothing here relies on undefined behaviour.
 //!
 //! The secrets are known to the test in their in-memory form:
-//! - long-term keys (OPRF server keys, key shares) are chosen by the test
-//!   and go through the C ABI (`oblivex_*_new` / `_from_bytes`, `_free`);
+//! - long-term keys (OPRF server keys, key shares, RSA keys) are chosen by
+//!   the test and go through the C ABI (`oblivex_*_new` / `_from_bytes`,
+//!   `_free`);
 //! - a client's coins (blinds, verification factors `d_i` and `d`, the
 //!   modifier `s`, the balancer's position) come from a deterministic RNG
 //!   the test replays, and the replay is proven right by recomputing the
@@ -46,6 +47,7 @@ use oblivex::oprf::{CheckedOprfClient, KeyPair, OprfClient, ThresholdOprfClient}
 use oblivex::threshold::{deal, evaluate_share, Commitments, KeyShare, Response};
 use rand_core::Rng;
 use support::replay_rng::ReplayRng;
+use support::rsa_keys::{RsaTestKey, TestRng};
 
 // ---------------------------------------------------------------------------
 // The watching allocator.
@@ -316,6 +318,66 @@ fn server_keys_and_key_shares_are_wiped_on_free() {
     server_keys_are_wiped::<Ffdhe2048>();
     server_keys_are_wiped::<Ffdhe3072>();
     server_keys_are_wiped::<Ffdhe4096>();
+}
+
+/// An RSA key through the C ABI, made, used on a batch and freed: its
+/// primes and CRT exponents, held as little-endian 64-bit limbs (the
+/// big-endian bytes reversed), must not be in any freed block.
+#[test]
+fn rsa_keys_are_wiped_on_free() {
+    let mut rng = TestRng(0x5ec7e7);
+    let key = RsaTestKey::generate(&mut rng, 1024);
+    let [p, q, dp, dq, qinv] = key.crt_params(false);
+    let in_memory = |be: &[u8]| be.iter().rev().copied().collect::<Vec<u8>>();
+    let secrets = vec![in_memory(&p), in_memory(&q), in_memory(&dp), in_memory(&dq)];
+    let count = 3;
+    let ciphertexts: Vec<u8> = (0..count)
+        .flat_map(|_| key.padded(&rng.below(&key.n)))
+        .collect();
+    let copies = secrets.clone();
+    assert_wiped(
+        "rsa_crt_key",
+        &secrets,
+        move || drop(copies),
+        || {
+            let mut handle = ptr::null_mut();
+            // SAFETY: each parameter holds its length; `handle` is writable.
+            let status = unsafe {
+                oblivex_rsa_crt_key_new(
+                    p.as_ptr(),
+                    p.len(),
+                    q.as_ptr(),
+                    q.len(),
+                    dp.as_ptr(),
+                    dp.len(),
+                    dq.as_ptr(),
+                    dq.len(),
+                    qinv.as_ptr(),
+                    qinv.len(),
+                    &mut handle,
+                )
+            };
+            assert_eq!(status, OBLIVEX_OK);
+            let mut results = vec![0u8; ciphertexts.len()];
+            let mut written = 0;
+            // SAFETY: the live handle made above; each buffer holds its length.
+            let status = unsafe {
+                oblivex_rsa_private_batch(
+                    handle,
+                    ciphertexts.as_ptr(),
+                    ciphertexts.len(),
+                    count,
+                    results.as_mut_ptr(),
+                    results.len(),
+                    &mut written,
+                )
+            };
+            assert_eq!((status, written), (OBLIVEX_OK, results.len()));
+            // SAFETY: the live handle made above, freed once.
+            unsafe { oblivex_rsa_crt_key_free(handle) };
+            results
+        },
+    );
 }
 
 // ---------------------------------------------------------------------------

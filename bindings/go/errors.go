@@ -96,6 +96,19 @@ var (
 	// ErrMissingProof: the proof is missing where the mode needs one
 	// (VOPRF, POPRF).
 	ErrMissingProof error = sentinel(C.OBLIVEX_ERR_MISSING_PROOF)
+	// ErrEqualPrimes: the two primes of an RSA key are equal.
+	ErrEqualPrimes error = sentinel(C.OBLIVEX_ERR_EQUAL_PRIMES)
+	// ErrUnsupportedKeySize: the primes of an RSA key have different bit
+	// lengths, or lengths outside 2..4096 bits.
+	ErrUnsupportedKeySize error = sentinel(C.OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE)
+	// ErrInvalidCRTExponent: an RSA key's dp or dq is even or not below
+	// its prime.
+	ErrInvalidCRTExponent error = sentinel(C.OBLIVEX_ERR_INVALID_CRT_EXPONENT)
+	// ErrInvalidCRTCoefficient: an RSA key's qinv is not q^-1 mod p.
+	ErrInvalidCRTCoefficient error = sentinel(C.OBLIVEX_ERR_INVALID_CRT_COEFFICIENT)
+	// ErrCiphertextOutOfRange: an RSA ciphertext (or message to sign) is
+	// not below the modulus n.
+	ErrCiphertextOutOfRange error = sentinel(C.OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE)
 	// ErrPanic: internal error, a panic caught at the library's C
 	// boundary (a bug in oblivex; please report it).
 	ErrPanic error = sentinel(C.OBLIVEX_ERR_PANIC)
@@ -110,7 +123,9 @@ var statusErrors = []error{
 	ErrVerificationFailed, ErrRNGFailure, ErrInvalidInput, ErrDeriveKeyPair,
 	ErrUnknownSuite, ErrBatchUsed, ErrInvalidKappa, ErrUnknownCheck,
 	ErrMissingPublicKey, ErrInvalidPartyID, ErrInvalidThreshold, ErrNotEnoughResponses,
-	ErrUnknownTarget, ErrSuiteMismatch, ErrMissingProof, ErrPanic,
+	ErrUnknownTarget, ErrSuiteMismatch, ErrMissingProof, ErrEqualPrimes,
+	ErrUnsupportedKeySize, ErrInvalidCRTExponent, ErrInvalidCRTCoefficient,
+	ErrCiphertextOutOfRange, ErrPanic,
 }
 
 // check maps a status code to nil or its sentinel error. A code without a

@@ -1,5 +1,5 @@
 //! The C ABI, rendered into `include/oblivex.h` by cbindgen, in the order a
-//! C programmer meets it: version and status, modexp, the OPRF (suites,
+//! C programmer meets it: version and status, modexp, RSA, the OPRF (suites,
 //! server, client), the checked batch, threshold sharing and clients, BLS,
 //! ElGamal, configuration.
 //!
@@ -34,6 +34,8 @@ mod status;
 
 mod modexp;
 
+mod rsa;
+
 pub(crate) mod suite;
 
 mod oprf_server;
@@ -59,6 +61,7 @@ pub use elgamal::*;
 pub use modexp::*;
 pub use oprf_client::*;
 pub use oprf_server::*;
+pub use rsa::*;
 pub use sharing::*;
 pub use status::*;
 pub use suite::{

@@ -79,6 +79,17 @@ pub const OBLIVEX_ERR_UNKNOWN_TARGET: oblivex_status = oblivex_status(24);
 pub const OBLIVEX_ERR_SUITE_MISMATCH: oblivex_status = oblivex_status(25);
 /// The proof is missing where the mode needs one (VOPRF, POPRF).
 pub const OBLIVEX_ERR_MISSING_PROOF: oblivex_status = oblivex_status(26);
+/// The two primes of an RSA key are equal.
+pub const OBLIVEX_ERR_EQUAL_PRIMES: oblivex_status = oblivex_status(27);
+/// The primes of an RSA key have different bit lengths, or lengths outside
+/// 2..=4096 bits.
+pub const OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE: oblivex_status = oblivex_status(28);
+/// A CRT exponent of an RSA key (dp, dq) is even or not below its prime.
+pub const OBLIVEX_ERR_INVALID_CRT_EXPONENT: oblivex_status = oblivex_status(29);
+/// The CRT coefficient of an RSA key is not q^-1 mod p.
+pub const OBLIVEX_ERR_INVALID_CRT_COEFFICIENT: oblivex_status = oblivex_status(30);
+/// An RSA input (ciphertext, or message to sign) is not below the modulus n.
+pub const OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE: oblivex_status = oblivex_status(31);
 /// Internal error: a panic was caught at the ABI boundary (a bug in
 /// oblivex; please report it).
 pub const OBLIVEX_ERR_PANIC: oblivex_status = oblivex_status(100);
@@ -102,6 +113,11 @@ impl From<Error> for oblivex_status {
             Error::InvalidPartyId => OBLIVEX_ERR_INVALID_PARTY_ID,
             Error::InvalidThreshold => OBLIVEX_ERR_INVALID_THRESHOLD,
             Error::NotEnoughResponses => OBLIVEX_ERR_NOT_ENOUGH_RESPONSES,
+            Error::EqualPrimes => OBLIVEX_ERR_EQUAL_PRIMES,
+            Error::UnsupportedKeySize => OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE,
+            Error::InvalidCrtExponent => OBLIVEX_ERR_INVALID_CRT_EXPONENT,
+            Error::InvalidCrtCoefficient => OBLIVEX_ERR_INVALID_CRT_COEFFICIENT,
+            Error::CiphertextOutOfRange => OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE,
         }
     }
 }
@@ -145,7 +161,7 @@ const C_ONLY: [(oblivex_status, &CStr); 10] = [
 ];
 
 /// Every Rust error, for the reverse mapping of `oblivex_status_str`.
-const RUST_ERRORS: [Error; 16] = [
+const RUST_ERRORS: [Error; 21] = [
     Error::BadLength,
     Error::EmptyInput,
     Error::ZeroModulus,
@@ -162,6 +178,11 @@ const RUST_ERRORS: [Error; 16] = [
     Error::InvalidPartyId,
     Error::InvalidThreshold,
     Error::NotEnoughResponses,
+    Error::EqualPrimes,
+    Error::UnsupportedKeySize,
+    Error::InvalidCrtExponent,
+    Error::InvalidCrtCoefficient,
+    Error::CiphertextOutOfRange,
 ];
 
 /// The description of a status.

@@ -15,8 +15,9 @@
 //! (the `LaneArith` interface and the `portable` and `ifma` backends) and
 //! `fixed_window` (the exponentiation every backend runs, written once);
 //! `schedule` (grouping values into lanes, threads) and `threads`; the
-//! public entry points are `exp.rs` (one modulus) and `multi.rs` (one per
-//! value).
+//! public entry points are `exp.rs` (one modulus), `multi.rs` (one per
+//! value) and `rsa_crt/` (RSA private keys in CRT form, [`RsaCrtKey`]:
+//! both halves of each ciphertext in one batch, Garner's step on limbs).
 //!
 //! ```
 //! use oblivex::mp::MontContext;
@@ -33,6 +34,7 @@ mod fixed_window;
 pub(crate) mod limbs;
 mod limits;
 mod multi;
+mod rsa_crt;
 mod schedule;
 mod threads;
 
@@ -42,4 +44,5 @@ pub use crate::backend::{Backend, BACKEND_ENV};
 pub use context::MontContext;
 pub use limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
 pub use multi::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
+pub use rsa_crt::RsaCrtKey;
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};

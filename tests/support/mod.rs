@@ -7,4 +7,5 @@ pub mod dudect;
 pub mod modes;
 pub mod module_graph;
 pub mod replay_rng;
+pub mod rsa_keys;
 pub mod threshold;

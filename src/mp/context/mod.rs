@@ -10,7 +10,7 @@ mod modular;
 
 pub(crate) use cache::BackendCache;
 
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::mp::limbs::convert::{
     be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes,
@@ -23,9 +23,11 @@ use crate::Error;
 /// A precomputed odd modulus `m` (1 ≤ m < 2^8192) for Montgomery arithmetic
 /// with `R = 2^(64·n)`, `n` = number of 64-bit limbs of `m`.
 ///
-/// The modulus is public; the context holds no secret. It is immutable after
-/// [`MontContext::new`] and can be shared freely between threads
-/// (`Send + Sync`). Its memory is wiped on drop all the same, as the C ABI
+/// The modulus is usually public, but every operation on it is constant
+/// time in its value (only its bit length shapes the work), so a context
+/// may hold a secret prime (an RSA key's, [`crate::mp::RsaCrtKey`]). It is
+/// immutable after [`MontContext::new`] and can be shared freely between
+/// threads (`Send + Sync`). Its memory is wiped on drop, as the C ABI
 /// promises for every handle.
 #[derive(Clone)]
 pub struct MontContext {
@@ -144,7 +146,12 @@ impl MontContext {
     /// `2^e mod m` for a public `e`, fully reduced.
     pub(crate) fn pow2_mod_vartime(&self, e: usize) -> Vec<u64> {
         let n = self.limbs();
-        let in_mont = pow2_times_r(&self.modulus, self.m_inv_neg, &self.r_mod_m, e);
+        let in_mont = Zeroizing::new(pow2_times_r(
+            &self.modulus,
+            self.m_inv_neg,
+            &self.r_mod_m,
+            e,
+        ));
         let mut one = vec![0u64; n];
         one[0] = 1;
         let mut out = vec![0u64; n];
@@ -158,8 +165,10 @@ impl MontContext {
     }
 }
 
-/// `R mod m` for the public modulus: start from `2^bits mod m = 2^bits - m`
-/// (true for m > 1 because 2^(bits-1) < m) and double the rest of the way.
+/// `R mod m`: start from `2^bits mod m = 2^bits - m` (true for m > 1
+/// because 2^(bits-1) < m) and double the rest of the way. Variable time in
+/// the bit length only; the temporaries, which give the modulus away, are
+/// wiped (it may be a secret prime).
 fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
     let n = m.len();
     if bits == 1 {
@@ -167,17 +176,17 @@ fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
     }
     let mut two_pow_bits = vec![0u64; n + 1];
     two_pow_bits[bits / 64] = 1u64 << (bits % 64);
-    let mut x = vec![0u64; n + 1];
-    let mut m_ext = m.to_vec();
-    m_ext.push(0);
+    let mut x = Zeroizing::new(vec![0u64; n + 1]);
+    let mut m_ext = Zeroizing::new(vec![0u64; n + 1]);
+    m_ext[..n].copy_from_slice(m);
     masks::sub_with_borrow(&mut x, &two_pow_bits, &m_ext);
-    x.truncate(n);
-    let mut doubled = vec![0u64; n];
+    let mut x = Zeroizing::new(x[..n].to_vec());
+    let mut doubled = Zeroizing::new(vec![0u64; n]);
     for _ in bits..64 * n {
         masks::add_mod(&mut doubled, &x, &x, m);
         x.copy_from_slice(&doubled);
     }
-    x
+    x.to_vec()
 }
 
 /// `R·2^e mod m` (the Montgomery form of `2^e`) for a public `e`. With
@@ -186,10 +195,10 @@ fn r_mod_m_vartime(m: &[u64], bits: usize) -> Vec<u64> {
 /// `f(0) = R mod m` and `f(1) = 2R mod m`. (`f(64n) = R^2 mod m`.)
 fn pow2_times_r(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64], e: usize) -> Vec<u64> {
     let n = m.len();
-    let mut two_r = vec![0u64; n];
+    let mut two_r = Zeroizing::new(vec![0u64; n]);
     masks::add_mod(&mut two_r, r_mod_m, r_mod_m, m);
-    let mut acc = r_mod_m.to_vec();
-    let mut tmp = vec![0u64; n];
+    let mut acc = Zeroizing::new(r_mod_m.to_vec());
+    let mut tmp = Zeroizing::new(vec![0u64; n]);
     for bit in (0..usize::BITS - e.leading_zeros()).rev() {
         mont_sqr(&mut tmp, &acc, m, m_inv_neg);
         acc.copy_from_slice(&tmp);
@@ -198,7 +207,7 @@ fn pow2_times_r(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64], e: usize) -> Vec<u64
             acc.copy_from_slice(&tmp);
         }
     }
-    acc
+    acc.to_vec()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use zeroize::Zeroizing;
 use super::MontContext;
 use crate::mp::limbs::convert::be_bytes_to_limbs;
 use crate::mp::limbs::masks;
-use crate::mp::limbs::montgomery::mont_mul;
+use crate::mp::limbs::montgomery::{mont_mul, redc};
 use crate::mp::limits::MAX_LIMBS;
 
 impl MontContext {
@@ -74,6 +74,22 @@ impl MontContext {
         one[0] = 1;
         mont_mul(out, &acc, &one[..n], m, k);
     }
+
+    /// Reduces a big-endian integer below `m·R` (at most twice the
+    /// modulus' limbs: an RSA ciphertext, below `p·q`, modulo `p`), in
+    /// constant time: one Montgomery reduction gives `x·R^{-1}`, one
+    /// product by `R^2` cancels it. A third of the products of
+    /// [`MontContext::reduce_into`]'s chunked Horner rule on such a value.
+    /// The caller guarantees `x < m·R` (the length alone does not).
+    pub(crate) fn reduce_below_m_r(&self, bytes: &[u8], out: &mut [u64]) {
+        let (m, k) = (self.modulus(), self.m_inv_neg());
+        let n = m.len();
+        let mut wide = Zeroizing::new(vec![0u64; 2 * n]);
+        be_bytes_to_limbs(bytes, &mut wide);
+        let mut scaled_down = Zeroizing::new(vec![0u64; n]);
+        redc(&mut scaled_down, &mut wide, m, k);
+        mont_mul(out, &scaled_down, self.r2_mod_m(), m, k);
+    }
 }
 
 #[cfg(test)]
@@ -117,5 +133,15 @@ mod tests {
         };
         let expected = (pow(200) + pow(130) + 5) % m;
         assert_eq!(u128::from(out[0]) | (u128::from(out[1]) << 64), expected);
+        // The same value is below m·R = m·2^128: the short path agrees, and
+        // so it does on m·R − 1, the largest value it takes.
+        let mut short = [0u64; 2];
+        ctx.reduce_below_m_r(&bytes, &mut short);
+        assert_eq!(short, out);
+        let mut largest = (m - 1).to_be_bytes().to_vec(); // (m − 1)·R, with
+        largest.extend_from_slice(&[0xff; 16]); // R − 1 added: m·R − 1
+        ctx.reduce_below_m_r(&largest, &mut short);
+        ctx.reduce_into(&largest, &mut out);
+        assert_eq!(short, out);
     }
 }

@@ -26,6 +26,20 @@ fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
     carry
 }
 
+/// The plain product `out = a·b + addend` (no reduction), for the RSA
+/// recombination `m_q + h·q` and the modulus `p·q`: `a`, `b` and `addend`
+/// have `n` limbs, `out` has `2n` (the sum is below `2^(128n)`). Row by row,
+/// each row's carry landing in the limb no earlier row has reached.
+pub(crate) fn mul_add_wide(out: &mut [u64], a: &[u64], b: &[u64], addend: &[u64]) {
+    let n = a.len();
+    assert!(b.len() == n && addend.len() == n && out.len() == 2 * n);
+    out.fill(0);
+    out[..n].copy_from_slice(addend);
+    for (i, &a_i) in a.iter().enumerate() {
+        out[i + n] = add_mul_row(&mut out[i..i + n], b, a_i);
+    }
+}
+
 /// Montgomery product `out = a·b·R^{-1} mod m`, word by word: for each limb
 /// `b_i`, `a·b_i` and `u·m` are added in one pass (two independent carry
 /// chains; `u` makes the low limb vanish) and the low limb is dropped.
@@ -93,7 +107,7 @@ pub(crate) fn mont_sqr(out: &mut [u64], a: &[u64], m: &[u64], m_inv_neg: u64) {
 
 /// Montgomery reduction `out = t·R^{-1} mod m` of a `2n`-limb `t < m·R`
 /// (destroys `t`); the result is fully reduced.
-fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
+pub(crate) fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
     let n = m.len();
     assert!(t.len() == 2 * n && out.len() == n);
     // `top` is the carry out of t[i + n], added in by the next round; at the
@@ -144,6 +158,17 @@ mod tests {
             mont_mul(&mut xx, &[x], &[x], &[m], k);
             assert_eq!(sq, xx);
         }
+    }
+
+    #[test]
+    fn wide_product_with_addend() {
+        let max = u64::MAX;
+        let mut out = [0u64; 4];
+        // (2^128 - 1)^2 + (2^128 - 1) = 2^256 - 2^128: the largest sum.
+        mul_add_wide(&mut out, &[max, max], &[max, max], &[max, max]);
+        assert_eq!(out, [0, 0, max, max]);
+        mul_add_wide(&mut out, &[3, 0], &[5, 1], &[7, 0]);
+        assert_eq!(out, [22, 3, 0, 0]);
     }
 
     #[test]

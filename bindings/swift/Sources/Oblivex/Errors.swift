@@ -99,6 +99,20 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `OBLIVEX_ERR_MISSING_PROOF`: the proof is missing where the mode
     /// needs one (an empty proof given to a VOPRF or POPRF batch).
     case missingProof
+    /// `OBLIVEX_ERR_EQUAL_PRIMES`: the two primes of an RSA key are equal.
+    case equalPrimes
+    /// `OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE`: the primes of an RSA key have
+    /// different bit lengths, or lengths outside 2...4096 bits.
+    case unsupportedKeySize
+    /// `OBLIVEX_ERR_INVALID_CRT_EXPONENT`: an RSA key's dp or dq is even or
+    /// not below its prime.
+    case invalidCRTExponent
+    /// `OBLIVEX_ERR_INVALID_CRT_COEFFICIENT`: an RSA key's qinv is not
+    /// q^-1 mod p.
+    case invalidCRTCoefficient
+    /// `OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE`: an RSA ciphertext (or message
+    /// to sign) is not below the modulus n.
+    case ciphertextOutOfRange
     /// `OBLIVEX_ERR_PANIC`: internal error, a panic caught at the library's
     /// C boundary (a bug in oblivex; please report it).
     case panic
@@ -137,6 +151,11 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
         case OBLIVEX_ERR_UNKNOWN_TARGET: self = .unknownTarget
         case OBLIVEX_ERR_SUITE_MISMATCH: self = .suiteMismatch
         case OBLIVEX_ERR_MISSING_PROOF: self = .missingProof
+        case OBLIVEX_ERR_EQUAL_PRIMES: self = .equalPrimes
+        case OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE: self = .unsupportedKeySize
+        case OBLIVEX_ERR_INVALID_CRT_EXPONENT: self = .invalidCRTExponent
+        case OBLIVEX_ERR_INVALID_CRT_COEFFICIENT: self = .invalidCRTCoefficient
+        case OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE: self = .ciphertextOutOfRange
         case OBLIVEX_ERR_PANIC: self = .panic
         default: self = .unknownStatus(status)
         }
@@ -171,6 +190,11 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownTarget: OBLIVEX_ERR_UNKNOWN_TARGET
         case .suiteMismatch: OBLIVEX_ERR_SUITE_MISMATCH
         case .missingProof: OBLIVEX_ERR_MISSING_PROOF
+        case .equalPrimes: OBLIVEX_ERR_EQUAL_PRIMES
+        case .unsupportedKeySize: OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE
+        case .invalidCRTExponent: OBLIVEX_ERR_INVALID_CRT_EXPONENT
+        case .invalidCRTCoefficient: OBLIVEX_ERR_INVALID_CRT_COEFFICIENT
+        case .ciphertextOutOfRange: OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE
         case .panic: OBLIVEX_ERR_PANIC
         case .unknownStatus(let code): code
         }

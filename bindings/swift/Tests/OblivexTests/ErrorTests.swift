@@ -37,10 +37,15 @@ struct ErrorTests {
             (OBLIVEX_ERR_UNKNOWN_TARGET, .unknownTarget),
             (OBLIVEX_ERR_SUITE_MISMATCH, .suiteMismatch),
             (OBLIVEX_ERR_MISSING_PROOF, .missingProof),
+            (OBLIVEX_ERR_EQUAL_PRIMES, .equalPrimes),
+            (OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE, .unsupportedKeySize),
+            (OBLIVEX_ERR_INVALID_CRT_EXPONENT, .invalidCRTExponent),
+            (OBLIVEX_ERR_INVALID_CRT_COEFFICIENT, .invalidCRTCoefficient),
+            (OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE, .ciphertextOutOfRange),
             (OBLIVEX_ERR_PANIC, .panic),
         ]
         // Every code from 1 to the last, and the panic code: none missing.
-        #expect(cases.map(\.0) == Array(1...26) + [100])
+        #expect(cases.map(\.0) == Array(1...31) + [100])
         var descriptions = Set<String>()
         for (status, error) in cases {
             #expect(OblivexError(status: status, cheaters: [4, 7]) == error)

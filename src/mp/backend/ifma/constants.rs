@@ -1,8 +1,9 @@
 //! Per-modulus constants of the IFMA backend, in radix 2^52, computed once
-//! per context and kept in the context's backend cache (the modulus is
-//! public: variable time is fine here).
+//! per context and kept in the context's backend cache. Constant time in
+//! the modulus (only its bit length shapes the work): an RSA key's primes
+//! are moduli too.
 
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use std::sync::Arc;
 
@@ -60,8 +61,11 @@ impl Radix52Constants {
         };
         let modulus = to_digits(ctx.modulus());
         let m_prime = neg_inverse_mod_r(&modulus, ctx.m_inv_neg());
-        let r2 = to_digits(&ctx.pow2_mod_vartime(2 * RADIX52_BITS * digits));
-        let one = to_digits(&ctx.pow2_mod_vartime(RADIX52_BITS * digits));
+        // The 64-bit forms are wiped (they give a secret prime away).
+        let r2 = to_digits(&Zeroizing::new(
+            ctx.pow2_mod_vartime(2 * RADIX52_BITS * digits),
+        ));
+        let one = to_digits(&Zeroizing::new(ctx.pow2_mod_vartime(RADIX52_BITS * digits)));
         Radix52Constants {
             digits,
             modulus,
@@ -89,7 +93,7 @@ fn neg_inverse_mod_r(m: &[u64], m_inv_neg_64: u64) -> Vec<u64> {
     const MASK: u64 = (1 << RADIX52_BITS) - 1;
     let l = m.len();
     let k0 = m_inv_neg_64 & MASK;
-    let mut acc = vec![0u64; 2 * l + 2];
+    let mut acc = Zeroizing::new(vec![0u64; 2 * l + 2]);
     acc[0] = 1;
     let mut m_prime = vec![0u64; l];
     for k in 0..l {
@@ -101,12 +105,12 @@ fn neg_inverse_mod_r(m: &[u64], m_inv_neg_64: u64) -> Vec<u64> {
             acc[k + j] = (sum as u64) & MASK;
             carry = sum >> RADIX52_BITS;
         }
-        let mut i = k + l;
-        while carry != 0 {
-            let sum = u128::from(acc[i]) + carry;
-            acc[i] = (sum as u64) & MASK;
+        // The carry runs to the end whatever its value: the modulus may be
+        // a secret prime (an RSA key's), so no loop bound depends on it.
+        for digit in &mut acc[k + l..] {
+            let sum = u128::from(*digit) + carry;
+            *digit = (sum as u64) & MASK;
             carry = sum >> RADIX52_BITS;
-            i += 1;
         }
         debug_assert_eq!(acc[k], 0);
     }

@@ -342,6 +342,16 @@ impl Drop for IfmaArith<'_> {
         as_words_mut(&mut self.work.quotient).zeroize();
         as_words_mut(&mut self.work.karatsuba).zeroize();
         as_words_mut(&mut self.operand).zeroize();
+        // The moduli may be secret primes (an RSA key's): their digits and
+        // constants go too.
+        for constant in [
+            &mut self.m_padded,
+            &mut self.m_prime,
+            &mut self.r2,
+            &mut self.one,
+        ] {
+            as_words_mut(constant).zeroize();
+        }
     }
 }
 
