@@ -149,37 +149,11 @@ impl Drop for Exponent {
 
 impl zeroize::ZeroizeOnDrop for Exponent {}
 
-/// Set by the constant-time trace harness alone ([`cut_exponents_for_trace`]).
-#[cfg(feature = "ct-trace-harness")]
-static CUT_FOR_TRACE: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
-
-/// Bits of the secret exponents of the trace harness's FFDHE evaluations
-/// (crate-private: cbindgen would put a public constant in the C header).
-#[cfg(feature = "ct-trace-harness")]
-const TRACED_EXPONENT_BITS: usize = 64;
-
-/// For the constant-time trace harness only (test-only feature
-/// `ct-trace-harness`): every later FFDHE exponentiation with a secret
-/// exponent counts only its low bits, as many as this returns (64), so its
-/// results are wrong. Single-stepping a full 2047-bit exponentiation takes
-/// most of an hour; the fixed-window loop's structure depends only on this
-/// public length (`src/mp/fixed_window.rs`), so the cut loop is the same
-/// window step repeated fewer times.
-#[cfg(feature = "ct-trace-harness")]
-#[doc(hidden)]
-pub fn cut_exponents_for_trace() -> usize {
-    CUT_FOR_TRACE.store(true, core::sync::atomic::Ordering::Relaxed);
-    TRACED_EXPONENT_BITS
-}
-
 impl<P: FfdheParams> Ffdhe<P> {
     /// Bits of a secret exponent (a scalar, below q): q's length, public.
+    /// The trace harness may cut it (`mp::trace_cut`).
     fn secret_exponent_bits() -> usize {
-        #[cfg(feature = "ct-trace-harness")]
-        if CUT_FOR_TRACE.load(core::sync::atomic::Ordering::Relaxed) {
-            return TRACED_EXPONENT_BITS;
-        }
-        Self::q().modulus_bits()
+        crate::mp::trace_cut::secret_exponent_bits(Self::q().modulus_bits())
     }
 
     /// The limbs of `s` that [`Self::secret_exponent_bits`] counts.

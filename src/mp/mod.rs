@@ -37,6 +37,7 @@ mod multi;
 mod rsa_crt;
 mod schedule;
 mod threads;
+pub(crate) mod trace_cut;
 
 /// Where the backend was first published; it is the whole library's choice
 /// now ([`crate::Backend`]), re-exported here so that existing code builds.
@@ -46,3 +47,6 @@ pub use limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
 pub use multi::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
 pub use rsa_crt::RsaCrtKey;
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};
+#[cfg(feature = "ct-trace-harness")]
+#[doc(hidden)]
+pub use trace_cut::cut_exponents_for_trace;

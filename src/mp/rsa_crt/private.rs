@@ -19,6 +19,7 @@ use crate::mp::limbs::convert::limbs_to_be_bytes;
 use crate::mp::limbs::masks;
 use crate::mp::limbs::montgomery::{mont_mul, mul_add_wide};
 use crate::mp::schedule::{run_powers, Operands};
+use crate::mp::trace_cut::secret_exponent_bits;
 use crate::Error;
 
 impl RsaCrtKey {
@@ -91,14 +92,16 @@ impl RsaCrtKey {
             .flat_map(|c| [residue(&self.p, c), residue(&self.q, c)])
             .collect();
         let bases: Vec<&[u64]> = residues.iter().map(|r| r.as_slice()).collect();
+        // dp < p and dq < q, of the same (public) bit length, which the
+        // trace harness may cut (`mp::trace_cut`).
+        let exponent_bits = secret_exponent_bits(self.p.modulus_bits());
         let exponents: Vec<&[u64]> = (0..bases.len())
-            .map(|i| (if i % 2 == 0 { &self.dp } else { &self.dq }).as_slice())
+            .map(|i| &(if i % 2 == 0 { &self.dp } else { &self.dq })[..exponent_bits.div_ceil(64)])
             .collect();
         let operands = Operands::Limbs {
             bases: &bases,
             exponents: &exponents,
-            // dp < p and dq < q, of the same (public) bit length.
-            exponent_bits: self.p.modulus_bits(),
+            exponent_bits,
         };
         run_powers(
             backend,

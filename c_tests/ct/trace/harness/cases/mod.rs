@@ -5,6 +5,7 @@
 mod hashing;
 mod modexp;
 mod oprf;
+mod rsa;
 mod threshold;
 
 use oblivex::group::{Bls12381G1, Ristretto255, P256};
@@ -88,6 +89,11 @@ pub const ALL: &[Case] = &[
         name: "modexp_multi_1280",
         runs: 4,
         run: |v| modexp::per_value_moduli(1280, v),
+    },
+    Case {
+        name: "rsa2048_private",
+        runs: 4,
+        run: rsa::private_batch,
     },
     // ristretto255: 10 elements are one vector on the engine and the last
     // two on curve25519-dalek (its tail), as a server runs them.

@@ -7,9 +7,9 @@
 //! committed-key products and the unblinding after). Each step's result
 //! is checked outside the region against the plain protocol.
 
-use oblivex::group::ffdhe::cut_exponents_for_trace;
 use oblivex::group::{Ffdhe2048, PrimeOrderGroup};
 use oblivex::message::{BlindedElements, EvaluatedElements};
+use oblivex::mp::cut_exponents_for_trace;
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{
     CheckedOprfClient, KeyPair, OprfClient, OprfServer, Output, VoprfClient, VoprfServer,
