@@ -211,6 +211,19 @@ static void test_strings(void) {
                          OBLIVEX_ERR_INVALID_CRT_EXPONENT,
                          OBLIVEX_ERR_INVALID_CRT_COEFFICIENT,
                          OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE,
+                         OBLIVEX_ERR_UNSUPPORTED_VERSION,
+                         OBLIVEX_ERR_WRONG_MESSAGE_KIND,
+                         OBLIVEX_ERR_WRONG_PARAMETERS,
+                         OBLIVEX_ERR_WRONG_SESSION,
+                         OBLIVEX_ERR_WRONG_SENDER,
+                         OBLIVEX_ERR_WRONG_RECIPIENT,
+                         OBLIVEX_ERR_UNSORTED_PARTY_IDS,
+                         OBLIVEX_ERR_DUPLICATE_MESSAGE,
+                         OBLIVEX_ERR_NO_QUALIFIED_PARTY,
+                         OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES,
+                         OBLIVEX_ERR_DEGENERATE_KEY,
+                         OBLIVEX_ERR_SHARE_MISMATCH,
+                         OBLIVEX_ERR_WRONG_ROUND,
                          OBLIVEX_ERR_PANIC};
     size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = oblivex_status_str(-1);

@@ -34,8 +34,18 @@ const FORBIDDEN_WORDS: &[&str] = &[
     "delete", "dispose", "unblind", "respond", "answer", "process", "client",
 ];
 
-/// The verbs that make a handle (it goes to `*<noun>_out`).
-const CREATE_VERBS: &[&str] = &["new", "derive", "generate", "deal", "from_bytes", "blind"];
+/// The verbs that make a handle (it goes to `*<noun>_out`). A protocol's
+/// last step may too: a DKG party's `_finalize` makes its key share and
+/// the joint commitments.
+const CREATE_VERBS: &[&str] = &[
+    "new",
+    "derive",
+    "generate",
+    "deal",
+    "from_bytes",
+    "blind",
+    "finalize",
+];
 
 /// Splits a header into its declarations (typedefs, prototypes and
 /// `#define`s), each with its doc comment. Preprocessor conditionals and

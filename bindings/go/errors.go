@@ -83,7 +83,8 @@ var (
 	// outside the named quorum.
 	ErrInvalidPartyID error = sentinel(C.OBLIVEX_ERR_INVALID_PARTY_ID)
 	// ErrInvalidThreshold: a threshold t of m is unusable (t = 0, t > m,
-	// or m above MaxParties).
+	// or m above MaxParties; for a DKG also m < 2 or m < 2t-1, or t = 1 in
+	// a refresh).
 	ErrInvalidThreshold error = sentinel(C.OBLIVEX_ERR_INVALID_THRESHOLD)
 	// ErrNotEnoughResponses: fewer than t servers answered correctly; it
 	// comes inside a *CheatingServersError naming the servers caught.
@@ -91,7 +92,8 @@ var (
 	// ErrUnknownTarget: an ElGamalTarget value this library does not know.
 	ErrUnknownTarget error = sentinel(C.OBLIVEX_ERR_UNKNOWN_TARGET)
 	// ErrSuiteMismatch: values of different suites were used together (a
-	// key share and commitments, a public key and a client).
+	// key share and commitments, a public key and a client), or a DKG
+	// message is of another suite than the run's.
 	ErrSuiteMismatch error = sentinel(C.OBLIVEX_ERR_SUITE_MISMATCH)
 	// ErrMissingProof: the proof is missing where the mode needs one
 	// (VOPRF, POPRF).
@@ -109,6 +111,44 @@ var (
 	// ErrCiphertextOutOfRange: an RSA ciphertext (or message to sign) is
 	// not below the modulus n.
 	ErrCiphertextOutOfRange error = sentinel(C.OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE)
+	// ErrUnsupportedVersion: a DKG message's format version is not one
+	// this library reads.
+	ErrUnsupportedVersion error = sentinel(C.OBLIVEX_ERR_UNSUPPORTED_VERSION)
+	// ErrWrongMessageKind: a DKG message is of another kind than the one
+	// expected (or a key generation's message in a refresh).
+	ErrWrongMessageKind error = sentinel(C.OBLIVEX_ERR_WRONG_MESSAGE_KIND)
+	// ErrWrongParameters: a DKG message's threshold or party count differs
+	// from the run's.
+	ErrWrongParameters error = sentinel(C.OBLIVEX_ERR_WRONG_PARAMETERS)
+	// ErrWrongSession: a DKG message carries another session id.
+	ErrWrongSession error = sentinel(C.OBLIVEX_ERR_WRONG_SESSION)
+	// ErrWrongSender: the sender written in a DKG message is not the
+	// party the transport authenticated.
+	ErrWrongSender error = sentinel(C.OBLIVEX_ERR_WRONG_SENDER)
+	// ErrWrongRecipient: a DKG share pair is addressed to another party.
+	ErrWrongRecipient error = sentinel(C.OBLIVEX_ERR_WRONG_RECIPIENT)
+	// ErrUnsortedPartyIDs: a list of party ids in a DKG message is not
+	// strictly increasing, or names its sender.
+	ErrUnsortedPartyIDs error = sentinel(C.OBLIVEX_ERR_UNSORTED_PARTY_IDS)
+	// ErrDuplicateMessage: two DKG messages of one round from the same
+	// sender, or one from the receiving party itself.
+	ErrDuplicateMessage error = sentinel(C.OBLIVEX_ERR_DUPLICATE_MESSAGE)
+	// ErrNoQualifiedParty: every party of a DKG run was disqualified.
+	ErrNoQualifiedParty error = sentinel(C.OBLIVEX_ERR_NO_QUALIFIED_PARTY)
+	// ErrNotEnoughRevealedShares: fewer than t valid shares of an exposed
+	// DKG dealer were revealed.
+	ErrNotEnoughRevealedShares error = sentinel(C.OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES)
+	// ErrDegenerateKey: a DKG's key, a joint commitment or a share came
+	// out as the identity or zero (probability about n/q): run again with
+	// a new session id.
+	ErrDegenerateKey error = sentinel(C.OBLIVEX_ERR_DEGENERATE_KEY)
+	// ErrShareMismatch: a key share does not match the commitments it
+	// should (a refresh started from a share of another key, or a broken
+	// DKG).
+	ErrShareMismatch error = sentinel(C.OBLIVEX_ERR_SHARE_MISMATCH)
+	// ErrWrongRound: a DKG round value was used a second time (its party
+	// moved on), or its run failed.
+	ErrWrongRound error = sentinel(C.OBLIVEX_ERR_WRONG_ROUND)
 	// ErrPanic: internal error, a panic caught at the library's C
 	// boundary (a bug in oblivex; please report it).
 	ErrPanic error = sentinel(C.OBLIVEX_ERR_PANIC)
@@ -125,7 +165,10 @@ var statusErrors = []error{
 	ErrMissingPublicKey, ErrInvalidPartyID, ErrInvalidThreshold, ErrNotEnoughResponses,
 	ErrUnknownTarget, ErrSuiteMismatch, ErrMissingProof, ErrEqualPrimes,
 	ErrUnsupportedKeySize, ErrInvalidCRTExponent, ErrInvalidCRTCoefficient,
-	ErrCiphertextOutOfRange, ErrPanic,
+	ErrCiphertextOutOfRange, ErrUnsupportedVersion,
+	ErrWrongMessageKind, ErrWrongParameters, ErrWrongSession, ErrWrongSender,
+	ErrWrongRecipient, ErrUnsortedPartyIDs, ErrDuplicateMessage, ErrNoQualifiedParty,
+	ErrNotEnoughRevealedShares, ErrDegenerateKey, ErrShareMismatch, ErrWrongRound, ErrPanic,
 }
 
 // check maps a status code to nil or its sentinel error. A code without a

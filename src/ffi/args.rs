@@ -117,7 +117,7 @@ impl<T> BatchSlot<T> {
 /// # Safety
 /// `party_ids`, `responses` and `responses_lens` point to `count` entries;
 /// each response is readable for its length.
-unsafe fn read_responses<'a>(
+pub(crate) unsafe fn read_responses<'a>(
     party_ids: *const u16,
     responses: *const *const u8,
     responses_lens: *const usize,
@@ -148,39 +148,45 @@ unsafe fn read_responses<'a>(
         .collect()
 }
 
-/// Where a threshold client reports the servers caught cheating.
-struct CheaterList {
+/// A caller's array of `u16`s (`noun`, `noun_capacity`, `noun_written`):
+/// where a threshold client reports the servers caught cheating, and a DKG
+/// party its qualified set and blame list.
+pub(crate) struct U16Array {
     ptr: *mut u16,
     capacity: usize,
     written: *mut usize,
 }
 
-impl CheaterList {
-    /// Checks the pointers; the capacity must hold one id per response.
-    fn new(ptr: *mut u16, capacity: usize, written: *mut usize, responses: usize) -> CResult<Self> {
+impl U16Array {
+    /// Checks the pointers; the capacity must hold `needed` values.
+    pub(crate) fn new(
+        ptr: *mut u16,
+        capacity: usize,
+        written: *mut usize,
+        needed: usize,
+    ) -> CResult<Self> {
         if ptr.is_null() || written.is_null() {
             return Err(OBLIVEX_ERR_NULL_POINTER);
         }
-        if capacity < responses {
+        if capacity < needed {
             return Err(OBLIVEX_ERR_BUFFER_TOO_SMALL);
         }
-        Ok(CheaterList {
+        Ok(U16Array {
             ptr,
             capacity,
             written,
         })
     }
 
-    fn write(self, cheaters: &[PartyId]) {
-        assert!(
-            cheaters.len() <= self.capacity,
-            "one id per response at most"
-        );
-        // SAFETY: `capacity` ids are writable at `ptr` and `written` is a
-        // writable size_t (the callers' contracts); the list fits.
+    /// Writes `values` (at most the `needed` count checked by `new`) and
+    /// their count.
+    pub(crate) fn write(self, values: &[u16]) {
+        assert!(values.len() <= self.capacity, "checked by new");
+        // SAFETY: `capacity` values are writable at `ptr` and `written` is
+        // a writable size_t (the callers' contracts); the list fits.
         unsafe {
-            core::ptr::copy_nonoverlapping(cheaters.as_ptr(), self.ptr, cheaters.len());
-            self.written.write(cheaters.len());
+            core::ptr::copy_nonoverlapping(values.as_ptr(), self.ptr, values.len());
+            self.written.write(values.len());
         }
     }
 }
@@ -202,7 +208,7 @@ fn carries_cheaters(error: Error) -> bool {
 pub(crate) struct Finalize<'a> {
     responses: Vec<Response<'a>>,
     outputs: OutBuffer,
-    cheaters: CheaterList,
+    cheaters: U16Array,
 }
 
 impl<'a> Finalize<'a> {
@@ -229,7 +235,8 @@ impl<'a> Finalize<'a> {
         let responses = unsafe { read_responses(party_ids, responses, responses_lens, count) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let outputs = unsafe { OutBuffer::new(outputs, outputs_capacity, outputs_written) }?;
-        let cheaters = CheaterList::new(cheaters, cheaters_capacity, cheaters_written, count)?;
+        // One id per response at most.
+        let cheaters = U16Array::new(cheaters, cheaters_capacity, cheaters_written, count)?;
         Ok(Finalize {
             responses,
             outputs,

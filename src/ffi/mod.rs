@@ -1,7 +1,7 @@
 //! The C ABI, rendered into `include/oblivex.h` by cbindgen, in the order a
 //! C programmer meets it: version and status, modexp, RSA, the OPRF (suites,
-//! server, client), the checked batch, threshold sharing and clients, BLS,
-//! ElGamal, configuration.
+//! server, client), the checked batch, threshold sharing and clients, the
+//! distributed key generation, BLS, ElGamal, configuration.
 //!
 //! A thin translation layer, no cryptography: pointers become slices after
 //! NULL and length checks, the Rust API does the work, results are copied
@@ -13,7 +13,8 @@
 //! checks them): every function is `oblivex_<object>_<verb>` or
 //! `oblivex_<topic>_<what>`; each protocol step has one verb — create
 //! (`_new`, `_derive`, `_generate`, `_deal`, `_from_bytes`), `_blind`,
-//! `_evaluate`, `_finalize`, `_free`; an input buffer is `<noun>,
+//! `_evaluate`, `_finalize`, `_free` (a DKG party's rounds are
+//! `_round2` … `_round6`, then `_finalize`); an input buffer is `<noun>,
 //! <noun>_len`, an array of byte strings `<noun>, <noun>_lens` with a
 //! `count`, an output buffer `<noun>, <noun>_capacity, <noun>_written`, a
 //! new handle `<handle>_out`; flags are `bool`; every fallible function
@@ -48,6 +49,10 @@ mod sharing;
 
 mod threshold_oprf;
 
+mod dkg_party;
+
+mod dkg_rounds;
+
 mod bls;
 
 mod elgamal;
@@ -57,6 +62,8 @@ mod config;
 pub use bls::*;
 pub use checked::*;
 pub use config::*;
+pub use dkg_party::*;
+pub use dkg_rounds::*;
 pub use elgamal::*;
 pub use modexp::*;
 pub use oprf_client::*;

@@ -4,6 +4,7 @@
 use core::ffi::{c_char, c_int, CStr};
 
 use super::unwind::catch_or;
+use crate::threshold::dkg::DkgError;
 use crate::Error;
 
 /// The result of every fallible function: `OBLIVEX_OK` (0) or one of the
@@ -64,10 +65,12 @@ pub const OBLIVEX_ERR_UNKNOWN_CHECK: oblivex_status = oblivex_status(19);
 /// The server's public key is missing where the mode or check needs it
 /// (VOPRF, POPRF, the committed-key check).
 pub const OBLIVEX_ERR_MISSING_PUBLIC_KEY: oblivex_status = oblivex_status(20);
-/// A party (server) id is zero, repeated, or not allowed here.
+/// A party (server) id is zero, repeated, or not allowed here (in a DKG
+/// message: zero or above the run's party count).
 pub const OBLIVEX_ERR_INVALID_PARTY_ID: oblivex_status = oblivex_status(21);
 /// A threshold t of m is unusable (t = 0, t > m, or m above
-/// `OBLIVEX_MAX_PARTIES`).
+/// `OBLIVEX_MAX_PARTIES`; for a DKG also m < 2, m < 2t − 1, or t = 1 in a
+/// refresh).
 pub const OBLIVEX_ERR_INVALID_THRESHOLD: oblivex_status = oblivex_status(22);
 /// Fewer than t servers answered correctly: no output (the servers caught
 /// cheating are still reported).
@@ -75,7 +78,7 @@ pub const OBLIVEX_ERR_NOT_ENOUGH_RESPONSES: oblivex_status = oblivex_status(23);
 /// An `oblivex_elgamal_target` value this library does not know.
 pub const OBLIVEX_ERR_UNKNOWN_TARGET: oblivex_status = oblivex_status(24);
 /// Two handles of different suites were used together (a key share and
-/// commitments, say).
+/// commitments, say), or a DKG message is of another suite than the run's.
 pub const OBLIVEX_ERR_SUITE_MISMATCH: oblivex_status = oblivex_status(25);
 /// The proof is missing where the mode needs one (VOPRF, POPRF).
 pub const OBLIVEX_ERR_MISSING_PROOF: oblivex_status = oblivex_status(26);
@@ -90,6 +93,45 @@ pub const OBLIVEX_ERR_INVALID_CRT_EXPONENT: oblivex_status = oblivex_status(29);
 pub const OBLIVEX_ERR_INVALID_CRT_COEFFICIENT: oblivex_status = oblivex_status(30);
 /// An RSA input (ciphertext, or message to sign) is not below the modulus n.
 pub const OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE: oblivex_status = oblivex_status(31);
+/// A DKG message's format version is not one this library reads.
+pub const OBLIVEX_ERR_UNSUPPORTED_VERSION: oblivex_status = oblivex_status(32);
+/// A DKG message is of another kind than the one expected (a complaint
+/// list where a justification was expected, or a key generation's message
+/// in a refresh).
+pub const OBLIVEX_ERR_WRONG_MESSAGE_KIND: oblivex_status = oblivex_status(33);
+/// A DKG message's threshold or party count differs from the run's, or a
+/// refresh's commitments are of another threshold.
+pub const OBLIVEX_ERR_WRONG_PARAMETERS: oblivex_status = oblivex_status(34);
+/// A DKG message carries another session id than the run's.
+pub const OBLIVEX_ERR_WRONG_SESSION: oblivex_status = oblivex_status(35);
+/// The sender written in a DKG message is not the party the transport
+/// authenticated as its sender.
+pub const OBLIVEX_ERR_WRONG_SENDER: oblivex_status = oblivex_status(36);
+/// A DKG private message (a share pair) is addressed to another party.
+pub const OBLIVEX_ERR_WRONG_RECIPIENT: oblivex_status = oblivex_status(37);
+/// A list of party ids in a DKG message is not strictly increasing, or
+/// names its own sender.
+pub const OBLIVEX_ERR_UNSORTED_PARTY_IDS: oblivex_status = oblivex_status(38);
+/// Two DKG messages of one round were given from the same sender, or one
+/// from the receiving party itself.
+pub const OBLIVEX_ERR_DUPLICATE_MESSAGE: oblivex_status = oblivex_status(39);
+/// Every party of a DKG run was disqualified: there is no key.
+pub const OBLIVEX_ERR_NO_QUALIFIED_PARTY: oblivex_status = oblivex_status(40);
+/// Fewer than t valid revealed shares of an exposed DKG dealer arrived
+/// (impossible with at most t − 1 corrupted parties).
+pub const OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES: oblivex_status = oblivex_status(41);
+/// A DKG's joint key, a joint commitment or this party's share came out
+/// as the identity or zero (probability about n/q): run again with a new
+/// session id.
+pub const OBLIVEX_ERR_DEGENERATE_KEY: oblivex_status = oblivex_status(42);
+/// A key share does not match the commitments it should: a refresh was
+/// started with a share that fails its commitments, or a DKG's final
+/// share fails the joint commitments (someone knows the discrete logarithm
+/// of the Pedersen generator).
+pub const OBLIVEX_ERR_SHARE_MISMATCH: oblivex_status = oblivex_status(43);
+/// A DKG party's step was called out of turn: a round skipped or repeated,
+/// or the run already finalized or failed.
+pub const OBLIVEX_ERR_WRONG_ROUND: oblivex_status = oblivex_status(44);
 /// Internal error: a panic was caught at the ABI boundary (a bug in
 /// oblivex; please report it).
 pub const OBLIVEX_ERR_PANIC: oblivex_status = oblivex_status(100);
@@ -122,11 +164,36 @@ impl From<Error> for oblivex_status {
     }
 }
 
+impl From<DkgError> for oblivex_status {
+    fn from(error: DkgError) -> Self {
+        match error {
+            DkgError::BadLength => OBLIVEX_ERR_BAD_LENGTH,
+            DkgError::UnsupportedVersion => OBLIVEX_ERR_UNSUPPORTED_VERSION,
+            DkgError::WrongKind => OBLIVEX_ERR_WRONG_MESSAGE_KIND,
+            DkgError::WrongSuite => OBLIVEX_ERR_SUITE_MISMATCH,
+            DkgError::WrongParameters => OBLIVEX_ERR_WRONG_PARAMETERS,
+            DkgError::WrongSession => OBLIVEX_ERR_WRONG_SESSION,
+            DkgError::InvalidPartyId => OBLIVEX_ERR_INVALID_PARTY_ID,
+            DkgError::WrongSender => OBLIVEX_ERR_WRONG_SENDER,
+            DkgError::WrongRecipient => OBLIVEX_ERR_WRONG_RECIPIENT,
+            DkgError::UnsortedIds => OBLIVEX_ERR_UNSORTED_PARTY_IDS,
+            DkgError::InvalidElement => OBLIVEX_ERR_INVALID_ELEMENT,
+            DkgError::InvalidScalar => OBLIVEX_ERR_INVALID_SCALAR,
+            DkgError::DuplicateMessage => OBLIVEX_ERR_DUPLICATE_MESSAGE,
+            DkgError::InvalidThreshold => OBLIVEX_ERR_INVALID_THRESHOLD,
+            DkgError::NoQualifiedParty => OBLIVEX_ERR_NO_QUALIFIED_PARTY,
+            DkgError::NotEnoughRevealedShares => OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES,
+            DkgError::DegenerateKey => OBLIVEX_ERR_DEGENERATE_KEY,
+            DkgError::ShareMismatch => OBLIVEX_ERR_SHARE_MISMATCH,
+        }
+    }
+}
+
 /// What an exported function's body returns: `Err` carries the status.
 pub(crate) type CResult<T = ()> = Result<T, oblivex_status>;
 
 /// The descriptions of the codes only C produces.
-const C_ONLY: [(oblivex_status, &CStr); 10] = [
+const C_ONLY: [(oblivex_status, &CStr); 11] = [
     (
         OBLIVEX_ERR_NULL_POINTER,
         c"a required pointer argument is NULL",
@@ -157,6 +224,63 @@ const C_ONLY: [(oblivex_status, &CStr); 10] = [
     (
         OBLIVEX_ERR_MISSING_PROOF,
         c"the proof is needed in this mode",
+    ),
+    (
+        OBLIVEX_ERR_WRONG_ROUND,
+        c"DKG step out of turn (a round skipped or repeated, or the run is over)",
+    ),
+];
+
+/// The descriptions of the codes only the DKG's errors produce (the
+/// others share a code, and its text, with a Rust [`Error`]).
+const DKG_ONLY: [(oblivex_status, &CStr); 12] = [
+    (
+        OBLIVEX_ERR_UNSUPPORTED_VERSION,
+        c"DKG message: unsupported format version",
+    ),
+    (
+        OBLIVEX_ERR_WRONG_MESSAGE_KIND,
+        c"DKG message: not the kind expected here",
+    ),
+    (
+        OBLIVEX_ERR_WRONG_PARAMETERS,
+        c"DKG: another threshold or party count than the run's",
+    ),
+    (
+        OBLIVEX_ERR_WRONG_SESSION,
+        c"DKG message: another session id",
+    ),
+    (
+        OBLIVEX_ERR_WRONG_SENDER,
+        c"DKG message: sender differs from the authenticated one",
+    ),
+    (
+        OBLIVEX_ERR_WRONG_RECIPIENT,
+        c"DKG message: addressed to another party",
+    ),
+    (
+        OBLIVEX_ERR_UNSORTED_PARTY_IDS,
+        c"DKG message: party ids not strictly increasing, or naming the sender",
+    ),
+    (
+        OBLIVEX_ERR_DUPLICATE_MESSAGE,
+        c"DKG round: two messages from one sender, or one from the party itself",
+    ),
+    (
+        OBLIVEX_ERR_NO_QUALIFIED_PARTY,
+        c"DKG: every party was disqualified",
+    ),
+    (
+        OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES,
+        c"DKG: fewer than t valid shares revealed for an exposed dealer",
+    ),
+    (
+        OBLIVEX_ERR_DEGENERATE_KEY,
+        c"DKG: key, commitment or share is the identity or zero; run again",
+    ),
+    (
+        OBLIVEX_ERR_SHARE_MISMATCH,
+        c"key share does not match its commitments",
     ),
 ];
 
@@ -193,7 +317,11 @@ fn describe(status: oblivex_status) -> &'static CStr {
     if status == OBLIVEX_ERR_PANIC {
         return c"internal error: a panic was caught at the C ABI boundary (please report it)";
     }
-    if let Some((_, text)) = C_ONLY.iter().find(|(code, _)| *code == status) {
+    if let Some((_, text)) = C_ONLY
+        .iter()
+        .chain(&DKG_ONLY)
+        .find(|(code, _)| *code == status)
+    {
         return text;
     }
     RUST_ERRORS
@@ -218,7 +346,7 @@ mod tests {
     #[test]
     fn every_cause_has_its_own_code_and_text() {
         let mut codes: Vec<oblivex_status> = RUST_ERRORS.iter().map(|&e| e.into()).collect();
-        codes.extend(C_ONLY.iter().map(|(code, _)| *code));
+        codes.extend(C_ONLY.iter().chain(&DKG_ONLY).map(|(code, _)| *code));
         codes.push(OBLIVEX_ERR_PANIC);
         let distinct: HashSet<c_int> = codes.iter().map(|c| c.0).collect();
         assert_eq!(distinct.len(), codes.len());
@@ -227,5 +355,37 @@ mod tests {
         assert_eq!(texts.len(), codes.len(), "one description per code");
         assert!(!texts.contains(c"unknown status code"));
         assert_eq!(describe(oblivex_status(9999)), c"unknown status code");
+    }
+
+    #[test]
+    fn every_dkg_error_has_a_described_code() {
+        let errors = [
+            DkgError::BadLength,
+            DkgError::UnsupportedVersion,
+            DkgError::WrongKind,
+            DkgError::WrongSuite,
+            DkgError::WrongParameters,
+            DkgError::WrongSession,
+            DkgError::InvalidPartyId,
+            DkgError::WrongSender,
+            DkgError::WrongRecipient,
+            DkgError::UnsortedIds,
+            DkgError::InvalidElement,
+            DkgError::InvalidScalar,
+            DkgError::DuplicateMessage,
+            DkgError::InvalidThreshold,
+            DkgError::NoQualifiedParty,
+            DkgError::NotEnoughRevealedShares,
+            DkgError::DegenerateKey,
+            DkgError::ShareMismatch,
+        ];
+        let codes: HashSet<c_int> = errors.iter().map(|&e| oblivex_status::from(e).0).collect();
+        assert_eq!(codes.len(), errors.len(), "one code per DKG error");
+        for error in errors {
+            assert_ne!(describe(error.into()), c"unknown status code", "{error:?}");
+        }
+        for (code, _) in DKG_ONLY {
+            assert!(codes.contains(&code.0), "{code:?} comes from a DKG error");
+        }
     }
 }

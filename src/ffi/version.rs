@@ -26,6 +26,8 @@ pub const OBLIVEX_KAPPA_MAX: u32 = 128;
 pub const OBLIVEX_MAX_INPUT_LEN: usize = 65535;
 /// Largest number of parties of a sharing (party ids are `1..=` this).
 pub const OBLIVEX_MAX_PARTIES: usize = 1024;
+/// Bytes of a DKG run's session id.
+pub const OBLIVEX_DKG_SESSION_ID_LEN: usize = 32;
 /// Bytes of a BLS public key (compressed G2).
 pub const OBLIVEX_BLS_PUBLIC_KEY_LEN: usize = 96;
 /// Bytes of a BLS signature (compressed G1, `min_sig`).
@@ -53,6 +55,10 @@ mod tests {
         assert_eq!(OBLIVEX_KAPPA_MAX, crate::oblivious::Kappa::MAX);
         assert_eq!(OBLIVEX_MAX_INPUT_LEN, crate::oprf::MAX_INPUT_LEN);
         assert_eq!(OBLIVEX_MAX_PARTIES, crate::threshold::MAX_PARTIES);
+        assert_eq!(
+            OBLIVEX_DKG_SESSION_ID_LEN,
+            crate::threshold::dkg::SESSION_ID_LEN
+        );
         assert_eq!(
             OBLIVEX_BLS_PUBLIC_KEY_LEN,
             crate::bls::PublicKey::ENCODED_LEN

@@ -1,6 +1,8 @@
 //! The DKG's own error type: what a refused message or a failed run is
-//! refused for. Separate from [`crate::Error`] so that the C ABI's status
-//! list is untouched until the DKG gets its C API (issue 30, later part).
+//! refused for. Separate from [`crate::Error`], whose causes are the other
+//! protocols'; the C ABI maps each `DkgError` to a status
+//! (`src/ffi/status.rs`), sharing the code of the `Error` cause it
+//! matches.
 
 use core::fmt;
 

@@ -17,7 +17,8 @@ import COblivex
 /// ``ElGamalTarget`` are enums), ``unknownMode`` (each RFC 9497 mode has
 /// its own types, which pass only their own mode), and ``batchUsed``
 /// (a batch is `~Copyable` and its `finalize` consumes it, so a spent batch
-/// cannot be used: the compiler refuses it).
+/// cannot be used: the compiler refuses it), and ``wrongRound`` (likewise
+/// for a DKG round state and its step).
 public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `OBLIVEX_ERR_NULL_POINTER`: a required pointer argument was NULL.
     case nullPointer
@@ -84,7 +85,8 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// a server answered from outside the named quorum.
     case invalidPartyID
     /// `OBLIVEX_ERR_INVALID_THRESHOLD`: a threshold t of m is unusable
-    /// (t = 0, t > m, or m above ``Library/maxParties``).
+    /// (t = 0, t > m, or m above ``Library/maxParties``; for a DKG also
+    /// m < 2 or m < 2t − 1, or t = 1 in a refresh).
     case invalidThreshold
     /// `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`: fewer than t servers answered
     /// correctly; `cheaters` names the servers caught cheating.
@@ -94,7 +96,7 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownTarget
     /// `OBLIVEX_ERR_SUITE_MISMATCH`: values of different suites were used
     /// together (a key share and commitments, a public key and a checked
-    /// client).
+    /// client), or a DKG message is of another suite than the run's.
     case suiteMismatch
     /// `OBLIVEX_ERR_MISSING_PROOF`: the proof is missing where the mode
     /// needs one (an empty proof given to a VOPRF or POPRF batch).
@@ -113,6 +115,44 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE`: an RSA ciphertext (or message
     /// to sign) is not below the modulus n.
     case ciphertextOutOfRange
+    /// `OBLIVEX_ERR_UNSUPPORTED_VERSION`: a DKG message's format version is not one
+    /// this library reads.
+    case unsupportedVersion
+    /// `OBLIVEX_ERR_WRONG_MESSAGE_KIND`: a DKG message is of another kind than the
+    /// one expected (or a key generation's message in a refresh).
+    case wrongMessageKind
+    /// `OBLIVEX_ERR_WRONG_PARAMETERS`: a DKG message's threshold or party count
+    /// differs from the run's.
+    case wrongParameters
+    /// `OBLIVEX_ERR_WRONG_SESSION`: a DKG message carries another session id.
+    case wrongSession
+    /// `OBLIVEX_ERR_WRONG_SENDER`: the sender written in a DKG message is not
+    /// the party the transport authenticated.
+    case wrongSender
+    /// `OBLIVEX_ERR_WRONG_RECIPIENT`: a DKG share pair is addressed to another
+    /// party.
+    case wrongRecipient
+    /// `OBLIVEX_ERR_UNSORTED_PARTY_IDS`: a list of party ids in a DKG message is
+    /// not strictly increasing, or names its sender.
+    case unsortedPartyIDs
+    /// `OBLIVEX_ERR_DUPLICATE_MESSAGE`: two DKG messages of one round from the
+    /// same sender, or one from the receiving party itself.
+    case duplicateMessage
+    /// `OBLIVEX_ERR_NO_QUALIFIED_PARTY`: every party of a DKG run was
+    /// disqualified.
+    case noQualifiedParty
+    /// `OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES`: fewer than t valid shares of an
+    /// exposed DKG dealer were revealed.
+    case notEnoughRevealedShares
+    /// `OBLIVEX_ERR_DEGENERATE_KEY`: a DKG's key, a joint commitment or a share
+    /// came out as the identity or zero: run again with a new session id.
+    case degenerateKey
+    /// `OBLIVEX_ERR_SHARE_MISMATCH`: a key share does not match the commitments
+    /// it should (a refresh started from a share of another key).
+    case shareMismatch
+    /// `OBLIVEX_ERR_WRONG_ROUND`: a DKG step out of turn (the package's round
+    /// states are consumed by their step, so this would be a bug in it).
+    case wrongRound
     /// `OBLIVEX_ERR_PANIC`: internal error, a panic caught at the library's
     /// C boundary (a bug in oblivex; please report it).
     case panic
@@ -156,6 +196,19 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
         case OBLIVEX_ERR_INVALID_CRT_EXPONENT: self = .invalidCRTExponent
         case OBLIVEX_ERR_INVALID_CRT_COEFFICIENT: self = .invalidCRTCoefficient
         case OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE: self = .ciphertextOutOfRange
+        case OBLIVEX_ERR_UNSUPPORTED_VERSION: self = .unsupportedVersion
+        case OBLIVEX_ERR_WRONG_MESSAGE_KIND: self = .wrongMessageKind
+        case OBLIVEX_ERR_WRONG_PARAMETERS: self = .wrongParameters
+        case OBLIVEX_ERR_WRONG_SESSION: self = .wrongSession
+        case OBLIVEX_ERR_WRONG_SENDER: self = .wrongSender
+        case OBLIVEX_ERR_WRONG_RECIPIENT: self = .wrongRecipient
+        case OBLIVEX_ERR_UNSORTED_PARTY_IDS: self = .unsortedPartyIDs
+        case OBLIVEX_ERR_DUPLICATE_MESSAGE: self = .duplicateMessage
+        case OBLIVEX_ERR_NO_QUALIFIED_PARTY: self = .noQualifiedParty
+        case OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES: self = .notEnoughRevealedShares
+        case OBLIVEX_ERR_DEGENERATE_KEY: self = .degenerateKey
+        case OBLIVEX_ERR_SHARE_MISMATCH: self = .shareMismatch
+        case OBLIVEX_ERR_WRONG_ROUND: self = .wrongRound
         case OBLIVEX_ERR_PANIC: self = .panic
         default: self = .unknownStatus(status)
         }
@@ -195,6 +248,19 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidCRTExponent: OBLIVEX_ERR_INVALID_CRT_EXPONENT
         case .invalidCRTCoefficient: OBLIVEX_ERR_INVALID_CRT_COEFFICIENT
         case .ciphertextOutOfRange: OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE
+        case .unsupportedVersion: OBLIVEX_ERR_UNSUPPORTED_VERSION
+        case .wrongMessageKind: OBLIVEX_ERR_WRONG_MESSAGE_KIND
+        case .wrongParameters: OBLIVEX_ERR_WRONG_PARAMETERS
+        case .wrongSession: OBLIVEX_ERR_WRONG_SESSION
+        case .wrongSender: OBLIVEX_ERR_WRONG_SENDER
+        case .wrongRecipient: OBLIVEX_ERR_WRONG_RECIPIENT
+        case .unsortedPartyIDs: OBLIVEX_ERR_UNSORTED_PARTY_IDS
+        case .duplicateMessage: OBLIVEX_ERR_DUPLICATE_MESSAGE
+        case .noQualifiedParty: OBLIVEX_ERR_NO_QUALIFIED_PARTY
+        case .notEnoughRevealedShares: OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES
+        case .degenerateKey: OBLIVEX_ERR_DEGENERATE_KEY
+        case .shareMismatch: OBLIVEX_ERR_SHARE_MISMATCH
+        case .wrongRound: OBLIVEX_ERR_WRONG_ROUND
         case .panic: OBLIVEX_ERR_PANIC
         case .unknownStatus(let code): code
         }

@@ -127,8 +127,17 @@ func withOutput(
     capacity: Int,
     _ body: (UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int>) -> Int32
 ) throws(OblivexError) -> [UInt8] {
+    try withOutputValues(capacity: capacity, body)
+}
+
+/// ``withOutput(capacity:_:)`` for an output array of any plain C value
+/// (`uint16_t` party ids, say), `capacity` values.
+func withOutputValues<Value: BitwiseCopyable>(
+    capacity: Int,
+    _ body: (UnsafeMutablePointer<Value>, Int, UnsafeMutablePointer<Int>) -> Int32
+) throws(OblivexError) -> [Value] {
     var status = OBLIVEX_OK
-    let output = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
+    let output = [Value](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
         var written = 0
         status = body(buffer.baseAddress!, capacity, &written)
         initialized = status == OBLIVEX_OK ? min(written, capacity) : 0

@@ -152,6 +152,8 @@ public enum Library {
     /// The largest number of parties of a sharing (party ids are
     /// `1...maxParties`).
     public static let maxParties = Int(OBLIVEX_MAX_PARTIES)
+    /// Bytes of a DKG run's session id (``DKGRound1``).
+    public static let dkgSessionIDLength = Int(OBLIVEX_DKG_SESSION_ID_LEN)
 
     /// The largest modulus of a ``ModulusContext``, in bits.
     public static let maxModulusBits = Int(OBLIVEX_MAX_MODULUS_BITS)

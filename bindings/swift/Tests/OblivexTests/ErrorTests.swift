@@ -42,10 +42,23 @@ struct ErrorTests {
             (OBLIVEX_ERR_INVALID_CRT_EXPONENT, .invalidCRTExponent),
             (OBLIVEX_ERR_INVALID_CRT_COEFFICIENT, .invalidCRTCoefficient),
             (OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE, .ciphertextOutOfRange),
+            (OBLIVEX_ERR_UNSUPPORTED_VERSION, .unsupportedVersion),
+            (OBLIVEX_ERR_WRONG_MESSAGE_KIND, .wrongMessageKind),
+            (OBLIVEX_ERR_WRONG_PARAMETERS, .wrongParameters),
+            (OBLIVEX_ERR_WRONG_SESSION, .wrongSession),
+            (OBLIVEX_ERR_WRONG_SENDER, .wrongSender),
+            (OBLIVEX_ERR_WRONG_RECIPIENT, .wrongRecipient),
+            (OBLIVEX_ERR_UNSORTED_PARTY_IDS, .unsortedPartyIDs),
+            (OBLIVEX_ERR_DUPLICATE_MESSAGE, .duplicateMessage),
+            (OBLIVEX_ERR_NO_QUALIFIED_PARTY, .noQualifiedParty),
+            (OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES, .notEnoughRevealedShares),
+            (OBLIVEX_ERR_DEGENERATE_KEY, .degenerateKey),
+            (OBLIVEX_ERR_SHARE_MISMATCH, .shareMismatch),
+            (OBLIVEX_ERR_WRONG_ROUND, .wrongRound),
             (OBLIVEX_ERR_PANIC, .panic),
         ]
         // Every code from 1 to the last, and the panic code: none missing.
-        #expect(cases.map(\.0) == Array(1...31) + [100])
+        #expect(cases.map(\.0) == Array(1...44) + [100])
         var descriptions = Set<String>()
         for (status, error) in cases {
             #expect(OblivexError(status: status, cheaters: [4, 7]) == error)
