@@ -354,6 +354,9 @@ const (
 	// DKGWrongRevealedShare: it revealed a wrong pair of exposed dealer
 	// Detail.
 	DKGWrongRevealedShare DKGOffence = C.OBLIVEX_DKG_OFFENCE_WRONG_REVEALED_SHARE
+	// DKGWrongConstantTerm: in a resharing, an old party dealt a constant
+	// term that is not the commitment to its old share.
+	DKGWrongConstantTerm DKGOffence = C.OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM
 )
 
 // DKGBlame is one entry of a run's blame list: who, and what.

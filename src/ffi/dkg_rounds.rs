@@ -50,6 +50,11 @@ pub const OBLIVEX_DKG_OFFENCE_FALSE_FELDMAN_COMPLAINT: u16 = 8;
 /// The party revealed a wrong pair of exposed dealer `detail`. Recorded
 /// only.
 pub const OBLIVEX_DKG_OFFENCE_WRONG_REVEALED_SHARE: u16 = 9;
+/// In a resharing, an old party's dealt constant term is not the
+/// commitment to its old share: it dealt something else. Disqualifies
+/// (the resharing has no C entry point yet; Rust's
+/// `DkgParty::start_reshare_dealer`).
+pub const OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM: u16 = 10;
 /// `uint16_t` values per blame entry: the party named, its offence
 /// (`OBLIVEX_DKG_OFFENCE_*`), the offence's `detail` (a round, a party id
 /// or a count), and `error` (a status, for
@@ -88,6 +93,7 @@ fn blame_entry(blame: &Blame) -> [u16; OBLIVEX_DKG_BLAME_ENTRY_LEN] {
         Offence::WrongRevealedShare { dealer } => {
             (OBLIVEX_DKG_OFFENCE_WRONG_REVEALED_SHARE, dealer, 0)
         }
+        Offence::WrongConstantTerm => (OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM, 0, 0),
     };
     [blame.party, offence, detail, error]
 }

@@ -68,6 +68,9 @@ public struct DKGOffence: RawRepresentable, Hashable, Sendable {
     public static let falseFeldmanComplaint = DKGOffence(OBLIVEX_DKG_OFFENCE_FALSE_FELDMAN_COMPLAINT)
     /// It revealed a wrong pair of exposed dealer ``DKGBlame/detail``.
     public static let wrongRevealedShare = DKGOffence(OBLIVEX_DKG_OFFENCE_WRONG_REVEALED_SHARE)
+    /// In a resharing, an old party dealt a constant term that is not the
+    /// commitment to its old share.
+    public static let wrongConstantTerm = DKGOffence(OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM)
 }
 
 /// One entry of a run's blame list: who, and what.
