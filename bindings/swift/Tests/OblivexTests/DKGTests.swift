@@ -183,7 +183,8 @@ struct DKGTests {
         let (keySet, cheaters) = try BLSKeySet.derive(commitments: outputs[0].commitments, parties: 5, signerKeys: published)
         #expect(cheaters.isEmpty)
         let batch = try BLSClient(keySet: keySet).blind([Array("dkg".utf8)])
-        let signatures = try batch.finalize(try respond(outputs.map(\.share), batch.request, ids: allFive)).signatures
+        let responses = try respond(outputs.map(\.share), batch.request, ids: allFive)
+        let signatures = try batch.finalize(responses).signatures
         #expect(keySet.publicKey.isValidSignature(signatures[0], for: Array("dkg".utf8)))
 
         // Party 2 publishes party 1's key: named, and the key set is the same.
