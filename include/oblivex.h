@@ -1964,6 +1964,69 @@ oblivex_status oblivex_bls_verify(const uint8_t *public_key,
                                   size_t signature_len);
 
 /**
+ * Writes the G2 key of a signer's share (`OBLIVEX_BLS_PUBLIC_KEY_LEN`
+ * bytes, `sk_j` times the G2 generator, compressed) to `signer_key` and
+ * its length to `*signer_key_written`: what the signer publishes after a
+ * DKG so that anyone can build the key set
+ * (`oblivex_bls_key_set_derive`). Constant time in the share.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_SUITE_MISMATCH` (a share of another suite than
+ * `OBLIVEX_SUITE_BLS12381G1_SHA256`), `OBLIVEX_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `share` is a live handle; `signer_key` points to `signer_key_capacity`
+ * writable bytes; `signer_key_written` to a writable `size_t`.
+ */
+oblivex_status oblivex_bls_signer_key(const struct oblivex_key_share *share,
+                                      uint8_t *signer_key,
+                                      size_t signer_key_capacity,
+                                      size_t *signer_key_written);
+
+/**
+ * Builds the key set of a t-of-m BLS key shared by a DKG from the G1
+ * `commitments` of the run (suite `OBLIVEX_SUITE_BLS12381G1_SHA256`, t
+ * their number), `parties` m, and the G2 keys the signers published
+ * (`oblivex_bls_signer_key`): `count` of them, signer `party_ids[i]`'s
+ * key `signer_keys[i]` of `signer_keys_lens[i]` bytes, from any signers
+ * of 1..m. Each key is checked against the signer's public share by a
+ * pairing; those that do not decode or fail are written to `cheaters`
+ * (capacity at least `count`), their number to `*cheaters_written`. The
+ * public key is interpolated from t right keys and checked against the
+ * commitments' public key by a pairing; the keys of signers that
+ * published none or a wrong one are interpolated too. Stores the key set
+ * in `*key_set_out` (release it with `oblivex_bls_key_set_free`). Public
+ * data only: variable time. The commitments are only read.
+ *
+ * Errors: two carry the cheater list (as `OBLIVEX_OK` does) but make no
+ * key set: `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES` (fewer than t right keys)
+ * and `OBLIVEX_ERR_VERIFICATION_FAILED` (the public key fails its check,
+ * which t right keys rule out). The others write nothing:
+ * `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_SUITE_MISMATCH` (commitments
+ * of another suite), `OBLIVEX_ERR_INVALID_THRESHOLD` (not `1 <= t <= m <=
+ * OBLIVEX_MAX_PARTIES`), `OBLIVEX_ERR_INVALID_PARTY_ID` (an id zero,
+ * repeated or above m, or more than `OBLIVEX_MAX_PARTIES` keys),
+ * `OBLIVEX_ERR_BUFFER_TOO_SMALL` (`cheaters`).
+ *
+ * # Safety
+ * `commitments` is a live handle; `party_ids`, `signer_keys` and
+ * `signer_keys_lens` hold `count` entries, each key readable for its
+ * length; `cheaters` points to `cheaters_capacity` writable ids;
+ * `cheaters_written` to a writable `size_t`; `key_set_out` to a writable
+ * pointer.
+ */
+oblivex_status oblivex_bls_key_set_derive(const struct oblivex_commitments *commitments,
+                                          size_t parties,
+                                          const uint16_t *party_ids,
+                                          const uint8_t *const *signer_keys,
+                                          const size_t *signer_keys_lens,
+                                          size_t count,
+                                          uint16_t *cheaters,
+                                          size_t cheaters_capacity,
+                                          size_t *cheaters_written,
+                                          struct oblivex_bls_key_set **key_set_out);
+
+/**
  * Encrypts `message` (an element encoding of `suite`, not the identity)
  * under `public_key` (an element encoding, e.g. from
  * `oblivex_commitments_public_key`) and writes the ciphertext `c1 || c2`

@@ -15,7 +15,7 @@ use oblivex::threshold::dkg::{
     Complaints, DkgError, DkgOutput, DkgParams, DkgParty, FeldmanCommitments, FeldmanComplaints,
     Justifications, Offence, PedersenCommitments, Received, RevealedShares, SharePair,
 };
-use oblivex::threshold::{KeyShare, PartyId};
+use oblivex::threshold::{Commitments, KeyShare, PartyId, Response};
 use support::dkg::{
     blame, check_agreement, check_oprf, header_len, honest, random_element_bytes,
     random_scalar_bytes, reconstruct, rng, run, run_rounds, scalar_bytes, share_answers,
@@ -63,25 +63,59 @@ fn dkg_honest_run_ffdhe2048() {
     honest_runs::<Ffdhe2048>(&[(2, 3)]);
 }
 
+/// Each party's published G2 key: `sk_j·G2gen` of its share, encoded.
+fn published_g2_keys(outputs: &[DkgOutput<Bls12381G1>]) -> Vec<(PartyId, Vec<u8>)> {
+    outputs
+        .iter()
+        .map(|o| {
+            let share = o.share();
+            (
+                share.id(),
+                PublicKey::from_secret(share.secret()).to_bytes().to_vec(),
+            )
+        })
+        .collect()
+}
+
+fn as_responses(keys: &[(PartyId, Vec<u8>)]) -> Vec<Response<'_>> {
+    keys.iter()
+        .map(|(party, bytes)| Response {
+            party: *party,
+            elements: bytes,
+        })
+        .collect()
+}
+
+/// The parties of the BLS runs (3 of them must sign).
+const BLS_PARTIES: usize = 5;
+
+/// An honest 3-of-5 run on BLS12-381: every party's output and the
+/// commitments they all hold.
+fn bls_run() -> (Vec<DkgOutput<Bls12381G1>>, Commitments<Bls12381G1>) {
+    let outputs: Vec<DkgOutput<Bls12381G1>> = run::<Bls12381G1>(3, BLS_PARTIES, &honest)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let commitments = outputs[0].commitments().clone();
+    assert!(outputs.iter().all(|o| o.commitments() == &commitments));
+    (outputs, commitments)
+}
+
 #[test]
 fn dkg_bls_signatures_verify_under_the_dkg_key() {
-    let (t, n) = (3, 5);
-    let outputs = run::<Bls12381G1>(t, n, &honest);
-    let all: Vec<PartyId> = (1..=n as PartyId).collect();
-    let key = check_agreement::<Bls12381G1>(&outputs, &all);
-    let outputs: Vec<DkgOutput<Bls12381G1>> = outputs.into_iter().map(Result::unwrap).collect();
-    let signer_keys = outputs
-        .iter()
-        .map(|o| PublicKey::from_secret(o.share().secret()))
-        .collect();
-    // The G2 key from the reconstructed key (tests only); KeySet::new
-    // checks it against the DKG's A_0 by a pairing.
-    let key_set = KeySet::new(
-        PublicKey::from_secret(&key),
-        signer_keys,
-        outputs[0].commitments().clone(),
-    )
-    .unwrap();
+    let (outputs, commitments) = bls_run();
+    // No key is reconstructed: the G2 public key comes from the parties'
+    // published G2 keys, checked against the commitments.
+    let published = published_g2_keys(&outputs);
+    let derived =
+        KeySet::derive_vartime(commitments, BLS_PARTIES, &as_responses(&published)).unwrap();
+    assert!(derived.cheaters.is_empty());
+    let key_set = derived.key_set;
+    assert_eq!(
+        KeySet::from_bytes(&key_set.to_bytes()).unwrap(),
+        key_set,
+        "the derived key set passes KeySet's own checks"
+    );
     let blst_pk = blst::min_sig::PublicKey::from_bytes(&key_set.public_key().to_bytes()).unwrap();
     let messages: [&[u8]; 3] = [b"one", b"two", b""];
     let batch = SigningClient::new(key_set.clone(), Kappa::DEFAULT)
@@ -107,6 +141,59 @@ fn dkg_bls_signatures_verify_under_the_dkg_key() {
         b"three",
         &signatures.outputs[0]
     ));
+}
+
+#[test]
+fn dkg_bls_wrong_g2_keys_are_named() {
+    let (outputs, commitments) = bls_run();
+    let honest_keys = published_g2_keys(&outputs);
+    let expected = KeySet::derive_vartime(
+        commitments.clone(),
+        BLS_PARTIES,
+        &as_responses(&honest_keys),
+    )
+    .unwrap()
+    .key_set;
+    // Party 2 publishes another valid G2 point, party 4 a malformed one,
+    // party 5 nothing yet.
+    let mut keys = honest_keys.clone();
+    keys[1].1 = PublicKey::from_secret(&Bls12381G1::random_scalar(&mut rng()))
+        .to_bytes()
+        .to_vec();
+    keys[3].1[95] ^= 1;
+    keys.pop();
+    keys.push((6, honest_keys[0].1.clone()));
+    assert_eq!(
+        KeySet::derive_vartime(commitments.clone(), BLS_PARTIES, &as_responses(&keys))
+            .unwrap_err()
+            .error,
+        oblivex::Error::InvalidPartyId,
+        "an id above n"
+    );
+    keys.pop();
+    // Parties 1 and 3 alone are fewer than t = 3.
+    let failure =
+        KeySet::derive_vartime(commitments.clone(), BLS_PARTIES, &as_responses(&keys)).unwrap_err();
+    assert_eq!(failure.error, oblivex::Error::NotEnoughResponses);
+    assert_eq!(failure.cheaters, vec![2, 4]);
+    // With party 5's the key set is whole: parties 2 and 4 get their right
+    // keys, interpolated (any order of publication).
+    keys.push(honest_keys[4].clone());
+    keys.reverse();
+    let derived = KeySet::derive_vartime(commitments, BLS_PARTIES, &as_responses(&keys)).unwrap();
+    assert_eq!(derived.cheaters, vec![2, 4]);
+    assert_eq!(derived.key_set, expected);
+    for (id, bytes) in &honest_keys {
+        assert_eq!(
+            derived
+                .key_set
+                .signer_key(*id)
+                .unwrap()
+                .to_bytes()
+                .as_slice(),
+            bytes.as_slice()
+        );
+    }
 }
 
 // ------------------------------------------------------------ cheating

@@ -44,6 +44,7 @@ use oblivex::group::{
 use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{CheckedOprfClient, KeyPair, OprfClient, ThresholdOprfClient};
+use oblivex::threshold::dkg::{DkgParams, DkgParty, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN};
 use oblivex::threshold::{deal, evaluate_share, Commitments, KeyShare, Response};
 use rand_core::Rng;
 use support::replay_rng::ReplayRng;
@@ -882,4 +883,113 @@ fn bls_signing_coins_are_wiped() {
         .map(|(h, r)| Bls12381G1::mul(h, r))
         .collect();
     coins.assert_match(&sent, &wire);
+}
+
+// ---------------------------------------------------------------------------
+// A DKG refresh party through the C ABI.
+
+/// A refresh party (`oblivex_dkg_refresh_new`, t = 3 of n = 5) holds a copy
+/// of the old share and its new polynomials: freeing it (with the share
+/// and commitments it started from) must leave the old share nowhere.
+fn refresh_party_is_wiped<G: InMemory>() {
+    let mut rng = ReplayRng::new(format!("{} refresh", G::SUITE_ID).as_bytes());
+    let key = G::random_scalar(&mut rng);
+    let (shares, commitments) = deal::<G, _>(&key, 3, 5, &mut rng).unwrap();
+    let share = &shares[1];
+    let share_bytes = share.to_bytes();
+    let commitment_bytes = commitments.to_bytes();
+    let session = [0x5e_u8; OBLIVEX_DKG_SESSION_ID_LEN];
+    let secrets = vec![G::scalar_in_memory(share.secret())];
+    assert_wiped(
+        &format!("{} dkg refresh party", G::SUITE_ID),
+        &secrets,
+        G::drop_unwiped(std::slice::from_ref(share.secret())),
+        || {
+            let (mut handle, mut committed, mut party) =
+                (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+            // SAFETY: each buffer holds its length; the outputs are writable;
+            // the handles made here are live until freed once below.
+            unsafe {
+                let status = oblivex_key_share_from_bytes(
+                    G::SUITE,
+                    share_bytes.as_ptr(),
+                    share_bytes.len(),
+                    &mut handle,
+                );
+                assert_eq!(status, OBLIVEX_OK);
+                let status = oblivex_commitments_from_bytes(
+                    G::SUITE,
+                    commitment_bytes.as_ptr(),
+                    commitment_bytes.len(),
+                    &mut committed,
+                );
+                assert_eq!(status, OBLIVEX_OK);
+                let status = oblivex_dkg_refresh_new(
+                    handle,
+                    committed,
+                    5,
+                    session.as_ptr(),
+                    session.len(),
+                    &mut party,
+                );
+                assert_eq!(status, OBLIVEX_OK);
+                oblivex_dkg_party_free(party);
+                oblivex_commitments_free(committed);
+                oblivex_key_share_free(handle);
+            }
+        },
+    );
+}
+
+#[test]
+fn dkg_refresh_parties_are_wiped_on_free() {
+    refresh_party_is_wiped::<Ristretto255>();
+    refresh_party_is_wiped::<P256>();
+    refresh_party_is_wiped::<Bls12381G1>();
+    refresh_party_is_wiped::<Ffdhe2048>();
+}
+
+/// A DKG party's dealing (`DkgParty::start`, 3 of 5): its secret and
+/// blinding polynomials, drawn from a replayed RNG, must be in no freed
+/// block once its state and messages are dropped.
+fn dealing_is_wiped<G: InMemory>() {
+    let seed = format!("{} dealing", G::SUITE_ID);
+    let (t, n) = (3, 5);
+    let mut replay = ReplayRng::new(seed.as_bytes());
+    let mut coefficients = G::random_scalars(t, &mut replay);
+    coefficients.extend(G::random_scalars(t, &mut replay));
+    let secrets: Vec<Vec<u8>> = coefficients.iter().map(G::scalar_in_memory).collect();
+    let params = DkgParams::<G>::new(t, n, [0x5e; SESSION_ID_LEN]).unwrap();
+    let commitments = assert_wiped(
+        &format!("{} dkg dealing", G::SUITE_ID),
+        &secrets,
+        G::drop_unwiped(&coefficients),
+        || {
+            let rng = &mut ReplayRng::new(seed.as_bytes());
+            let (state, messages) = DkgParty::start(params, 1, rng).unwrap();
+            drop(state);
+            messages.commitments.to_bytes()
+        },
+    );
+    // The replay is the dealing's: its first commitment is a_0·B + b_0·H.
+    let h = G::hash_to_group(&[G::SUITE_ID.as_bytes()], PEDERSEN_GENERATOR_DST);
+    let first = G::add(
+        &G::mul_base(&coefficients[0]),
+        &G::mul(&h, &coefficients[t]),
+    );
+    assert!(
+        commitments
+            .windows(G::ELEMENT_LEN)
+            .any(|w| w == encode_to_vec::<G>(&first).as_slice()),
+        "{}: the replayed coefficients are not the dealing's",
+        G::SUITE_ID
+    );
+}
+
+#[test]
+fn dkg_dealings_are_wiped_on_drop() {
+    dealing_is_wiped::<Ristretto255>();
+    dealing_is_wiped::<P256>();
+    dealing_is_wiped::<Bls12381G1>();
+    dealing_is_wiped::<Ffdhe2048>();
 }

@@ -259,3 +259,56 @@ func TestDKGBadCalls(t *testing.T) {
 		t.Fatalf("no session: %v", err)
 	}
 }
+
+// TestDKGBLSKeySetFromSignerKeys builds a BLS key set after a DKG from the
+// signers' published G2 keys (no key reconstructed), signs with it, and
+// names a signer whose key is wrong.
+func TestDKGBLSKeySetFromSignerKeys(t *testing.T) {
+	session := bytes.Repeat([]byte{0x33}, DKGSessionIDLen)
+	outputs, errs := runDKG(t, startAll(t, SuiteBLS12381G1, 3, 5, session), honestNetwork)
+	expectAgreement(t, outputs, errs, all5, all5, nil)
+	published := make([]Response, len(outputs))
+	for i, o := range outputs {
+		published[i] = Response{Party: o.Share.ID(), Elements: must(o.Share.BLSSignerKey()).Bytes()}
+	}
+	keySet, cheaters, err := DeriveBLSKeySet(outputs[0].Commitments, 5, published)
+	if err != nil || len(cheaters) != 0 {
+		t.Fatalf("derive: %v %v", err, cheaters)
+	}
+	shares := make([]*KeyShare, len(outputs))
+	for i, o := range outputs {
+		shares[i] = o.Share
+	}
+	client := must(NewBLSClient(keySet, nil, 0))
+	batch := must(client.Blind([][]byte{[]byte("dkg")}))
+	signatures, _, err := batch.Finalize(respond(t, shares, batch.Request(), nil, all5, nil))
+	if err != nil || keySet.PublicKey().Verify([]byte("dkg"), signatures[0]) != nil {
+		t.Fatalf("a signature under the derived key set: %v", err)
+	}
+
+	// Party 2 publishes party 1's key: named, and the key set is the same.
+	wrong := append([]Response(nil), published...)
+	wrong[1].Elements = published[0].Elements
+	again, cheaters, err := DeriveBLSKeySet(outputs[0].Commitments, 5, wrong)
+	if err != nil || !reflect.DeepEqual(cheaters, []uint16{2}) || !again.PublicKey().Equal(keySet.PublicKey()) {
+		t.Fatalf("a wrong key: %v %v", err, cheaters)
+	}
+	var cheating *CheatingServersError
+	_, _, err = DeriveBLSKeySet(outputs[0].Commitments, 5, wrong[:3])
+	if !errors.As(err, &cheating) || !errors.Is(err, ErrNotEnoughResponses) || !reflect.DeepEqual(cheating.Servers, []uint16{2}) {
+		t.Fatalf("two right keys of t = 3: %v", err)
+	}
+	if _, _, err := DeriveBLSKeySet(outputs[0].Commitments, 5, append(wrong, Response{Party: 6, Elements: published[0].Elements})); !errors.Is(err, ErrInvalidPartyID) {
+		t.Fatalf("an id above m: %v", err)
+	}
+	other, commitments, err := Deal(SuiteRistretto255, nil, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other[0].BLSSignerKey(); !errors.Is(err, ErrSuiteMismatch) {
+		t.Fatalf("a ristretto255 share's G2 key: %v", err)
+	}
+	if _, _, err := DeriveBLSKeySet(commitments, 3, nil); !errors.Is(err, ErrSuiteMismatch) {
+		t.Fatalf("ristretto255 commitments: %v", err)
+	}
+}

@@ -187,7 +187,8 @@ func check(status C.oblivex_status) error {
 }
 
 // CheatingServersError is the failure of a threshold client's Finalize
-// that comes after every answer was checked: Err is the reason
+// that comes after every answer was checked (and of DeriveBLSKeySet,
+// after every signer's key was): Err is the reason
 // (ErrNotEnoughResponses: fewer than t correct answers;
 // ErrVerificationFailed: a cheater in a named quorum, so ask another
 // quorum with a fresh batch; ErrInvalidInput, ElGamal only: a ciphertext

@@ -264,6 +264,17 @@ func checkResponses(rs []Response, quorum []uint16) error {
 	return nil
 }
 
+// splitResponses is the party ids and the bytes of rs, as the C API takes
+// them.
+func splitResponses(rs []Response) ([]uint16, [][]byte) {
+	parties := make([]uint16, len(rs))
+	items := make([][]byte, len(rs))
+	for i, r := range rs {
+		parties[i], items[i] = r.Party, r.Elements
+	}
+	return parties, items
+}
+
 // thresholdFinalize is a threshold client's C last step, its batch bound.
 type thresholdFinalize func(partyIDs *C.uint16_t, responses **C.uint8_t, lens *C.size_t, count C.size_t,
 	outputs *C.uint8_t, outputsCapacity C.size_t, outputsWritten *C.size_t,
@@ -274,11 +285,7 @@ type thresholdFinalize func(partyIDs *C.uint16_t, responses **C.uint8_t, lens *C
 // failure that carries the cheater list a *CheatingServersError; other
 // errors as they are.
 func finalizeThreshold(rs []Response, outputLen, count int, f thresholdFinalize) ([][]byte, []uint16, error) {
-	parties := make([]uint16, len(rs))
-	items := make([][]byte, len(rs))
-	for i, r := range rs {
-		parties[i], items[i] = r.Party, r.Elements
-	}
+	parties, items := splitResponses(rs)
 	arrays := newCArrays(items)
 	defer arrays.free()
 	outputs := newOut(outputLen * count)

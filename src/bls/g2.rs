@@ -4,9 +4,9 @@
 
 use blst::{
     blst_fp12, blst_fp12_finalverify, blst_miller_loop, blst_p1_affine, blst_p1_affine_generator,
-    blst_p1_to_affine, blst_p2, blst_p2_affine, blst_p2_affine_compress, blst_p2_affine_in_g2,
-    blst_p2_affine_is_inf, blst_p2_generator, blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress,
-    BLST_ERROR,
+    blst_p1_to_affine, blst_p2, blst_p2_add_or_double, blst_p2_affine, blst_p2_affine_compress,
+    blst_p2_affine_in_g2, blst_p2_affine_is_inf, blst_p2_from_affine, blst_p2_generator,
+    blst_p2_is_inf, blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress, BLST_ERROR,
 };
 use zeroize::Zeroize;
 
@@ -81,6 +81,32 @@ impl PublicKey {
         }
         Ok(PublicKey(affine))
     }
+}
+
+/// `Σ_i weights[i]·keys[i]` (Lagrange interpolation in the exponent of
+/// published keys with public weights, so variable time is allowed; blst's
+/// multiplication is constant time anyway), or `None` for the identity.
+pub(crate) fn combine_vartime(keys: &[PublicKey], weights: &[Fr]) -> Option<PublicKey> {
+    let mut sum = blst_p2::default();
+    for (key, weight) in keys.iter().zip(weights) {
+        let scalar = weight.to_blst_scalar();
+        let (mut point, mut term, previous) = (blst_p2::default(), blst_p2::default(), sum);
+        // SAFETY: valid pointers to initialised blst values, each output
+        // distinct from its inputs; `scalar.b` holds 32 little-endian bytes
+        // of which 255 bits count.
+        unsafe {
+            blst_p2_from_affine(&mut point, &key.0);
+            blst_p2_mult(&mut term, &point, scalar.b.as_ptr(), 255);
+            blst_p2_add_or_double(&mut sum, &previous, &term);
+        }
+    }
+    let mut affine = blst_p2_affine::default();
+    // SAFETY: valid pointers to initialised blst values.
+    let infinity = unsafe {
+        blst_p2_to_affine(&mut affine, &sum);
+        blst_p2_is_inf(&sum)
+    };
+    (!infinity).then_some(PublicKey(affine))
 }
 
 /// Whether `e(commitment, G2gen) = e(G1gen, key)`: the G1 commitment and

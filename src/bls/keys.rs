@@ -48,18 +48,25 @@ impl KeySet {
             return Err(Error::VerificationFailed);
         }
         for (index, key) in signer_keys.iter().enumerate() {
-            let commitment = commitments
-                .party_commitment(index as PartyId + 1)
-                .map_err(|_| Error::VerificationFailed)?;
-            if !same_secret(&commitment, key) {
+            if !signer_key_matches(&commitments, index as PartyId + 1, key) {
                 return Err(Error::VerificationFailed);
             }
         }
-        Ok(KeySet {
+        Ok(KeySet::checked(public_key, signer_keys, commitments))
+    }
+
+    /// A key set whose pairing checks the caller made (or that follow from
+    /// checks it made: [`KeySet::derive_vartime`]).
+    pub(super) fn checked(
+        public_key: PublicKey,
+        signer_keys: Vec<PublicKey>,
+        commitments: Commitments<Bls12381G1>,
+    ) -> KeySet {
+        KeySet {
             public_key,
             signer_keys,
             commitments,
-        })
+        }
     }
 
     /// The public key every signature verifies under.
@@ -127,6 +134,18 @@ impl KeySet {
             Commitments::from_bytes(&bytes[HEADER_LEN + (m + 1) * PublicKey::ENCODED_LEN..])?;
         KeySet::new(keys[0], keys[1..].to_vec(), commitments)
     }
+}
+
+/// Whether `key` is signer `id`'s G2 key: `e(C_id, G2gen) = e(G1gen, key)`
+/// with `C_id` its public share from the commitments (two Miller loops).
+pub(super) fn signer_key_matches(
+    commitments: &Commitments<Bls12381G1>,
+    id: PartyId,
+    key: &PublicKey,
+) -> bool {
+    commitments
+        .party_commitment(id)
+        .is_ok_and(|commitment| same_secret(&commitment, key))
 }
 
 /// A dealer's t-of-m threshold BLS key: `secret` (non-zero; pass a fresh

@@ -12,6 +12,12 @@
 //! short G1 multi-scalar multiplication per signer, no pairing per share —
 //! names the cheaters, combines and unblinds ([`SigningBatch::finalize`]).
 //!
+//! Without a dealer (a DKG, [`crate::threshold::dkg`]) nobody can compute
+//! the G2 public key: each signer publishes its share's G2 key
+//! ([`PublicKey::from_secret`]) and anyone builds the key set from t right
+//! ones ([`KeySet::derive_vartime`]), naming the signers whose key is
+//! wrong.
+//!
 //! What a signer must count: it cannot tell the balancer from a blinded
 //! message, so a client that puts a real message in the balancer's slot
 //! gets n + 1 signatures from a batch of n. Issuance limits must count
@@ -20,10 +26,12 @@
 //!
 //! [`KeyShare`]: crate::threshold::KeyShare
 
+mod derive;
 mod g2;
 mod keys;
 mod sign;
 
+pub use derive::DerivedKeySet;
 pub use g2::PublicKey;
 pub use keys::{deal, KeySet};
 pub use sign::{verify, SigningBatch, SigningClient, SIGNATURE_LEN};

@@ -7,6 +7,10 @@
 //! here, so a pointer is never reinterpreted as anything but its own
 //! handle's Rust type.
 
+use core::mem::MaybeUninit;
+
+use zeroize::Zeroize;
+
 use super::guard::catch_or;
 use super::status::{CResult, OBLIVEX_ERR_NULL_POINTER};
 
@@ -72,8 +76,13 @@ pub(crate) unsafe fn borrow_mut<'a, H: Handle<Ownership = Boxed>>(
     unsafe { ptr.cast::<H::RustType>().as_mut() }.ok_or(OBLIVEX_ERR_NULL_POINTER)
 }
 
-/// Gives a handle made by [`create`] back to Rust and drops its value,
-/// whose Drop wipes the secrets it holds. NULL is ignored.
+/// Gives a handle made by [`create`] back to Rust, drops its value, whose
+/// Drop wipes the secrets it holds, then wipes the whole block before it
+/// goes back to the allocator. The block holds bytes no field owns:
+/// padding, and past a variant smaller than its enum (every handle of a
+/// suite is one) whatever the stack held where the value was built, which
+/// `Box::new` copied in with it; a secret the builder handled (a key
+/// share's copy, on P-256) can be among them. NULL is ignored.
 ///
 /// # Safety
 /// `ptr` is NULL or a live handle made by [`create`] for this handle type,
@@ -82,8 +91,12 @@ pub(crate) unsafe fn free<H: Handle<Ownership = Boxed>>(ptr: *mut H) {
     catch_or((), || {
         if !ptr.is_null() {
             // SAFETY: a live handle of `H` is the `Box::into_raw` of an
-            // `H::RustType` (`create`), given back once by the contract.
-            drop(unsafe { Box::from_raw(ptr.cast::<H::RustType>()) });
+            // `H::RustType` (`create`), given back once by the contract;
+            // `MaybeUninit` has its layout, so the box frees it alike.
+            let mut block = unsafe { Box::from_raw(ptr.cast::<MaybeUninit<H::RustType>>()) };
+            // SAFETY: the block holds the live value, dropped only here.
+            unsafe { block.assume_init_drop() };
+            block.zeroize();
         }
     })
 }

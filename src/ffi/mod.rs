@@ -55,11 +55,14 @@ mod dkg_rounds;
 
 mod bls;
 
+mod bls_derive;
+
 mod elgamal;
 
 mod config;
 
 pub use bls::*;
+pub use bls_derive::*;
 pub use checked::*;
 pub use config::*;
 pub use dkg_party::*;

@@ -29,6 +29,17 @@ pub fn check_party_set(ids: &[PartyId]) -> Result<(), Error> {
 /// `Σ λ_j·f(j) = f(0)` for any polynomial of degree below `ids.len()`.
 /// Party ids are public, so this is plain (variable-time) arithmetic.
 pub fn lagrange_at_zero<G: PrimeOrderGroup>(ids: &[PartyId]) -> Result<Vec<G::Scalar>, Error> {
+    lagrange_at::<G>(ids, 0)
+}
+
+/// `λ_j(x) = Π_{l≠j} (l − x) / (l − j)` for every `j` of `ids`, in the
+/// order given: `Σ λ_j(x)·f(j) = f(x)` for any polynomial of degree below
+/// `ids.len()` (`x` = 0: [`lagrange_at_zero`]; another party's id: its
+/// share). Public ids: plain (variable-time) arithmetic.
+pub(crate) fn lagrange_at<G: PrimeOrderGroup>(
+    ids: &[PartyId],
+    x: PartyId,
+) -> Result<Vec<G::Scalar>, Error> {
     check_party_set(ids)?;
     let scalar = |id: PartyId| G::scalar_from_u64(u64::from(id));
     let mut numerators = Vec::with_capacity(ids.len());
@@ -37,7 +48,7 @@ pub fn lagrange_at_zero<G: PrimeOrderGroup>(ids: &[PartyId]) -> Result<Vec<G::Sc
         let mut numerator = G::scalar_from_u64(1);
         let mut denominator = G::scalar_from_u64(1);
         for &l in ids.iter().filter(|&&l| l != j) {
-            numerator = G::scalar_mul(&numerator, &scalar(l));
+            numerator = G::scalar_mul(&numerator, &G::scalar_sub(&scalar(l), &scalar(x)));
             denominator = G::scalar_mul(&denominator, &G::scalar_sub(&scalar(l), &scalar(j)));
         }
         numerators.push(numerator);

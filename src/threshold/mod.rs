@@ -36,6 +36,7 @@ mod lagrange;
 mod request;
 mod sharing;
 
+pub(crate) use lagrange::lagrange_at;
 pub use lagrange::{check_party_set, lagrange_at_zero, lagrange_for};
 pub use request::{
     check_response_ids, evaluate_share, Failure, Recovered, Response, ThresholdRequest,

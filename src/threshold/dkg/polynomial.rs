@@ -10,7 +10,9 @@ use crate::threshold::PartyId;
 /// The coefficients `c_0..c_{t−1}` of a secret polynomial of degree
 /// `t − 1`, of which `c_first..` are committed to (`first` = 1: `c_0` is
 /// zero, a refresh). Each scalar wipes itself on drop; not `Clone`, not
-/// `Debug`.
+/// `Debug`. The random coefficients are cloned out of the vector they are
+/// drawn into, never moved: a vector whose elements were moved out frees
+/// their bytes unwiped, while dropping it wipes each in place.
 pub(super) struct SecretPolynomial<G: PrimeOrderGroup> {
     coefficients: Vec<G::Scalar>,
     first: usize,
@@ -24,9 +26,10 @@ impl<G: PrimeOrderGroup> SecretPolynomial<G> {
         first: usize,
         rng: &mut R,
     ) -> Self {
+        let random = G::random_scalars(threshold - first, rng);
         let coefficients = (0..first)
             .map(|_| G::scalar_from_u64(0))
-            .chain(G::random_scalars(threshold - first, rng))
+            .chain(random.iter().cloned())
             .collect();
         SecretPolynomial {
             coefficients,
@@ -41,8 +44,9 @@ impl<G: PrimeOrderGroup> SecretPolynomial<G> {
         threshold: usize,
         rng: &mut R,
     ) -> Self {
+        let random = G::random_scalars(threshold - 1, rng);
         let coefficients = core::iter::once(constant.clone())
-            .chain(G::random_scalars(threshold - 1, rng))
+            .chain(random.iter().cloned())
             .collect();
         SecretPolynomial {
             coefficients,

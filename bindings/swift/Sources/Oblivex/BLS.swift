@@ -20,7 +20,7 @@ public final class BLSKeySet: @unchecked Sendable {
 
     /// Takes ownership of a new handle of a t-of-m key set (freeing it if
     /// its public key cannot be read).
-    private init(taking handle: OpaquePointer, threshold: Int, parties: Int) throws(OblivexError) {
+    init(taking handle: OpaquePointer, threshold: Int, parties: Int) throws(OblivexError) {
         let key: [UInt8]
         do {
             key = try withOutput(capacity: BLSPublicKey.length) { oblivex_bls_key_set_public_key(handle, $0, $1, $2) }

@@ -7,7 +7,9 @@ import COblivex
 /// servers' answers carry the party ids of the servers caught cheating
 /// (possibly none): ``notEnoughResponses(cheaters:)``,
 /// ``verificationFailed(cheaters:)`` (a cheater in a named quorum) and, for
-/// ElGamal, ``invalidInput(cheaters:)``. Elsewhere those lists are empty.
+/// ElGamal, ``invalidInput(cheaters:)``; so do the first two when
+/// ``BLSKeySet/derive(commitments:parties:signerKeys:)`` checked the
+/// signers' keys. Elsewhere those lists are empty.
 /// Match a case without its list as `catch .verificationFailed`.
 ///
 /// Some cases cannot come out of this package and exist to map every
@@ -89,7 +91,8 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// m < 2 or m < 2t − 1, or t = 1 in a refresh).
     case invalidThreshold
     /// `OBLIVEX_ERR_NOT_ENOUGH_RESPONSES`: fewer than t servers answered
-    /// correctly; `cheaters` names the servers caught cheating.
+    /// correctly (or published a right key); `cheaters` names the servers
+    /// caught cheating.
     case notEnoughResponses(cheaters: [UInt16])
     /// `OBLIVEX_ERR_UNKNOWN_TARGET`: an ElGamal target value the library
     /// does not know.

@@ -81,15 +81,15 @@ func runDKG(
     }
 }
 
-/// Starts `parties` parties of a new key and runs them.
+/// Starts `parties` parties of a new key of `suite` and runs them.
 func runNewKey(
-    threshold: Int, parties: Int, session: [UInt8], _ tamper: DKGTamper = { _, _, _, _ in }
+    suite: Suite = .ristretto255, threshold: Int, parties: Int, session: [UInt8], _ tamper: DKGTamper = { _, _, _, _ in }
 ) throws -> [Result<DKGOutput, OblivexError>] {
     var starts: [Slot<DKGRound1>] = []
     var broadcasts: [[UInt8]] = []
     var shares: [[DKGSharePair]] = []
     for id in 1...UInt16(parties) {
-        let start = try DKGRound1(suite: .ristretto255, threshold: threshold, parties: parties, session: session, id: id)
+        let start = try DKGRound1(suite: suite, threshold: threshold, parties: parties, session: session, id: id)
         broadcasts.append(start.broadcast)
         shares.append(start.shares)
         starts.append(Slot(start))
@@ -172,6 +172,33 @@ struct DKGTests {
         #expect(refreshed[0].commitments.publicKey == outputs[0].commitments.publicKey)
         #expect(throws: OblivexError.verificationFailed(cheaters: [])) { try refreshed[0].commitments.verify(outputs[0].share) }
         #expect(try thresholdOutputs(refreshed, items) == want)
+    }
+
+    @Test("a BLS key set from the signers' published G2 keys; a wrong key is named")
+    func blsKeySetFromSignerKeys() throws {
+        let results = try runNewKey(suite: .bls12381G1, threshold: 3, parties: 5,
+                                    session: [UInt8](repeating: 0x44, count: Library.dkgSessionIDLength))
+        let outputs = try agreed(results, who: allFive, qualified: allFive, blame: [])
+        let published = try outputs.map { ThresholdResponse(party: $0.share.id, elements: try $0.share.blsSignerKey().bytes) }
+        let (keySet, cheaters) = try BLSKeySet.derive(commitments: outputs[0].commitments, parties: 5, signerKeys: published)
+        #expect(cheaters.isEmpty)
+        let batch = try BLSClient(keySet: keySet).blind([Array("dkg".utf8)])
+        let responses = try respond(outputs.map(\.share), batch.request, ids: allFive)
+        let signatures = try batch.finalize(responses).signatures
+        #expect(keySet.publicKey.isValidSignature(signatures[0], for: Array("dkg".utf8)))
+
+        // Party 2 publishes party 1's key: named, and the key set is the same.
+        var wrong = published
+        wrong[1].elements = published[0].elements
+        let again = try BLSKeySet.derive(commitments: outputs[0].commitments, parties: 5, signerKeys: wrong)
+        #expect(again.cheaters == [2])
+        #expect(again.keySet.publicKey == keySet.publicKey)
+        #expect(throws: OblivexError.notEnoughResponses(cheaters: [2])) {
+            _ = try BLSKeySet.derive(commitments: outputs[0].commitments, parties: 5, signerKeys: Array(wrong.prefix(3)))
+        }
+        #expect(throws: OblivexError.suiteMismatch) {
+            _ = try KeyShare.deal(suite: .ristretto255, threshold: 2, parties: 3).shares[0].blsSignerKey()
+        }
     }
 
     @Test("a party that withholds its broadcast is named by every honest party")

@@ -2,6 +2,7 @@
 //! is the reference, so `runs − 1` pairs) and the function that makes one
 //! run. One file per family.
 
+mod dkg;
 mod hashing;
 mod modexp;
 mod oprf;
@@ -116,6 +117,16 @@ pub const ALL: &[Case] = &[
         name: "ristretto255_threshold_share",
         runs: 4,
         run: |v| threshold::share_evaluation::<Ristretto255>(8, v),
+    },
+    // One DKG party's rounds, 2 of 3: dealing, both checks, its share. Two
+    // runs (random coins against random coins), for the budget: what the
+    // DKG adds is its own control flow and scalar arithmetic; the sparse
+    // and dense scalars of the multiplications it calls are the server
+    // cases'.
+    Case {
+        name: "ristretto255_dkg_party",
+        runs: 2,
+        run: dkg::party::<Ristretto255>,
     },
     Case {
         name: "ristretto255_sha512_lanes",
