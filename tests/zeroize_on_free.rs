@@ -883,3 +883,65 @@ fn bls_signing_coins_are_wiped() {
         .collect();
     coins.assert_match(&sent, &wire);
 }
+
+/// A resharing's old party through the C ABI, from its start to its last
+/// round and free: its old share, which it copies and deals as its
+/// polynomial's constant term, must not be in any freed block.
+#[test]
+fn reshare_dealer_share_is_wiped_on_free() {
+    type G = Ristretto255;
+    let mut rng = ReplayRng::new(b"reshare dealer");
+    let key = G::random_scalar(&mut rng);
+    let (shares, commitments) = deal::<G, _>(&key, 2, 3, &mut rng).unwrap();
+    let share_bytes = shares[1].to_bytes();
+    let commitment_bytes = commitments.to_bytes();
+    let old_share = shares[1].secret().clone();
+    let session = [0x5a_u8; 32];
+    assert_wiped(
+        "ristretto255 reshare dealer",
+        &[G::scalar_in_memory(&old_share)],
+        G::drop_unwiped(std::slice::from_ref(&old_share)),
+        || {
+            let (mut share, mut commitments, mut party) =
+                (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+            // SAFETY: every buffer holds its length; the outputs are
+            // writable; each handle made here is freed once.
+            unsafe {
+                let status = oblivex_key_share_from_bytes(
+                    G::SUITE,
+                    share_bytes.as_ptr(),
+                    share_bytes.len(),
+                    &mut share,
+                );
+                assert_eq!(status, OBLIVEX_OK);
+                let status = oblivex_commitments_from_bytes(
+                    G::SUITE,
+                    commitment_bytes.as_ptr(),
+                    commitment_bytes.len(),
+                    &mut commitments,
+                );
+                assert_eq!(status, OBLIVEX_OK);
+                let status = oblivex_dkg_reshare_dealer_new(
+                    share,
+                    commitments,
+                    3,
+                    2,
+                    3,
+                    session.as_ptr(),
+                    session.len(),
+                    &mut party,
+                );
+                assert_eq!(status, OBLIVEX_OK);
+                let status =
+                    oblivex_dkg_party_round3(party, ptr::null(), ptr::null(), ptr::null(), 0);
+                assert_eq!(status, OBLIVEX_OK);
+                let status =
+                    oblivex_dkg_party_round4(party, ptr::null(), ptr::null(), ptr::null(), 0);
+                assert_eq!(status, OBLIVEX_OK);
+                oblivex_dkg_party_free(party);
+                oblivex_commitments_free(commitments);
+                oblivex_key_share_free(share);
+            }
+        },
+    );
+}
