@@ -3,9 +3,12 @@
  * length, a non-canonical or identity encoding, an out-of-range scalar or
  * modulus, an unknown enum value) and must return its documented status,
  * write no output (output buffers, *written, *handle_out keep their
- * sentinels) and not crash. The number of cases run is printed. Public
- * header only; run on every backend and under ASan/UBSan. */
-#include "test_util.h"
+ * sentinels) and not crash. The number of cases run is printed. The DKG's
+ * messages, which are no error of the call that takes them, are broken
+ * field by field in 2-of-3 runs instead: every honest party must blame the
+ * sender with the field's status. Public header only; run on every backend
+ * and under ASan/UBSan. */
+#include "dkg_net.h"
 
 #define SENTINEL 0xa5
 #define WRITTEN_SENTINEL ((size_t)0x5e5e5e5e)
@@ -594,6 +597,242 @@ static void test_bls_elgamal_clients(void) {
     cases += 4;
 }
 
+/* The DKG's handles: starts, outputs and steps, each refused without
+ * writing anything or moving the party. */
+static void test_dkg_calls(void) {
+    uint8_t session[OBLIVEX_DKG_SESSION_ID_LEN] = {3};
+    const size_t S = sizeof session;
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party, oblivex_dkg_party_new(R, 2, 3, NULL, S, 1, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_dkg_party, oblivex_dkg_party_new(R, 2, 3, session, 0, 1, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_dkg_party, oblivex_dkg_party_new(R, 2, 3, session, S - 1, 1, &h));
+    HCASE(OBLIVEX_ERR_UNKNOWN_SUITE, oblivex_dkg_party, oblivex_dkg_party_new(7, 2, 3, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party, oblivex_dkg_party_new(R, 0, 3, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party, oblivex_dkg_party_new(R, 1, 1, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party, oblivex_dkg_party_new(R, 2, 1025, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party, oblivex_dkg_party_new(R, 3, 4, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party, oblivex_dkg_party_new(R, 2, 3, session, S, 0, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party, oblivex_dkg_party_new(R, 2, 3, session, S, 4, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_new(R, 2, 3, session, S, 1, NULL));
+
+    oblivex_key_share *shares[3], *p256_shares[3], *single[3];
+    oblivex_key_share *other_shares[3];
+    oblivex_commitments *commitments = NULL, *p256 = NULL, *t1 = NULL, *other_p256 = NULL;
+    CHECK_STATUS(oblivex_threshold_deal(R, NULL, 0, 2, 3, shares, &commitments), OBLIVEX_OK, "deal");
+    CHECK_STATUS(oblivex_threshold_deal(OBLIVEX_SUITE_P256_SHA256, NULL, 0, 2, 3, p256_shares, &p256), OBLIVEX_OK,
+                 "deal");
+    CHECK_STATUS(oblivex_threshold_deal(R, NULL, 0, 1, 3, single, &t1), OBLIVEX_OK, "deal");
+    CHECK_STATUS(oblivex_threshold_deal(OBLIVEX_SUITE_P256_SHA256, NULL, 0, 2, 3, other_shares, &other_p256),
+                 OBLIVEX_OK, "deal");
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party, oblivex_dkg_refresh_new(NULL, commitments, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party, oblivex_dkg_refresh_new(shares[0], NULL, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_SUITE_MISMATCH, oblivex_dkg_party, oblivex_dkg_refresh_new(shares[0], p256, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party, oblivex_dkg_refresh_new(single[0], t1, 2, session, S, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_dkg_party, oblivex_dkg_refresh_new(shares[0], commitments, 3, session, 33, &h));
+    HCASE(OBLIVEX_ERR_SHARE_MISMATCH, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(p256_shares[0], other_p256, 3, 2, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(NULL, commitments, 3, 2, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_SUITE_MISMATCH, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(shares[0], p256, 3, 2, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(shares[0], commitments, 2, 2, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(shares[0], commitments, 3, 2, 1025, session, S, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(single[2], t1, 2, 2, 3, session, S, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_dkg_party,
+          oblivex_dkg_reshare_dealer_new(shares[0], commitments, 3, 2, 3, session, 0, &h));
+    HCASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party,
+          oblivex_dkg_reshare_receiver_new(NULL, 3, 2, 3, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_THRESHOLD, oblivex_dkg_party,
+          oblivex_dkg_reshare_receiver_new(commitments, 3, 3, 4, session, S, 1, &h));
+    HCASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party,
+          oblivex_dkg_reshare_receiver_new(commitments, 3, 2, 3, session, S, 4, &h));
+    HCASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_dkg_party,
+          oblivex_dkg_reshare_receiver_new(commitments, 3, 2, 3, session, S + 1, 1, &h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_reshare_receiver_new(commitments, 3, 2, 3, session, S, 1, NULL));
+
+    /* A started party 2 of 3: its outputs, and steps out of turn or with
+     * broken arrays. */
+    oblivex_dkg_party *party = NULL;
+    CHECK_STATUS(oblivex_dkg_party_new(R, 2, 3, session, S, 2, &party), OBLIVEX_OK, "start");
+    size_t len = oblivex_dkg_party_broadcast_len(party), pair_len = oblivex_dkg_party_share_pair_len(party);
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_broadcast(NULL, out, sizeof out, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_broadcast(party, NULL, sizeof out, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_broadcast(party, out, sizeof out, NULL));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_dkg_party_broadcast(party, out, len - 1, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_dkg_party_share_pair(party, 1, out, pair_len - 1, &written));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party_share_pair(party, 0, out, sizeof out, &written));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party_share_pair(party, 2, out, sizeof out, &written));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party_share_pair(party, 4, out, sizeof out, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_share_pair(NULL, 1, out, sizeof out, &written));
+    CASE(OBLIVEX_ERR_WRONG_ROUND, oblivex_dkg_party_qualified(party, (uint16_t *)out, 3, &written));
+    CASE(OBLIVEX_ERR_WRONG_ROUND, oblivex_dkg_party_blame(party, (uint16_t *)out, 16, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_qualified(NULL, (uint16_t *)out, 3, &written));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_blame(NULL, (uint16_t *)out, 16, &written));
+    CHECK(oblivex_dkg_party_round(NULL) == 0 && oblivex_dkg_party_broadcast_len(NULL) == 0 &&
+              oblivex_dkg_party_share_pair_len(NULL) == 0 && oblivex_dkg_party_blame_len(NULL) == 0,
+          "NULL accessors");
+
+    static const uint16_t one[1] = {1}, zero_id[1] = {0}, four[1] = {4}, self[1] = {2}, twice[2] = {1, 1};
+    static uint16_t many[1025];
+    static const uint8_t *many_msgs[1025];
+    static size_t many_lens[1025];
+    for (int i = 0; i < 1025; i++) {
+        many[i] = (uint16_t)(i + 1);
+    }
+    const uint8_t *msgs[2] = {in_a, in_a}, *null_msg[1] = {NULL};
+    size_t msg_lens[2] = {5, 5}, long_len[1] = {5};
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_round2(NULL, one, msgs, msg_lens, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_round2(party, NULL, msgs, msg_lens, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_round2(party, one, NULL, msg_lens, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_round2(party, one, msgs, NULL, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_round2(party, one, msgs, msg_lens, NULL, msg_lens, 1));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_round2(party, one, null_msg, long_len, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID,
+         oblivex_dkg_party_round2(party, many, many_msgs, many_lens, many_msgs, many_lens, 1025));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party_round2(party, zero_id, msgs, msg_lens, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_INVALID_PARTY_ID, oblivex_dkg_party_round2(party, four, msgs, msg_lens, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_DUPLICATE_MESSAGE, oblivex_dkg_party_round2(party, self, msgs, msg_lens, msgs, msg_lens, 1));
+    CASE(OBLIVEX_ERR_DUPLICATE_MESSAGE, oblivex_dkg_party_round2(party, twice, msgs, msg_lens, msgs, msg_lens, 2));
+    round_fn later[4] = {oblivex_dkg_party_round3, oblivex_dkg_party_round4, oblivex_dkg_party_round5,
+                         oblivex_dkg_party_round6};
+    for (int k = 0; k < 4; k++) {
+        CASE(OBLIVEX_ERR_WRONG_ROUND, later[k](party, one, msgs, msg_lens, 1));
+        CASE(OBLIVEX_ERR_NULL_POINTER, later[k](NULL, one, msgs, msg_lens, 1));
+    }
+    oblivex_key_share *share_h = HANDLE_SENTINEL;
+    oblivex_commitments *commitments_h = HANDLE_SENTINEL;
+    CASE(OBLIVEX_ERR_WRONG_ROUND, oblivex_dkg_party_finalize(party, one, msgs, msg_lens, 1, &share_h, &commitments_h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_finalize(party, one, msgs, msg_lens, 1, NULL, &commitments_h));
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_dkg_party_finalize(party, one, msgs, msg_lens, 1, &share_h, NULL));
+    CHECK(share_h == HANDLE_SENTINEL && commitments_h == HANDLE_SENTINEL, "no handle written on error");
+    CHECK(oblivex_dkg_party_round(party) == 1 && oblivex_dkg_party_broadcast_len(party) == len,
+          "refused calls leave the party at round 1, its messages ready");
+    oblivex_dkg_party_free(party);
+
+    for (int i = 0; i < 3; i++) {
+        oblivex_key_share_free(shares[i]);
+        oblivex_key_share_free(p256_shares[i]);
+        oblivex_key_share_free(other_shares[i]);
+        oblivex_key_share_free(single[i]);
+    }
+    oblivex_commitments_free(commitments);
+    oblivex_commitments_free(p256);
+    oblivex_commitments_free(t1);
+    oblivex_commitments_free(other_p256);
+}
+
+/* A field of a DKG message broken in transit: in `step`, party 3's
+ * broadcast to everyone gets `edit` at `field` (an offset from a landmark
+ * of the header or body). */
+enum landmark { HEADER, SUITE_ID, PARAMETERS, SESSION_ID, SENDER, BODY };
+static struct {
+    enum step step;
+    enum landmark landmark;
+    size_t offset;
+    uint8_t xor_byte;
+    int set_len; /* > 0: the message's new length from BODY; < 0: cut that many bytes */
+    const uint8_t *body;
+    size_t body_len;
+} broken;
+
+/* The offset of `landmark` in a message whose suite id is `l` bytes. */
+static size_t landmark_at(enum landmark landmark, size_t l) {
+    switch (landmark) {
+    case HEADER: return 0;
+    case SUITE_ID: return 3;
+    case PARAMETERS: return 3 + l;
+    case SESSION_ID: return 3 + l + 4;
+    case SENDER: return 3 + l + 36;
+    default: return 3 + l + 38;
+    }
+}
+
+static void break_field(enum step step, uint16_t from, uint16_t to, uint8_t *msg, size_t *len) {
+    (void)to;
+    if (step != broken.step || from != 3 || *len < 3) {
+        return;
+    }
+    size_t at = landmark_at(broken.landmark, msg[2]) + broken.offset;
+    if (broken.body_len > 0) {
+        memcpy(msg + at, broken.body, broken.body_len);
+        *len = at + broken.body_len;
+    } else if (broken.set_len < 0) {
+        *len -= (size_t)-broken.set_len;
+    } else {
+        msg[at] ^= broken.xor_byte;
+    }
+}
+
+/* One broken field: parties 1 and 2 blame party 3 alike, for its
+ * broadcast of `round` with `status`; a broadcast of rounds 1 to 3 costs
+ * it its place in QUAL. */
+static void expect_named(enum step step, enum landmark landmark, size_t offset, uint8_t xor_byte, int set_len,
+                         const uint8_t *body, size_t body_len, oblivex_status status, const char *what) {
+    static struct run r;
+    broken.step = step;
+    broken.landmark = landmark;
+    broken.offset = offset;
+    broken.xor_byte = xor_byte;
+    broken.set_len = set_len;
+    broken.body = body;
+    broken.body_len = body_len;
+    run_new_key(&r, R, 2, 3, break_field);
+    int round = step == COMMITMENTS ? 1 : (int)step;
+    uint16_t want[OBLIVEX_DKG_BLAME_ENTRY_LEN] = {3, OBLIVEX_DKG_OFFENCE_BROADCAST_INVALID, (uint16_t)round,
+                                                  (uint16_t)status};
+    uint16_t qual[3], blame[8 * OBLIVEX_DKG_BLAME_ENTRY_LEN];
+    size_t qual_len = 0, blame_len = 0;
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(r.status[i], OBLIVEX_OK, what);
+        CHECK_STATUS(oblivex_dkg_party_qualified(r.parties[i], qual, 3, &qual_len), OBLIVEX_OK, what);
+        CHECK(qual_len == (round <= 3 ? 2u : 3u), "%s: QUAL of %zu", what, qual_len);
+        CHECK_STATUS(oblivex_dkg_party_blame(r.parties[i], blame, sizeof blame / sizeof *blame, &blame_len),
+                     OBLIVEX_OK, what);
+        CHECK(blame_len >= OBLIVEX_DKG_BLAME_ENTRY_LEN && memcmp(blame, want, sizeof want) == 0,
+              "%s: blame %u %u %u %u", what, blame[0], blame[1], blame[2], blame[3]);
+    }
+    cases++;
+    free_run(&r);
+}
+
+static void test_dkg_encodings(void) {
+    static const uint8_t one_unlisted[2] = {0, 1}, outsider[4] = {0, 1, 0, 9}, unsorted[6] = {0, 2, 0, 2, 0, 1},
+                         self_accused[4] = {0, 1, 0, 3};
+    /* One Feldman complaint against dealer 1 whose s is all ones (above
+     * q); two revealed pairs of dealers 2 then 1 (zero scalars). */
+    static uint8_t big_scalar[2 + 2 + 64] = {0, 1, 0, 1}, reveals_unsorted[2 + 2 * (2 + 64)] = {0, 2, 0, 2};
+    memset(big_scalar + 4, 0xff, 32);
+    reveals_unsorted[2 + 2 + 64 + 1] = 1;
+    expect_named(COMMITMENTS, HEADER, 0, 0x03, 0, NULL, 0, OBLIVEX_ERR_UNSUPPORTED_VERSION, "version");
+    expect_named(COMMITMENTS, HEADER, 1, 0x80, 0, NULL, 0, OBLIVEX_ERR_WRONG_MESSAGE_KIND, "kind: a refresh's");
+    expect_named(COMMITMENTS, HEADER, 1, 0x06, 0, NULL, 0, OBLIVEX_ERR_WRONG_MESSAGE_KIND, "kind: another");
+    expect_named(COMMITMENTS, SUITE_ID, 0, 0x01, 0, NULL, 0, OBLIVEX_ERR_SUITE_MISMATCH, "suite id");
+    expect_named(COMMITMENTS, PARAMETERS, 1, 0x01, 0, NULL, 0, OBLIVEX_ERR_WRONG_PARAMETERS, "t");
+    expect_named(COMMITMENTS, PARAMETERS, 3, 0x04, 0, NULL, 0, OBLIVEX_ERR_WRONG_PARAMETERS, "n");
+    expect_named(COMMITMENTS, SESSION_ID, 31, 0x01, 0, NULL, 0, OBLIVEX_ERR_WRONG_SESSION, "session");
+    expect_named(COMMITMENTS, SENDER, 1, 0x01, 0, NULL, 0, OBLIVEX_ERR_WRONG_SENDER, "another sender");
+    expect_named(COMMITMENTS, SENDER, 1, 0x03, 0, NULL, 0, OBLIVEX_ERR_INVALID_PARTY_ID, "sender 0");
+    expect_named(COMMITMENTS, BODY, 31, 0x80, 0, NULL, 0, OBLIVEX_ERR_INVALID_ELEMENT, "a non-canonical element");
+    expect_named(COMMITMENTS, BODY, 0, 0, -1, NULL, 0, OBLIVEX_ERR_BAD_LENGTH, "an element cut short");
+    expect_named(COMPLAINTS, BODY, 0, 0, 0, one_unlisted, sizeof one_unlisted, OBLIVEX_ERR_BAD_LENGTH,
+                 "a count without its id");
+    expect_named(COMPLAINTS, BODY, 0, 0, 0, outsider, sizeof outsider, OBLIVEX_ERR_INVALID_PARTY_ID,
+                 "an accused outside the run");
+    expect_named(COMPLAINTS, BODY, 0, 0, 0, unsorted, sizeof unsorted, OBLIVEX_ERR_UNSORTED_PARTY_IDS,
+                 "accused out of order");
+    expect_named(COMPLAINTS, BODY, 0, 0, 0, self_accused, sizeof self_accused, OBLIVEX_ERR_UNSORTED_PARTY_IDS,
+                 "the sender accusing itself");
+    expect_named(JUSTIFICATIONS, HEADER, 1, 0x01, 0, NULL, 0, OBLIVEX_ERR_WRONG_MESSAGE_KIND,
+                 "a justification list as another kind");
+    expect_named(FELDMAN, SENDER, 1, 0x01, 0, NULL, 0, OBLIVEX_ERR_WRONG_SENDER, "Feldman commitments' sender");
+    expect_named(FELDMAN_COMPLAINTS, BODY, 0, 0, 0, big_scalar, sizeof big_scalar, OBLIVEX_ERR_INVALID_SCALAR,
+                 "a scalar above q");
+    expect_named(REVEALS, BODY, 0, 0, 0, reveals_unsorted, sizeof reveals_unsorted, OBLIVEX_ERR_UNSORTED_PARTY_IDS,
+                 "revealed dealers out of order");
+}
+
 int main(void) {
     test_seed("test_bad_inputs");
     test_suite_and_status();
@@ -602,6 +841,8 @@ int main(void) {
     test_threshold();
     test_oprf_suites();
     test_bls_elgamal_clients();
+    test_dkg_calls();
+    test_dkg_encodings();
     printf("test_bad_inputs: %d cases\n", cases);
     return test_finish("test_bad_inputs");
 }

@@ -1,41 +1,30 @@
-/* The distributed key generation through the C ABI, 3-of-5 on
- * ristretto255: an honest run whose shares and commitments go unchanged to
- * the threshold OPRF (outputs equal to the single-key OPRF under the key
- * three shares reconstruct, here only), a refresh of it (same public key,
- * same outputs), a cheater whose malformed broadcast every honest party
- * names with the same status, and the statuses of bad calls (each leaving
- * the party where it was). Public header only; OpenSSL's BIGNUM does the
- * test's own key reconstruction. */
+/* The distributed key generation through the C ABI. On ristretto255,
+ * 3 of 5: an honest run whose shares and commitments go unchanged to the
+ * threshold OPRF (outputs equal to the single-key OPRF under the key three
+ * shares reconstruct, here only), a refresh of it and a resharing of it to
+ * 2 of 3 other parties (same public key, same outputs), a cheater whose
+ * malformed broadcast every honest party names with the same status, an
+ * old party that deals a share of another key named by every new party,
+ * and the statuses of bad calls (each leaving the party where it was). On
+ * P-256, BLS12-381 G1 and FFDHE2048, 2 of 3: an honest run whose shares
+ * give one threshold OPRF output whichever two answer. Public header only;
+ * OpenSSL's BIGNUM does the test's own key reconstruction. */
 #include <openssl/bn.h>
 
-#include "test_util.h"
+#include "dkg_net.h"
 
 #define T 3
 #define N 5
-#define MAX_MSG 1024
 #define INPUTS 2
 #define SUITE OBLIVEX_SUITE_RISTRETTO255_SHA512
 #define SCALAR_LEN 32
-#define MAX_REQ ((INPUTS + 1) * 32)
+#define MAX_ELEM 256
+#define MAX_REQ ((INPUTS + 1) * MAX_ELEM)
 
 static const uint8_t msg_a[] = "alpha", msg_b[] = "bravo";
 static const uint8_t *const inputs[INPUTS] = {msg_a, msg_b};
 static const size_t input_lens[INPUTS] = {sizeof msg_a - 1, sizeof msg_b - 1};
-
-/* The messages of one step, as the transport carries them. */
-enum step { COMMITMENTS, SHARE_PAIR, COMPLAINTS, JUSTIFICATIONS, FELDMAN, FELDMAN_COMPLAINTS, REVEALS };
-
-/* What the network does to the copy of a message `from` sends `to`:
- * changes it in place (its length too; 0 drops it). */
-typedef void (*tamper_fn)(enum step step, uint16_t from, uint16_t to, uint8_t *msg, size_t *len);
-
-static void honest(enum step step, uint16_t from, uint16_t to, uint8_t *msg, size_t *len) {
-    (void)step;
-    (void)from;
-    (void)to;
-    (void)msg;
-    (void)len;
-}
+static const uint16_t all[MAX_N] = {1, 2, 3, 4, 5}, no_blame[1] = {0};
 
 /* Party 5 cuts its round-1 commitments short for everyone. */
 static void truncated_commitments(enum step step, uint16_t from, uint16_t to, uint8_t *msg, size_t *len) {
@@ -46,170 +35,53 @@ static void truncated_commitments(enum step step, uint16_t from, uint16_t to, ui
     }
 }
 
-/* Each party's last broadcast and round-1 pairs ([from][to]), and every
- * recipient's copies ([to][from]). */
-static uint8_t sent[N][MAX_MSG], pairs[N][N][MAX_MSG];
-static size_t sent_len[N], pair_len[N][N];
-static uint8_t copies[N][N][MAX_MSG], pair_copies[N][N][MAX_MSG];
-
-/* One party's inbox of a step, as a round function takes it. */
-struct inbox {
-    uint16_t ids[N];
-    const uint8_t *msgs[N];
-    size_t lens[N];
-    const uint8_t *pairs[N];
-    size_t pair_lens[N];
-    size_t count;
-};
-
-static void collect(oblivex_dkg_party *const parties[N], int with_pairs) {
-    for (int i = 0; i < N; i++) {
-        size_t len = oblivex_dkg_party_broadcast_len(parties[i]);
-        CHECK(len > 0 && len <= MAX_MSG, "broadcast length %zu", len);
-        CHECK_STATUS(oblivex_dkg_party_broadcast(parties[i], sent[i], MAX_MSG, &sent_len[i]), OBLIVEX_OK,
-                     "broadcast");
-        CHECK(sent_len[i] == len, "broadcast written %zu", sent_len[i]);
-        for (uint16_t to = 1; with_pairs && to <= N; to++) {
-            if (to != i + 1) {
-                CHECK_STATUS(oblivex_dkg_party_share_pair(parties[i], to, pairs[i][to - 1], MAX_MSG,
-                                                          &pair_len[i][to - 1]),
-                             OBLIVEX_OK, "share pair");
-                CHECK(pair_len[i][to - 1] == oblivex_dkg_party_share_pair_len(parties[i]), "pair length");
-            }
-        }
-    }
-}
-
-/* Copies `len` bytes of `msg` for the recipient, through the network. */
-static void carry(enum step step, uint16_t from, uint16_t to, const uint8_t *msg, size_t len, tamper_fn tamper,
-                  uint8_t *copy, const uint8_t **ptr, size_t *copy_len) {
-    memcpy(copy, msg, len);
-    *copy_len = len;
-    tamper(step, from, to, copy, copy_len);
-    *ptr = *copy_len == 0 ? NULL : copy;
-}
-
-static void deliver(enum step step, uint16_t to, tamper_fn tamper, struct inbox *in) {
-    in->count = 0;
-    for (uint16_t from = 1; from <= N; from++) {
-        if (from == to) {
-            continue;
-        }
-        size_t k = in->count++;
-        in->ids[k] = from;
-        carry(step, from, to, sent[from - 1], sent_len[from - 1], tamper, copies[to - 1][from - 1], &in->msgs[k],
-              &in->lens[k]);
-        if (step == COMMITMENTS) {
-            carry(SHARE_PAIR, from, to, pairs[from - 1][to - 1], pair_len[from - 1][to - 1], tamper,
-                  pair_copies[to - 1][from - 1], &in->pairs[k], &in->pair_lens[k]);
-        }
-    }
-}
-
-typedef oblivex_status (*round_fn)(oblivex_dkg_party *, const uint16_t *, const uint8_t *const *,
-                                   const size_t *, size_t);
-
-/* One run: the parties, and what each one's finalize gave (party i+1's
- * status, share and commitments at index i). */
-struct run {
-    oblivex_dkg_party *parties[N];
-    oblivex_key_share *shares[N];
-    oblivex_commitments *commitments[N];
-    oblivex_status status[N];
-};
-
-/* Runs started parties to the end. */
-static void run_rounds(struct run *r, tamper_fn tamper) {
-    oblivex_dkg_party *const *parties = r->parties;
-    static struct inbox in;
-    collect(parties, 1);
-    for (uint16_t to = 1; to <= N; to++) {
-        CHECK(oblivex_dkg_party_round(parties[to - 1]) == 1, "waits for round 1");
-        deliver(COMMITMENTS, to, tamper, &in);
-        CHECK_STATUS(oblivex_dkg_party_round2(parties[to - 1], in.ids, in.msgs, in.lens, in.pairs, in.pair_lens,
-                                              in.count),
-                     OBLIVEX_OK, "round 2");
-    }
-    static const round_fn rounds[] = {oblivex_dkg_party_round3, oblivex_dkg_party_round4,
-                                      oblivex_dkg_party_round5, oblivex_dkg_party_round6};
-    for (int k = 0; k < 4; k++) {
-        collect(parties, 0);
-        for (uint16_t to = 1; to <= N; to++) {
-            CHECK(oblivex_dkg_party_round(parties[to - 1]) == k + 2, "waits for round %d", k + 2);
-            deliver((enum step)(COMPLAINTS + k), to, tamper, &in);
-            CHECK_STATUS(rounds[k](parties[to - 1], in.ids, in.msgs, in.lens, in.count), OBLIVEX_OK, "round");
-        }
-    }
-    collect(parties, 0);
-    for (uint16_t to = 1; to <= N; to++) {
-        deliver(REVEALS, to, tamper, &in);
-        r->shares[to - 1] = NULL;
-        r->commitments[to - 1] = NULL;
-        r->status[to - 1] = oblivex_dkg_party_finalize(parties[to - 1], in.ids, in.msgs, in.lens, in.count,
-                                                       &r->shares[to - 1], &r->commitments[to - 1]);
-    }
-}
-
-/* A run of a new key under a fresh session, through `tamper`. */
-static void run_new_key(struct run *r, tamper_fn tamper) {
-    uint8_t session[OBLIVEX_DKG_SESSION_ID_LEN];
-    test_bytes(session, sizeof session);
-    for (uint16_t id = 1; id <= N; id++) {
-        r->parties[id - 1] = NULL;
-        CHECK_STATUS(oblivex_dkg_party_new(SUITE, T, N, session, sizeof session, id, &r->parties[id - 1]),
-                     OBLIVEX_OK, "start");
-    }
-    run_rounds(r, tamper);
-}
-
-static void free_run(struct run *r) {
-    for (int i = 0; i < N; i++) {
-        oblivex_dkg_party_free(r->parties[i]);
-        oblivex_key_share_free(r->shares[i]);
-        oblivex_commitments_free(r->commitments[i]);
-    }
-}
-
 /* Parties `from`..`to` (1-based) finalized with one key: their shares
  * match, their commitments, QUAL and blame lists are the same. */
 static void expect_agreement(const struct run *r, int from, int to, const uint16_t *qual, size_t qual_len,
                              const uint16_t *blame, size_t blame_len) {
-    oblivex_dkg_party *const *parties = r->parties;
-    oblivex_key_share *const *shares = r->shares;
-    oblivex_commitments *const *commitments = r->commitments;
-    const oblivex_status *status = r->status;
-    uint8_t first[T * 32], bytes[T * 32];
+    static uint8_t first[MAX_N * MAX_ELEM], bytes[MAX_N * MAX_ELEM];
     size_t first_len = 0, len = 0;
     for (int i = from - 1; i < to; i++) {
-        CHECK_STATUS(status[i], OBLIVEX_OK, "finalize");
-        if (status[i] != OBLIVEX_OK) {
+        CHECK_STATUS(r->status[i], OBLIVEX_OK, "finalize");
+        if (r->status[i] != OBLIVEX_OK) {
             continue;
         }
-        CHECK(oblivex_dkg_party_round(parties[i]) == 7, "finalized");
-        CHECK(oblivex_key_share_id(shares[i]) == i + 1, "share id");
-        CHECK_STATUS(oblivex_commitments_verify_share(commitments[i], shares[i]), OBLIVEX_OK, "share matches");
-        CHECK_STATUS(oblivex_commitments_to_bytes(commitments[i], bytes, sizeof bytes, &len), OBLIVEX_OK, "bytes");
+        CHECK(oblivex_dkg_party_round(r->parties[i]) == 7, "finalized");
+        CHECK(oblivex_key_share_id(r->shares[i]) == i + 1, "share id");
+        CHECK_STATUS(oblivex_commitments_verify_share(r->commitments[i], r->shares[i]), OBLIVEX_OK,
+                     "share matches");
+        CHECK_STATUS(oblivex_commitments_to_bytes(r->commitments[i], bytes, sizeof bytes, &len), OBLIVEX_OK,
+                     "bytes");
         if (i == from - 1) {
             memcpy(first, bytes, len);
             first_len = len;
         }
         CHECK(len == first_len && memcmp(bytes, first, len) == 0, "party %d: the same commitments", i + 1);
-        uint16_t got[N * 8];
+        uint16_t got[MAX_N * OBLIVEX_DKG_BLAME_ENTRY_LEN * 2];
         size_t got_len = 0;
-        CHECK_STATUS(oblivex_dkg_party_qualified(parties[i], got, N, &got_len), OBLIVEX_OK, "qualified");
+        CHECK_STATUS(oblivex_dkg_party_qualified(r->parties[i], got, MAX_N, &got_len), OBLIVEX_OK, "qualified");
         CHECK(got_len == qual_len && memcmp(got, qual, qual_len * sizeof *got) == 0, "party %d: QUAL", i + 1);
-        CHECK(oblivex_dkg_party_blame_len(parties[i]) == blame_len, "party %d: blame length %zu", i + 1,
-              oblivex_dkg_party_blame_len(parties[i]));
-        CHECK_STATUS(oblivex_dkg_party_blame(parties[i], got, sizeof got / sizeof *got, &got_len), OBLIVEX_OK,
+        CHECK(oblivex_dkg_party_blame_len(r->parties[i]) == blame_len, "party %d: blame length %zu", i + 1,
+              oblivex_dkg_party_blame_len(r->parties[i]));
+        CHECK_STATUS(oblivex_dkg_party_blame(r->parties[i], got, sizeof got / sizeof *got, &got_len), OBLIVEX_OK,
                      "blame");
         CHECK(got_len == blame_len && memcmp(got, blame, blame_len * sizeof *got) == 0, "party %d: blame",
               i + 1);
     }
 }
 
+/* The public keys of two sets of commitments are the same. */
+static void expect_same_public_key(const oblivex_commitments *a, const oblivex_commitments *b, const char *what) {
+    uint8_t pk_a[MAX_ELEM], pk_b[MAX_ELEM];
+    size_t len_a = 0, len_b = 0;
+    CHECK_STATUS(oblivex_commitments_public_key(a, pk_a, sizeof pk_a, &len_a), OBLIVEX_OK, "pk");
+    CHECK_STATUS(oblivex_commitments_public_key(b, pk_b, sizeof pk_b, &len_b), OBLIVEX_OK, "pk");
+    CHECK(len_a == len_b && memcmp(pk_a, pk_b, len_a) == 0, "%s", what);
+}
+
 /* The key shares 1, 2 and 3 reconstruct (Lagrange at 0: 3, -3, 1), in the
  * suite's little-endian encoding. A test's privilege: no party can. */
-static void reconstruct_key(oblivex_key_share *const shares[N], uint8_t key[SCALAR_LEN]) {
+static void reconstruct_key(oblivex_key_share *const shares[MAX_N], uint8_t key[SCALAR_LEN]) {
     static const int lambda[3] = {3, -3, 1};
     BIGNUM *q = NULL, *acc = BN_new();
     BN_CTX *ctx = BN_CTX_new();
@@ -256,51 +128,57 @@ static void single_key_outputs(const uint8_t key[SCALAR_LEN], uint8_t *outputs) 
     oblivex_oprf_server_free(server);
 }
 
-/* The threshold OPRF outputs with every party's share, checked against
- * `commitments`; no server cheats. */
-static void threshold_outputs(oblivex_commitments *commitments, oblivex_key_share *const shares[N],
+/* The threshold OPRF outputs with the `count` shares given (any ids),
+ * checked against `commitments`; no server cheats. */
+static void threshold_outputs(oblivex_commitments *commitments, oblivex_key_share *const *shares, size_t count,
                               uint8_t *outputs) {
     uint8_t request[MAX_REQ];
-    static uint8_t responses[N][MAX_REQ];
-    const uint8_t *ptrs[N];
-    size_t request_len = 0, lens[N], outputs_len = 0, cheaters_len = 0;
-    uint16_t ids[N], cheaters[N];
+    static uint8_t responses[MAX_N][MAX_REQ];
+    const uint8_t *ptrs[MAX_N];
+    size_t request_len = 0, lens[MAX_N], outputs_len = 0, cheaters_len = 0;
+    uint16_t ids[MAX_N], cheaters[MAX_N];
     oblivex_threshold_oprf_batch *batch = NULL;
     CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, INPUTS, NULL, 0, 0, request,
                                                      sizeof request, &request_len, &batch),
                  OBLIVEX_OK, "threshold blind");
-    for (int i = 0; i < N; i++) {
+    for (size_t i = 0; i < count; i++) {
         CHECK_STATUS(oblivex_threshold_server_evaluate(shares[i], NULL, 0, request, request_len, responses[i],
                                                        MAX_REQ, &lens[i]),
                      OBLIVEX_OK, "server evaluate");
-        ids[i] = (uint16_t)(i + 1);
+        ids[i] = oblivex_key_share_id(shares[i]);
         ptrs[i] = responses[i];
     }
-    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(batch, ids, ptrs, lens, N, outputs, INPUTS * 64,
-                                                        &outputs_len, cheaters, N, &cheaters_len),
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(batch, ids, ptrs, lens, count, outputs, INPUTS * 64,
+                                                        &outputs_len, cheaters, MAX_N, &cheaters_len),
                  OBLIVEX_OK, "threshold finalize");
     CHECK(cheaters_len == 0, "no cheater");
     oblivex_threshold_oprf_batch_free(batch);
 }
 
-static void test_honest_run_and_refresh(void) {
-    static struct run dkg, refresh;
-    run_new_key(&dkg, honest);
-    static const uint16_t all[N] = {1, 2, 3, 4, 5}, no_blame[1] = {0};
+/* The threshold OPRF outputs of `r`'s shares equal `expected`. */
+static void expect_outputs(const struct run *r, const uint8_t *expected, const char *what) {
+    uint8_t outputs[INPUTS * 64] = {0};
+    threshold_outputs(r->commitments[0], r->shares, (size_t)r->n, outputs);
+    CHECK(memcmp(outputs, expected, INPUTS * oblivex_suite_output_len(r->suite)) == 0, "%s", what);
+}
+
+static void test_honest_run_refresh_and_reshare(void) {
+    static struct run dkg, refresh, reshare;
+    run_new_key(&dkg, SUITE, T, N, honest);
     expect_agreement(&dkg, 1, N, all, N, no_blame, 0);
 
-    uint8_t key[SCALAR_LEN], expected[INPUTS * 64], outputs[INPUTS * 64];
-    size_t out_len = INPUTS * oblivex_suite_output_len(SUITE);
+    uint8_t key[SCALAR_LEN], expected[INPUTS * 64];
     reconstruct_key(dkg.shares, key);
     single_key_outputs(key, expected);
     memset(key, 0, sizeof key);
-    threshold_outputs(dkg.commitments[0], dkg.shares, outputs);
-    CHECK(memcmp(outputs, expected, out_len) == 0, "threshold OPRF on the DKG's output = single-key OPRF");
+    expect_outputs(&dkg, expected, "threshold OPRF on the DKG's output = single-key OPRF");
 
     /* A refresh: new shares and commitments, the same public key and
      * outputs. */
     uint8_t session[OBLIVEX_DKG_SESSION_ID_LEN];
     test_bytes(session, sizeof session);
+    refresh.suite = SUITE;
+    refresh.n = N;
     for (int i = 0; i < N; i++) {
         refresh.parties[i] = NULL;
         CHECK_STATUS(oblivex_dkg_refresh_new(dkg.shares[i], dkg.commitments[i], N, session, sizeof session,
@@ -309,31 +187,76 @@ static void test_honest_run_and_refresh(void) {
     }
     run_rounds(&refresh, honest);
     expect_agreement(&refresh, 1, N, all, N, no_blame, 0);
-    uint8_t old_pk[64], new_pk[64];
-    size_t old_len = 0, new_len = 0;
-    CHECK_STATUS(oblivex_commitments_public_key(dkg.commitments[0], old_pk, sizeof old_pk, &old_len), OBLIVEX_OK,
-                 "pk");
-    CHECK_STATUS(oblivex_commitments_public_key(refresh.commitments[0], new_pk, sizeof new_pk, &new_len),
-                 OBLIVEX_OK, "pk");
-    CHECK(old_len == new_len && memcmp(old_pk, new_pk, old_len) == 0, "refresh keeps the public key");
+    expect_same_public_key(dkg.commitments[0], refresh.commitments[0], "refresh keeps the public key");
     CHECK_STATUS(oblivex_commitments_verify_share(refresh.commitments[0], dkg.shares[0]),
                  OBLIVEX_ERR_VERIFICATION_FAILED, "an old share fails the new commitments");
-    memset(outputs, 0, sizeof outputs);
-    threshold_outputs(refresh.commitments[0], refresh.shares, outputs);
-    CHECK(memcmp(outputs, expected, out_len) == 0, "refreshed shares give the same outputs");
+    expect_outputs(&refresh, expected, "refreshed shares give the same outputs");
+
+    /* A resharing of the refreshed key to 2 of 3 new parties: the same
+     * public key and outputs, commitments of the new threshold. */
+    run_reshare(&reshare, &refresh, 2, 3, honest);
+    expect_agreement(&reshare, 1, 3, all, N, no_blame, 0);
+    CHECK(oblivex_commitments_threshold(reshare.commitments[0]) == 2, "the new threshold");
+    expect_same_public_key(dkg.commitments[0], reshare.commitments[0], "resharing keeps the public key");
+    CHECK_STATUS(oblivex_commitments_verify_share(reshare.commitments[0], refresh.shares[0]),
+                 OBLIVEX_ERR_VERIFICATION_FAILED, "an old share fails the new commitments");
+    expect_outputs(&reshare, expected, "reshared shares give the same outputs");
+    free_run(&reshare);
     free_run(&refresh);
     free_run(&dkg);
 }
 
 static void test_cheater_named(void) {
     static struct run dkg;
-    run_new_key(&dkg, truncated_commitments);
+    run_new_key(&dkg, SUITE, T, N, truncated_commitments);
     /* Parties 1 to 4 agree: 5 is out, for a round-1 broadcast that does
      * not decode (a length that does not fit its layout). */
-    static const uint16_t qual[4] = {1, 2, 3, 4};
     const uint16_t blame[OBLIVEX_DKG_BLAME_ENTRY_LEN] = {5, OBLIVEX_DKG_OFFENCE_BROADCAST_INVALID, 1,
                                                          (uint16_t)OBLIVEX_ERR_BAD_LENGTH};
-    expect_agreement(&dkg, 1, 4, qual, 4, blame, OBLIVEX_DKG_BLAME_ENTRY_LEN);
+    expect_agreement(&dkg, 1, 4, all, 4, blame, OBLIVEX_DKG_BLAME_ENTRY_LEN);
+    free_run(&dkg);
+}
+
+static void test_cheating_old_party_named(void) {
+    static struct run dkg, cheating, reshare;
+    run_new_key(&dkg, SUITE, T, N, honest);
+    uint8_t expected[INPUTS * 64] = {0};
+    threshold_outputs(dkg.commitments[0], dkg.shares, N, expected);
+    /* Old party 5 deals its share of another key (which passes that key's
+     * commitments, so it can start) instead of its own. */
+    oblivex_key_share *other[N];
+    oblivex_commitments *other_commitments = NULL;
+    CHECK_STATUS(oblivex_threshold_deal(SUITE, NULL, 0, T, N, other, &other_commitments), OBLIVEX_OK, "deal");
+    cheating = dkg;
+    cheating.shares[N - 1] = other[N - 1];
+    cheating.commitments[N - 1] = other_commitments;
+    run_reshare(&reshare, &cheating, 2, 3, honest);
+    /* Every new party names it, leaves it out of QUAL, and keeps the key. */
+    const uint16_t blame[OBLIVEX_DKG_BLAME_ENTRY_LEN] = {5, OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM, 0, 0};
+    expect_agreement(&reshare, 1, 3, all, 4, blame, OBLIVEX_DKG_BLAME_ENTRY_LEN);
+    expect_same_public_key(dkg.commitments[0], reshare.commitments[0], "the key stays");
+    expect_outputs(&reshare, expected, "the outputs stay");
+    free_run(&reshare);
+    free_run(&dkg);
+    for (int i = 0; i < N; i++) {
+        oblivex_key_share_free(other[i]);
+    }
+    oblivex_commitments_free(other_commitments);
+}
+
+/* A 2-of-3 run on `suite`: the parties agree, and any two shares give the
+ * threshold OPRF outputs all three give. */
+static void test_suite(oblivex_suite suite, const char *name) {
+    static struct run dkg;
+    run_new_key(&dkg, suite, 2, 3, honest);
+    expect_agreement(&dkg, 1, 3, all, 3, no_blame, 0);
+    uint8_t expected[INPUTS * 64] = {0}, outputs[INPUTS * 64] = {0};
+    size_t len = INPUTS * oblivex_suite_output_len(suite);
+    threshold_outputs(dkg.commitments[0], dkg.shares, 3, expected);
+    threshold_outputs(dkg.commitments[0], dkg.shares, 2, outputs);
+    CHECK(memcmp(outputs, expected, len) == 0, "%s: parties 1 and 2 give the outputs", name);
+    threshold_outputs(dkg.commitments[0], dkg.shares + 1, 2, outputs);
+    CHECK(memcmp(outputs, expected, len) == 0, "%s: parties 2 and 3 give the outputs", name);
     free_run(&dkg);
 }
 
@@ -430,10 +353,132 @@ static void test_bad_calls(void) {
     CHECK(strcmp(oblivex_status_str(OBLIVEX_ERR_SHARE_MISMATCH), unknown) != 0, "SHARE_MISMATCH described");
 }
 
+/* Statuses of a resharing's bad starts and calls out of turn: each leaves
+ * nothing written, or the party where it was. */
+static void test_reshare_bad_calls(void) {
+    uint8_t session[OBLIVEX_DKG_SESSION_ID_LEN] = {9};
+    oblivex_key_share *shares[N], *wide[N], *p256[N];
+    oblivex_commitments *commitments = NULL, *wide_commitments = NULL, *p256_commitments = NULL;
+    CHECK_STATUS(oblivex_threshold_deal(SUITE, NULL, 0, T, N, shares, &commitments), OBLIVEX_OK, "deal");
+    CHECK_STATUS(oblivex_threshold_deal(SUITE, NULL, 0, 2, N, wide, &wide_commitments), OBLIVEX_OK, "deal");
+    CHECK_STATUS(oblivex_threshold_deal(OBLIVEX_SUITE_P256_SHA256, NULL, 0, T, N, p256, &p256_commitments),
+                 OBLIVEX_OK, "deal");
+    oblivex_dkg_party *party = NULL;
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[0], p256_commitments, N, 2, 3, session, sizeof session,
+                                                &party),
+                 OBLIVEX_ERR_SUITE_MISMATCH, "suites");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[0], wide_commitments, N, 2, 3, session, sizeof session,
+                                                &party),
+                 OBLIVEX_ERR_SHARE_MISMATCH, "a share of another key");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(wide[N - 1], wide_commitments, 3, 2, 3, session, sizeof session,
+                                                &party),
+                 OBLIVEX_ERR_INVALID_PARTY_ID, "a share id above the old n");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[0], commitments, 4, 2, 3, session, sizeof session, &party),
+                 OBLIVEX_ERR_INVALID_THRESHOLD, "old n < 2t - 1");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[0], commitments, N, 2, 2, session, sizeof session, &party),
+                 OBLIVEX_ERR_INVALID_THRESHOLD, "new n < 2t' - 1");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[0], commitments, N, 2, 3, session, sizeof session - 1,
+                                                &party),
+                 OBLIVEX_ERR_BAD_LENGTH, "session length");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(NULL, commitments, N, 2, 3, session, sizeof session, &party),
+                 OBLIVEX_ERR_NULL_POINTER, "NULL share");
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[0], commitments, N, 2, 3, session, sizeof session, NULL),
+                 OBLIVEX_ERR_NULL_POINTER, "NULL out");
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(NULL, N, 2, 3, session, sizeof session, 1, &party),
+                 OBLIVEX_ERR_NULL_POINTER, "NULL commitments");
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(commitments, N, 2, 3, session, sizeof session, 0, &party),
+                 OBLIVEX_ERR_INVALID_PARTY_ID, "id 0");
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(commitments, N, 2, 3, session, sizeof session, 4, &party),
+                 OBLIVEX_ERR_INVALID_PARTY_ID, "id above the new n");
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(commitments, 4, 2, 3, session, sizeof session, 1, &party),
+                 OBLIVEX_ERR_INVALID_THRESHOLD, "old n < 2t - 1");
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(commitments, N, 0, 3, session, sizeof session, 1, &party),
+                 OBLIVEX_ERR_INVALID_THRESHOLD, "t' = 0");
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(commitments, N, 2, 3, NULL, sizeof session, 1, &party),
+                 OBLIVEX_ERR_NULL_POINTER, "NULL session");
+    CHECK(party == NULL, "nothing written on error");
+
+    /* Old party 2: it deals to new parties 1..3 (2 included), takes their
+     * complaints, then nothing. */
+    oblivex_dkg_party *dealer = NULL, *receiver = NULL;
+    CHECK_STATUS(oblivex_dkg_reshare_dealer_new(shares[1], commitments, N, 2, 3, session, sizeof session, &dealer),
+                 OBLIVEX_OK, "old party start");
+    uint8_t msg[MAX_MSG];
+    size_t len = 0;
+    uint16_t two[1] = {2}, four[1] = {4}, six[1] = {6}, twice[2] = {2, 2};
+    const uint8_t *none[2] = {NULL, NULL};
+    size_t none_lens[2] = {0, 0};
+    CHECK(oblivex_dkg_party_round(dealer) == 2, "an old party waits for round 2");
+    CHECK_STATUS(oblivex_dkg_party_share_pair(dealer, 2, msg, sizeof msg, &len), OBLIVEX_OK,
+                 "a pair for new party 2");
+    CHECK_STATUS(oblivex_dkg_party_share_pair(dealer, 4, msg, sizeof msg, &len), OBLIVEX_ERR_INVALID_PARTY_ID,
+                 "a pair for nobody");
+    CHECK_STATUS(oblivex_dkg_party_round2(dealer, NULL, NULL, NULL, NULL, NULL, 0), OBLIVEX_ERR_WRONG_ROUND,
+                 "an old party takes no round-1 messages");
+    CHECK_STATUS(oblivex_dkg_party_round4(dealer, NULL, NULL, NULL, 0), OBLIVEX_ERR_WRONG_ROUND, "round skipped");
+    CHECK_STATUS(oblivex_dkg_party_round3(dealer, four, none, none_lens, 1), OBLIVEX_ERR_INVALID_PARTY_ID,
+                 "a complaint from nobody");
+    CHECK(oblivex_dkg_party_round(dealer) == 2, "refused calls leave the old party at round 2");
+    CHECK_STATUS(oblivex_dkg_party_round3(dealer, two, none, none_lens, 1), OBLIVEX_OK,
+                 "new party 2's complaints (missing)");
+    CHECK_STATUS(oblivex_dkg_party_round4(dealer, two, none, none_lens, 1), OBLIVEX_ERR_INVALID_PARTY_ID,
+                 "an old party takes nothing in round 4");
+    CHECK_STATUS(oblivex_dkg_party_round4(dealer, NULL, NULL, NULL, 0), OBLIVEX_OK, "old round 4");
+    CHECK(oblivex_dkg_party_round(dealer) == 7, "done");
+    CHECK_STATUS(oblivex_dkg_party_broadcast(dealer, msg, sizeof msg, &len), OBLIVEX_OK,
+                 "its Feldman commitments stay readable");
+    CHECK_STATUS(oblivex_dkg_party_round4(dealer, NULL, NULL, NULL, 0), OBLIVEX_ERR_WRONG_ROUND, "round repeated");
+    uint16_t qual[N];
+    CHECK_STATUS(oblivex_dkg_party_qualified(dealer, qual, N, &len), OBLIVEX_ERR_WRONG_ROUND, "no QUAL");
+    oblivex_dkg_party_free(dealer);
+
+    /* New party 2: it sends nothing in round 1, takes old senders 1..5
+     * (its own id among them), then new senders 1..3 but itself. */
+    CHECK_STATUS(oblivex_dkg_reshare_receiver_new(commitments, N, 2, 3, session, sizeof session, 2, &receiver),
+                 OBLIVEX_OK, "new party start");
+    CHECK(oblivex_dkg_party_round(receiver) == 1, "a new party waits for round 1");
+    CHECK(oblivex_dkg_party_share_pair_len(receiver) == 0, "no pairs");
+    CHECK_STATUS(oblivex_dkg_party_share_pair(receiver, 1, msg, sizeof msg, &len), OBLIVEX_ERR_WRONG_ROUND,
+                 "a new party deals nothing");
+    CHECK_STATUS(oblivex_dkg_party_broadcast(receiver, msg, sizeof msg, &len), OBLIVEX_ERR_WRONG_ROUND,
+                 "nor broadcasts in round 1");
+    CHECK_STATUS(oblivex_dkg_party_round2(receiver, six, none, none_lens, none, none_lens, 1),
+                 OBLIVEX_ERR_INVALID_PARTY_ID, "old sender 6 of 5");
+    CHECK_STATUS(oblivex_dkg_party_round2(receiver, twice, none, none_lens, none, none_lens, 2),
+                 OBLIVEX_ERR_DUPLICATE_MESSAGE, "old sender 2 twice");
+    CHECK(oblivex_dkg_party_round(receiver) == 1, "refused calls leave the new party at round 1");
+    CHECK_STATUS(oblivex_dkg_party_round2(receiver, two, none, none_lens, none, none_lens, 1), OBLIVEX_OK,
+                 "old party 2 is another party");
+    CHECK_STATUS(oblivex_dkg_party_round3(receiver, two, none, none_lens, 1), OBLIVEX_ERR_DUPLICATE_MESSAGE,
+                 "new party 2 is itself");
+    CHECK_STATUS(oblivex_dkg_party_round3(receiver, four, none, none_lens, 1), OBLIVEX_ERR_INVALID_PARTY_ID,
+                 "new sender 4 of 3");
+    CHECK_STATUS(oblivex_dkg_party_round3(receiver, NULL, NULL, NULL, 0), OBLIVEX_OK, "round 3");
+    CHECK(oblivex_dkg_party_broadcast_len(receiver) == 0, "a new party sends nothing in round 3");
+    /* Every old party silent: fewer than t of them qualify, the run fails. */
+    CHECK_STATUS(oblivex_dkg_party_round4(receiver, NULL, NULL, NULL, 0), OBLIVEX_ERR_NO_QUALIFIED_PARTY,
+                 "no old party left");
+    CHECK(oblivex_dkg_party_round(receiver) == 0, "spent");
+    oblivex_dkg_party_free(receiver);
+    for (int i = 0; i < N; i++) {
+        oblivex_key_share_free(shares[i]);
+        oblivex_key_share_free(wide[i]);
+        oblivex_key_share_free(p256[i]);
+    }
+    oblivex_commitments_free(commitments);
+    oblivex_commitments_free(wide_commitments);
+    oblivex_commitments_free(p256_commitments);
+}
+
 int main(void) {
     test_seed("test_dkg");
-    test_honest_run_and_refresh();
+    test_honest_run_refresh_and_reshare();
     test_cheater_named();
+    test_cheating_old_party_named();
+    test_suite(OBLIVEX_SUITE_P256_SHA256, "P-256");
+    test_suite(OBLIVEX_SUITE_BLS12381G1_SHA256, "BLS12-381 G1");
+    test_suite(OBLIVEX_SUITE_FFDHE2048_SHA512, "FFDHE2048");
     test_bad_calls();
+    test_reshare_bad_calls();
     return test_finish("test_dkg");
 }

@@ -160,9 +160,7 @@
 
 /**
  * In a resharing, an old party's dealt constant term is not the
- * commitment to its old share: it dealt something else. Disqualifies
- * (the resharing has no C entry point yet; Rust's
- * `DkgParty::start_reshare_dealer`).
+ * commitment to its old share: it dealt something else. Disqualifies.
  */
 #define OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM 10
 
@@ -208,13 +206,15 @@ typedef struct oblivex_checked_oprf_batch oblivex_checked_oprf_batch;
 typedef struct oblivex_commitments oblivex_commitments;
 
 /**
- * One party of a DKG run (key generation or refresh), from its start to
- * its key share: its secret polynomials and the shares it received
- * (wiped when freed), and the messages its last step produced. Made by
- * `oblivex_dkg_party_new` or `oblivex_dkg_refresh_new`, driven by
- * `oblivex_dkg_party_round2` … `oblivex_dkg_party_round6` and
- * `oblivex_dkg_party_finalize`, one call per round in that order. Not for
- * concurrent use.
+ * One party of a DKG run (key generation, refresh or resharing), from its
+ * start to its key share: its secret polynomials and the shares it
+ * received (wiped when freed), and the messages its last step produced.
+ * Made by `oblivex_dkg_party_new`, `oblivex_dkg_refresh_new`,
+ * `oblivex_dkg_reshare_dealer_new` or `oblivex_dkg_reshare_receiver_new`,
+ * driven by `oblivex_dkg_party_round2` … `oblivex_dkg_party_round6` and
+ * `oblivex_dkg_party_finalize`, one call per round in that order (a
+ * resharing's old party starts at round 3 and ends after round 4).
+ * Not for concurrent use.
  */
 typedef struct oblivex_dkg_party oblivex_dkg_party;
 
@@ -1513,7 +1513,9 @@ oblivex_status oblivex_dkg_refresh_new(const struct oblivex_key_share *share,
 /**
  * The round whose messages `party` waits for: 1 to 6 (the step to call
  * is `oblivex_dkg_party_round2` for 1 … `oblivex_dkg_party_finalize` for
- * 6), 7 once finalized, 0 after a failed round or for NULL.
+ * 6; a resharing's old party starts at 2), 7 once finalized (or, for a
+ * resharing's old party, done after round 4), 0 after a failed round or
+ * for NULL.
  *
  * # Safety
  * `party` is NULL or a live handle used by no other thread.
@@ -1522,7 +1524,8 @@ int oblivex_dkg_party_round(const struct oblivex_dkg_party *party);
 
 /**
  * Bytes of the broadcast `oblivex_dkg_party_broadcast` writes now (0 once
- * finalized, after a failure, or for NULL).
+ * finalized, after a failure, after a step that sends nothing, or for
+ * NULL).
  *
  * # Safety
  * `party` is NULL or a live handle used by no other thread.
@@ -1533,10 +1536,15 @@ size_t oblivex_dkg_party_broadcast_len(const struct oblivex_dkg_party *party);
  * Writes the broadcast of the party's last step (its start or a round)
  * to `message` and its length to `*message_written`: send it to every
  * other party over the broadcast channel (docs/PROTOCOLS.md §10). Every
- * step has one, an empty complaint list included.
+ * step of a key generation or refresh has one, an empty complaint list
+ * included; in a resharing, an old party's broadcasts go to every new
+ * party (the last, its Feldman commitments, stays readable once it is
+ * done), and a new party's complaints to every old and new party, while
+ * its start and its steps of rounds 3 and 4 send nothing.
  *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
- * `OBLIVEX_ERR_WRONG_ROUND` (the run is finalized or failed),
+ * `OBLIVEX_ERR_WRONG_ROUND` (the run is finalized or failed, or the last
+ * step sent nothing),
  * `OBLIVEX_ERR_BUFFER_TOO_SMALL` (see `oblivex_dkg_party_broadcast_len`).
  *
  * # Safety
@@ -1551,7 +1559,7 @@ oblivex_status oblivex_dkg_party_broadcast(const struct oblivex_dkg_party *party
 
 /**
  * Bytes of each private share pair `oblivex_dkg_party_share_pair` writes
- * (0 outside round 1 or for NULL).
+ * (0 outside round 1, for a resharing's new party, or for NULL).
  *
  * # Safety
  * `party` is NULL or a live handle used by no other thread.
@@ -1565,8 +1573,10 @@ size_t oblivex_dkg_party_share_pair_len(const struct oblivex_dkg_party *party);
  * wipes its copies at its next step.
  *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
- * `OBLIVEX_ERR_WRONG_ROUND` (past round 1), `OBLIVEX_ERR_INVALID_PARTY_ID`
- * (the party itself, or not in 1..n), `OBLIVEX_ERR_BUFFER_TOO_SMALL` (see
+ * `OBLIVEX_ERR_WRONG_ROUND` (past round 1, or a resharing's new party,
+ * which deals nothing), `OBLIVEX_ERR_INVALID_PARTY_ID` (the party itself,
+ * or not in 1..n; a resharing's old party deals to every new party
+ * 1..n′), `OBLIVEX_ERR_BUFFER_TOO_SMALL` (see
  * `oblivex_dkg_party_share_pair_len`).
  *
  * # Safety
@@ -1590,12 +1600,85 @@ oblivex_status oblivex_dkg_party_share_pair(const struct oblivex_dkg_party *part
 void oblivex_dkg_party_free(struct oblivex_dkg_party *party);
 
 /**
- * Round 2 at `party` (which waits for round 1): takes every other party's
- * round-1 messages, `count` entries by sender: `commitments[i]` is the
- * broadcast and `shares[i]` the private share pair that party
- * `party_ids[i]` sent this party (either may be empty: it did not
- * arrive). The party's complaints are then its broadcast
- * (`oblivex_dkg_party_broadcast`).
+ * Starts the holder of `share`, old party `oblivex_key_share_id(share)`
+ * (1..`old_parties`) of the t-of-n key that `commitments` commit to (t is
+ * theirs, `old_parties` n), as a dealer in the resharing of that key to
+ * a new `threshold`-of-`parties` set (t′ of n′), in the run named by
+ * `session` (`OBLIVEX_DKG_SESSION_ID_LEN` bytes the parties chose
+ * together, never reused). Both pairs need `1 <= t`, `2 <= n <=
+ * OBLIVEX_MAX_PARTIES`, `n >= 2t − 1`. Every party, old and new, starts
+ * from the same commitments, n, t′ and n′. Stores the party in
+ * `*party_out` (release it with `oblivex_dkg_party_free`); its round-1
+ * messages are ready: `oblivex_dkg_party_broadcast` (its commitments, for
+ * every new party) and `oblivex_dkg_party_share_pair` (one for each new
+ * party 1..n′, privately). It then takes the new parties' complaints
+ * (`oblivex_dkg_party_round3`) and, after round 3's deadline, no messages
+ * (`oblivex_dkg_party_round4` with `count` 0), which publishes its
+ * Feldman commitments and ends its part: it gets no share, and its old
+ * share is wiped with it. The share and the commitments are only read;
+ * erase the old share once the new parties have theirs.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_SUITE_MISMATCH` (the two are of different suites),
+ * `OBLIVEX_ERR_BAD_LENGTH` (the session id),
+ * `OBLIVEX_ERR_INVALID_THRESHOLD` (either pair),
+ * `OBLIVEX_ERR_INVALID_PARTY_ID` (the share's id is above n),
+ * `OBLIVEX_ERR_SHARE_MISMATCH` (the share fails the commitments),
+ * `OBLIVEX_ERR_RNG_FAILURE`.
+ *
+ * # Safety
+ * `share` and `commitments` are live handles; `session` points to
+ * `session_len` readable bytes; `party_out` to a writable pointer.
+ */
+oblivex_status oblivex_dkg_reshare_dealer_new(const struct oblivex_key_share *share,
+                                              const struct oblivex_commitments *commitments,
+                                              size_t old_parties,
+                                              size_t threshold,
+                                              size_t parties,
+                                              const uint8_t *session,
+                                              size_t session_len,
+                                              struct oblivex_dkg_party **party_out);
+
+/**
+ * Starts new party `party_id` (1..`parties`) of the resharing of the
+ * t-of-n key that `commitments` commit to (t is theirs, `old_parties` n)
+ * to a new `threshold`-of-`parties` set (t′ of n′), in the run named by
+ * `session`; parameters as for `oblivex_dkg_reshare_dealer_new`, and the
+ * same at every party. Stores the party in `*party_out` (release it with
+ * `oblivex_dkg_party_free`). It sends nothing in round 1: it takes the old
+ * parties' round-1 messages (`oblivex_dkg_party_round2`, senders 1..n),
+ * and ends, through the same steps as a key generation's party, with its
+ * share of the same key (`oblivex_dkg_party_finalize`): new commitments
+ * of threshold t′ whose public key is the old one, so every threshold
+ * OPRF, BLS and ElGamal output stays. Its QUAL and blame list name old
+ * parties as dealers. The commitments are only read.
+ *
+ * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_BAD_LENGTH` (the session id),
+ * `OBLIVEX_ERR_INVALID_THRESHOLD` (either pair),
+ * `OBLIVEX_ERR_INVALID_PARTY_ID` (not in 1..n′).
+ *
+ * # Safety
+ * `commitments` is a live handle; `session` points to `session_len`
+ * readable bytes; `party_out` to a writable pointer.
+ */
+oblivex_status oblivex_dkg_reshare_receiver_new(const struct oblivex_commitments *commitments,
+                                                size_t old_parties,
+                                                size_t threshold,
+                                                size_t parties,
+                                                const uint8_t *session,
+                                                size_t session_len,
+                                                uint16_t party_id,
+                                                struct oblivex_dkg_party **party_out);
+
+/**
+ * Round 2 at `party` (which waits for round 1): takes the round-1
+ * messages, `count` entries by sender: `commitments[i]` is the broadcast
+ * and `shares[i]` the private share pair that party `party_ids[i]` sent
+ * this party (either may be empty: it did not arrive). The senders are
+ * every other party; for a resharing's new party, the old parties (ids
+ * 1..n of the old set; its own id is no exception). The party's
+ * complaints are then its broadcast (`oblivex_dkg_party_broadcast`).
  *
  * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
  * sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
@@ -1621,6 +1704,10 @@ oblivex_status oblivex_dkg_party_round2(struct oblivex_dkg_party *party,
  * did not arrive). The party's answers to the complaints against it are
  * then its broadcast (`oblivex_dkg_party_broadcast`).
  *
+ * In a resharing the complaints are the new parties' (ids 1..n′): an old
+ * party answers them (its broadcast); a new party keeps them for round 4
+ * and sends nothing.
+ *
  * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
  * sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
  * `OBLIVEX_ERR_DUPLICATE_MESSAGE` (a repeated sender, or the party
@@ -1643,9 +1730,15 @@ oblivex_status oblivex_dkg_party_round3(struct oblivex_dkg_party *party,
  * it did not arrive) and fixes the qualified set. The party's Feldman
  * commitments are then its broadcast.
  *
+ * In a resharing the justifications are the old parties' (ids 1..n): a
+ * new party fixes QUAL from them and the complaints it kept, and sends
+ * nothing; an old party takes no messages (`count` 0), publishes its
+ * Feldman commitments once round 3's deadline has passed, and is done
+ * (`oblivex_dkg_party_round` 7; it gets no share).
+ *
  * A failed run: `OBLIVEX_ERR_NO_QUALIFIED_PARTY` (every party was
- * disqualified); the party is spent (`OBLIVEX_ERR_WRONG_ROUND` from then
- * on).
+ * disqualified, or fewer than the old threshold in a resharing); the
+ * party is spent (`OBLIVEX_ERR_WRONG_ROUND` from then on).
  *
  * Errors (the party unchanged): as for `oblivex_dkg_party_round3`.
  *
@@ -1661,8 +1754,9 @@ oblivex_status oblivex_dkg_party_round4(struct oblivex_dkg_party *party,
 /**
  * Round 5 at `party` (which waits for round 4): takes every other
  * party's Feldman commitments (`commitments[i]` from `party_ids[i]`;
- * empty: it did not arrive). The party's Feldman complaints (its pairs as
- * evidence) are then its broadcast.
+ * empty: it did not arrive; in a resharing, the old parties'). The
+ * party's Feldman complaints (its pairs as evidence) are then its
+ * broadcast.
  *
  * Errors (the party unchanged): as for `oblivex_dkg_party_round3`.
  *
@@ -1678,8 +1772,8 @@ oblivex_status oblivex_dkg_party_round5(struct oblivex_dkg_party *party,
 /**
  * Round 6 at `party` (which waits for round 5): takes every other
  * party's Feldman complaints (`complaints[i]` from `party_ids[i]`; empty:
- * it did not arrive). The pairs the party reveals of the exposed dealers
- * are then its broadcast.
+ * it did not arrive; in a resharing, the other new parties'). The pairs
+ * the party reveals of the exposed dealers are then its broadcast.
  *
  * Errors (the party unchanged): as for `oblivex_dkg_party_round3`.
  *
@@ -1695,8 +1789,9 @@ oblivex_status oblivex_dkg_party_round6(struct oblivex_dkg_party *party,
 /**
  * The last step at `party` (which waits for round 6): takes every other
  * party's revealed pairs (`reveals[i]` from `party_ids[i]`; empty: it did
- * not arrive), and stores the party's key share in `*share_out` (release
- * it with `oblivex_key_share_free`) and the joint commitments in
+ * not arrive; in a resharing, the other new parties'), and stores the
+ * party's key share in `*share_out` (release it with
+ * `oblivex_key_share_free`) and the joint commitments in
  * `*commitments_out` (`oblivex_commitments_free`): exactly what
  * `oblivex_threshold_deal` gives, for the threshold OPRF, BLS and
  * ElGamal functions. The party keeps the qualified set
@@ -1730,8 +1825,9 @@ oblivex_status oblivex_dkg_party_finalize(struct oblivex_dkg_party *party,
  * to `*qualified_written`.
  *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
- * `OBLIVEX_ERR_WRONG_ROUND` (not finalized),
- * `OBLIVEX_ERR_BUFFER_TOO_SMALL` (n ids always fit).
+ * `OBLIVEX_ERR_WRONG_ROUND` (not finalized; a resharing's old party
+ * never is), `OBLIVEX_ERR_BUFFER_TOO_SMALL` (n ids always fit: the old
+ * set's n in a resharing, whose QUAL holds old parties).
  *
  * # Safety
  * `party` is a live handle used by no other thread; `qualified` points to
@@ -1758,7 +1854,14 @@ size_t oblivex_dkg_party_blame_len(const struct oblivex_dkg_party *party);
  * order of the rounds, `OBLIVEX_DKG_BLAME_ENTRY_LEN` values per entry:
  * the party, its offence (`OBLIVEX_DKG_OFFENCE_*`), the offence's detail
  * (a round, a party id or a count), and a status (for an undecodable
- * broadcast; else 0). Every honest party writes the same list. Its
+ * broadcast; else 0). Every honest party writes the same list. In a
+ * resharing a dealer's offence names an old party (ids 1..n) and a
+ * receiver's a new one (1..n′): the dealers' offences are
+ * `OBLIVEX_DKG_OFFENCE_TOO_MANY_COMPLAINTS`, `_COMPLAINT_UNANSWERED`,
+ * `_WRONG_JUSTIFICATION`, `_FELDMAN_INCONSISTENT`,
+ * `_WRONG_CONSTANT_TERM`, and a broadcast of round 1, 3 or 4 missing or
+ * invalid; the receivers' the others (a new party's missing complaints
+ * count as none and disqualify nobody). Its
  * length (in values) goes to `*blame_written`.
  *
  * Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,

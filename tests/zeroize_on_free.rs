@@ -888,25 +888,33 @@ fn bls_signing_coins_are_wiped() {
 // ---------------------------------------------------------------------------
 // A DKG refresh party through the C ABI.
 
-/// A refresh party (`oblivex_dkg_refresh_new`, t = 3 of n = 5) holds a copy
-/// of the old share and its new polynomials: freeing it (with the share
-/// and commitments it started from) must leave the old share nowhere.
-fn refresh_party_is_wiped<G: InMemory>() {
-    let mut rng = ReplayRng::new(format!("{} refresh", G::SUITE_ID).as_bytes());
+/// A DKG party started through the C ABI from a dealt share (party 2 of a
+/// `t`-of-`n` key) by `start`, given the share's and the commitments'
+/// handles and the session, then freed with them: the old share, which the
+/// party copies, must be in no freed block.
+fn share_holding_party_is_wiped<G: InMemory>(
+    what: &str,
+    t: usize,
+    n: usize,
+    start: unsafe fn(
+        *const oblivex_key_share,
+        *const oblivex_commitments,
+        &[u8; OBLIVEX_DKG_SESSION_ID_LEN],
+    ) -> *mut oblivex_dkg_party,
+) {
+    let mut rng = ReplayRng::new(format!("{} {what}", G::SUITE_ID).as_bytes());
     let key = G::random_scalar(&mut rng);
-    let (shares, commitments) = deal::<G, _>(&key, 3, 5, &mut rng).unwrap();
+    let (shares, commitments) = deal::<G, _>(&key, t, n, &mut rng).unwrap();
     let share = &shares[1];
     let share_bytes = share.to_bytes();
     let commitment_bytes = commitments.to_bytes();
     let session = [0x5e_u8; OBLIVEX_DKG_SESSION_ID_LEN];
-    let secrets = vec![G::scalar_in_memory(share.secret())];
     assert_wiped(
-        &format!("{} dkg refresh party", G::SUITE_ID),
-        &secrets,
+        &format!("{} {what}", G::SUITE_ID),
+        &[G::scalar_in_memory(share.secret())],
         G::drop_unwiped(std::slice::from_ref(share.secret())),
         || {
-            let (mut handle, mut committed, mut party) =
-                (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+            let (mut handle, mut committed) = (ptr::null_mut(), ptr::null_mut());
             // SAFETY: each buffer holds its length; the outputs are writable;
             // the handles made here are live until freed once below.
             unsafe {
@@ -924,16 +932,7 @@ fn refresh_party_is_wiped<G: InMemory>() {
                     &mut committed,
                 );
                 assert_eq!(status, OBLIVEX_OK);
-                let status = oblivex_dkg_refresh_new(
-                    handle,
-                    committed,
-                    5,
-                    session.as_ptr(),
-                    session.len(),
-                    &mut party,
-                );
-                assert_eq!(status, OBLIVEX_OK);
-                oblivex_dkg_party_free(party);
+                oblivex_dkg_party_free(start(handle, committed, &session));
                 oblivex_commitments_free(committed);
                 oblivex_key_share_free(handle);
             }
@@ -941,12 +940,84 @@ fn refresh_party_is_wiped<G: InMemory>() {
     );
 }
 
+/// A refresh party (`oblivex_dkg_refresh_new`, 3 of 5), freed at once: it
+/// holds a copy of the old share and its new polynomials.
+///
+/// # Safety
+/// `share` and `commitments` are live handles of one suite.
+unsafe fn start_refresh(
+    share: *const oblivex_key_share,
+    commitments: *const oblivex_commitments,
+    session: &[u8; OBLIVEX_DKG_SESSION_ID_LEN],
+) -> *mut oblivex_dkg_party {
+    let mut party = ptr::null_mut();
+    // SAFETY: live handles (the caller's contract), the session's length,
+    // a writable output.
+    let status = unsafe {
+        oblivex_dkg_refresh_new(
+            share,
+            commitments,
+            5,
+            session.as_ptr(),
+            session.len(),
+            &mut party,
+        )
+    };
+    assert_eq!(status, OBLIVEX_OK);
+    party
+}
+
+/// A resharing's old party (`oblivex_dkg_reshare_dealer_new`, 2 of 3 to 2
+/// of 3) stepped to its last round: it copies the old share and deals it
+/// as its polynomial's constant term.
+///
+/// # Safety
+/// `share` and `commitments` are live handles of one suite.
+unsafe fn start_reshare_dealer(
+    share: *const oblivex_key_share,
+    commitments: *const oblivex_commitments,
+    session: &[u8; OBLIVEX_DKG_SESSION_ID_LEN],
+) -> *mut oblivex_dkg_party {
+    let mut party = ptr::null_mut();
+    // SAFETY: live handles (the caller's contract), the session's length,
+    // a writable output; the party is live for both steps, which read
+    // nothing (count 0).
+    unsafe {
+        let status = oblivex_dkg_reshare_dealer_new(
+            share,
+            commitments,
+            3,
+            2,
+            3,
+            session.as_ptr(),
+            session.len(),
+            &mut party,
+        );
+        assert_eq!(status, OBLIVEX_OK);
+        let status = oblivex_dkg_party_round3(party, ptr::null(), ptr::null(), ptr::null(), 0);
+        assert_eq!(status, OBLIVEX_OK);
+        let status = oblivex_dkg_party_round4(party, ptr::null(), ptr::null(), ptr::null(), 0);
+        assert_eq!(status, OBLIVEX_OK);
+    }
+    party
+}
+
+#[test]
+fn reshare_dealers_are_wiped_on_free() {
+    let dealer = "reshare dealer";
+    share_holding_party_is_wiped::<Ristretto255>(dealer, 2, 3, start_reshare_dealer);
+    share_holding_party_is_wiped::<P256>(dealer, 2, 3, start_reshare_dealer);
+    share_holding_party_is_wiped::<Bls12381G1>(dealer, 2, 3, start_reshare_dealer);
+    share_holding_party_is_wiped::<Ffdhe2048>(dealer, 2, 3, start_reshare_dealer);
+}
+
 #[test]
 fn dkg_refresh_parties_are_wiped_on_free() {
-    refresh_party_is_wiped::<Ristretto255>();
-    refresh_party_is_wiped::<P256>();
-    refresh_party_is_wiped::<Bls12381G1>();
-    refresh_party_is_wiped::<Ffdhe2048>();
+    let refresh = "dkg refresh party";
+    share_holding_party_is_wiped::<Ristretto255>(refresh, 3, 5, start_refresh);
+    share_holding_party_is_wiped::<P256>(refresh, 3, 5, start_refresh);
+    share_holding_party_is_wiped::<Bls12381G1>(refresh, 3, 5, start_refresh);
+    share_holding_party_is_wiped::<Ffdhe2048>(refresh, 3, 5, start_refresh);
 }
 
 /// A DKG party's dealing (`DkgParty::start`, 3 of 5): its secret and

@@ -37,14 +37,17 @@ type DKGSharePair struct {
 // Each step moves it on, so a round value used twice finds it at another
 // round (ErrWrongRound).
 type dkgParty struct {
-	suite   Suite
-	id      uint16
-	parties int
-	res     resource[C.struct_oblivex_dkg_party]
+	suite Suite
+	id    uint16
+	// parties is the number of parties that end with a share (n′ in a
+	// resharing), dealers the number that deal (the old n in a
+	// resharing; else parties).
+	parties, dealers int
+	res              resource[C.struct_oblivex_dkg_party]
 }
 
-func newDKGParty(suite Suite, id uint16, parties int, p *C.struct_oblivex_dkg_party) *dkgParty {
-	party := &dkgParty{suite: suite, id: id, parties: parties}
+func newDKGParty(suite Suite, id uint16, parties, dealers int, p *C.struct_oblivex_dkg_party) *dkgParty {
+	party := &dkgParty{suite: suite, id: id, parties: parties, dealers: dealers}
 	party.res.init(p, func(p *C.struct_oblivex_dkg_party) { C.oblivex_dkg_party_free(p) })
 	runtime.SetFinalizer(party, (*dkgParty).close)
 	return party
@@ -52,9 +55,14 @@ func newDKGParty(suite Suite, id uint16, parties int, p *C.struct_oblivex_dkg_pa
 
 func (d *dkgParty) close() error { return d.res.close() }
 
-// broadcast is the party's current broadcast.
+// broadcast is the party's current broadcast (nil after a step that sends
+// nothing: a resharing's new party at its start and in rounds 3 and 4).
 func (d *dkgParty) broadcast(p *C.struct_oblivex_dkg_party) ([]byte, error) {
-	out := newOut(int(C.oblivex_dkg_party_broadcast_len(p)))
+	length := int(C.oblivex_dkg_party_broadcast_len(p))
+	if length == 0 {
+		return nil, nil
+	}
+	out := newOut(length)
 	if err := check(C.oblivex_dkg_party_broadcast(p, out.ptr(), out.capacity(), &out.written)); err != nil {
 		return nil, err
 	}
@@ -91,20 +99,22 @@ func (d *dkgParty) releaseIfSpent() {
 
 // dkgInbox is one round's messages as the C step takes them: party ids
 // and, by sender, one or two byte strings (round 1's broadcast and share
-// pair). Messages of one kind from one sender twice, or from this party,
-// are refused (ErrDuplicateMessage), as the library does.
+// pair). Messages of one kind from one sender twice are refused
+// (ErrDuplicateMessage), as the library does; the library refuses one
+// from this party (in a resharing, old and new parties are numbered
+// apart: an old party's id may be a new party's).
 type dkgInbox struct {
 	ids   []uint16
 	lists [][][]byte
 }
 
-func newDKGInbox(me uint16, kinds ...[]DKGMessage) (*dkgInbox, error) {
+func newDKGInbox(kinds ...[]DKGMessage) (*dkgInbox, error) {
 	in := &dkgInbox{lists: make([][][]byte, len(kinds))}
 	slot := map[uint16]int{}
 	for k, messages := range kinds {
 		seen := map[uint16]bool{}
 		for _, m := range messages {
-			if seen[m.From] || m.From == me {
+			if seen[m.From] {
 				return nil, ErrDuplicateMessage
 			}
 			seen[m.From] = true
@@ -146,7 +156,7 @@ func StartDKG(suite Suite, threshold, parties int, session []byte, id uint16) (*
 		size(len(session)), C.uint16_t(id), &p)); err != nil {
 		return nil, err
 	}
-	return started(newDKGParty(suite, id, parties, p))
+	return started(newDKGParty(suite, id, parties, parties, p))
 }
 
 // StartRefresh starts the holder of share in a refresh of the key that
@@ -169,34 +179,47 @@ func StartRefresh(share *KeyShare, commitments *Commitments, parties int, sessio
 	if err != nil {
 		return nil, err
 	}
-	return started(newDKGParty(share.suite, share.id, parties, p))
+	return started(newDKGParty(share.suite, share.id, parties, parties, p))
 }
 
 // started reads a new party's round-1 messages.
 func started(party *dkgParty) (*DKGRound1, error) {
-	r := &DKGRound1{party: party}
-	err := party.res.use(func(p *C.struct_oblivex_dkg_party) error {
+	broadcast, shares, err := party.dealt(true)
+	if err != nil {
+		return nil, err
+	}
+	return &DKGRound1{party: party, Broadcast: broadcast, Shares: shares}, nil
+}
+
+// dealt reads a dealer's round-1 messages: its broadcast, and a share pair
+// for each party 1..parties (but itself when skipOwn: in a key generation
+// or refresh it deals to itself in no message). The party is released on
+// an error.
+func (d *dkgParty) dealt(skipOwn bool) ([]byte, []DKGSharePair, error) {
+	var broadcast []byte
+	var shares []DKGSharePair
+	err := d.res.use(func(p *C.struct_oblivex_dkg_party) error {
 		var err error
-		if r.Broadcast, err = party.broadcast(p); err != nil {
+		if broadcast, err = d.broadcast(p); err != nil {
 			return err
 		}
-		for to := 1; to <= party.parties; to++ {
-			if uint16(to) == party.id {
+		for to := 1; to <= d.parties; to++ {
+			if skipOwn && uint16(to) == d.id {
 				continue
 			}
 			out := newOut(int(C.oblivex_dkg_party_share_pair_len(p)))
 			if err := check(C.oblivex_dkg_party_share_pair(p, C.uint16_t(to), out.ptr(), out.capacity(), &out.written)); err != nil {
 				return err
 			}
-			r.Shares = append(r.Shares, DKGSharePair{To: uint16(to), Bytes: out.bytes()})
+			shares = append(shares, DKGSharePair{To: uint16(to), Bytes: out.bytes()})
 		}
 		return nil
 	})
 	if err != nil {
-		party.close()
-		return nil, err
+		d.close()
+		return nil, nil, err
 	}
-	return r, nil
+	return broadcast, shares, nil
 }
 
 // Close wipes and releases the party (every round value of its run).
@@ -211,20 +234,27 @@ func (r *DKGRound1) Close() error { return r.party.close() }
 // ErrWrongRound (this value was used already); a message that does not
 // decode is no error: the run blames its sender.
 func (r *DKGRound1) Round2(commitments, shares []DKGMessage) (*DKGRound2, error) {
-	inbox, err := newDKGInbox(r.party.id, commitments, shares)
+	next, err := r.party.round2(commitments, shares)
 	if err != nil {
 		return nil, err
+	}
+	return &DKGRound2{next}, nil
+}
+
+// round2 runs round 2 on the round-1 broadcasts and the share pairs sent
+// to this party.
+func (d *dkgParty) round2(commitments, shares []DKGMessage) (dkgRound, error) {
+	inbox, err := newDKGInbox(commitments, shares)
+	if err != nil {
+		return dkgRound{}, err
 	}
 	c, s := newCArrays(inbox.lists[0]), newCArrays(inbox.lists[1])
 	defer c.free()
 	defer s.free()
-	broadcast, err := r.party.step(func(p *C.struct_oblivex_dkg_party) C.oblivex_status {
+	broadcast, err := d.step(func(p *C.struct_oblivex_dkg_party) C.oblivex_status {
 		return C.oblivex_dkg_party_round2(p, ids(inbox.ids), c.ptrs, c.lens, s.ptrs, s.lens, size(len(inbox.ids)))
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &DKGRound2{dkgRound{r.party, broadcast}}, nil
+	return dkgRound{d, broadcast}, err
 }
 
 // dkgRound is what each broadcast round's value holds: the party and the
@@ -246,7 +276,7 @@ type cStep func(p *C.struct_oblivex_dkg_party, ids *C.uint16_t, messages **C.uin
 
 // next runs one broadcast round on the other parties' messages.
 func (r *dkgRound) next(messages []DKGMessage, f cStep) (dkgRound, error) {
-	inbox, err := newDKGInbox(r.party.id, messages)
+	inbox, err := newDKGInbox(messages)
 	if err != nil {
 		return dkgRound{}, err
 	}
@@ -269,7 +299,8 @@ type DKGRound3 struct{ dkgRound }
 
 // DKGRound4 is a party after round 4 (the qualified set is fixed),
 // waiting for every other party's Feldman commitments; its Broadcast is
-// its own. Use it once (Round5).
+// its own (none for a resharing's new party, which waits for the old
+// parties'). Use it once (Round5).
 type DKGRound4 struct{ dkgRound }
 
 // DKGRound5 is a party after round 5, waiting for every other party's
@@ -289,20 +320,26 @@ func advance[T any](r *dkgRound, messages []DKGMessage, f cStep, wrap func(dkgRo
 	return wrap(next), nil
 }
 
+// cRound3 and cRound4 are the C steps of rounds 3 and 4, which a
+// resharing's parties share with a key generation's.
+func cRound3(p *C.struct_oblivex_dkg_party, ids *C.uint16_t, m **C.uint8_t, l *C.size_t, n C.size_t) C.oblivex_status {
+	return C.oblivex_dkg_party_round3(p, ids, m, l, n)
+}
+
+func cRound4(p *C.struct_oblivex_dkg_party, ids *C.uint16_t, m **C.uint8_t, l *C.size_t, n C.size_t) C.oblivex_status {
+	return C.oblivex_dkg_party_round4(p, ids, m, l, n)
+}
+
 // Round3 takes every other party's complaints; errors as for Round2.
 func (r *DKGRound2) Round3(complaints []DKGMessage) (*DKGRound3, error) {
-	return advance(&r.dkgRound, complaints, func(p *C.struct_oblivex_dkg_party, ids *C.uint16_t, m **C.uint8_t, l *C.size_t, n C.size_t) C.oblivex_status {
-		return C.oblivex_dkg_party_round3(p, ids, m, l, n)
-	}, func(d dkgRound) *DKGRound3 { return &DKGRound3{d} })
+	return advance(&r.dkgRound, complaints, cRound3, func(d dkgRound) *DKGRound3 { return &DKGRound3{d} })
 }
 
 // Round4 takes every other party's justifications and fixes the qualified
 // set; errors as for Round2, and ErrNoQualifiedParty (every party was
 // disqualified: the run is over).
 func (r *DKGRound3) Round4(justifications []DKGMessage) (*DKGRound4, error) {
-	return advance(&r.dkgRound, justifications, func(p *C.struct_oblivex_dkg_party, ids *C.uint16_t, m **C.uint8_t, l *C.size_t, n C.size_t) C.oblivex_status {
-		return C.oblivex_dkg_party_round4(p, ids, m, l, n)
-	}, func(d dkgRound) *DKGRound4 { return &DKGRound4{d} })
+	return advance(&r.dkgRound, justifications, cRound4, func(d dkgRound) *DKGRound4 { return &DKGRound4{d} })
 }
 
 // Round5 takes every other party's Feldman commitments; errors as for
@@ -395,7 +432,7 @@ type DKGOutput struct {
 // the run failed (the party released): ErrNotEnoughRevealedShares,
 // ErrDegenerateKey (run again with a new session id), ErrShareMismatch.
 func (r *DKGRound6) Finalize(reveals []DKGMessage) (*DKGOutput, error) {
-	inbox, err := newDKGInbox(r.party.id, reveals)
+	inbox, err := newDKGInbox(reveals)
 	if err != nil {
 		return nil, err
 	}
@@ -431,7 +468,7 @@ func (r *DKGRound6) Finalize(reveals []DKGMessage) (*DKGOutput, error) {
 
 // result reads a finalized party's qualified set and blame list.
 func (d *dkgParty) result(p *C.struct_oblivex_dkg_party) ([]uint16, []DKGBlame, error) {
-	qualified := make([]uint16, d.parties)
+	qualified := make([]uint16, d.dealers)
 	var written C.size_t
 	if err := check(C.oblivex_dkg_party_qualified(p, (*C.uint16_t)(unsafe.Pointer(&qualified[0])), size(len(qualified)),
 		&written)); err != nil {

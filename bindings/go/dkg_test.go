@@ -77,9 +77,16 @@ func runDKG(t *testing.T, starts []*DKGRound1, tamper dkgTamper) ([]*DKGOutput, 
 	round3 := stepAll(t, stepComplaints, round2, broadcasts, tamper, (*DKGRound2).Round3, func(r *DKGRound3) []byte { return r.Broadcast })
 	round4 := stepAll(t, stepJustifications, round3, broadcasts, tamper, (*DKGRound3).Round4, func(r *DKGRound4) []byte { return r.Broadcast })
 	round5 := stepAll(t, stepFeldman, round4, broadcasts, tamper, (*DKGRound4).Round5, func(r *DKGRound5) []byte { return r.Broadcast })
+	return finishDKG(t, round5, broadcasts, tamper)
+}
+
+// finishDKG runs the parties after round 5 (broadcasts are their Feldman
+// complaints) to the end; errs[i] is party i+1's Finalize error.
+func finishDKG(t *testing.T, round5 []*DKGRound5, broadcasts map[uint16][]byte, tamper dkgTamper) ([]*DKGOutput, []error) {
+	t.Helper()
 	round6 := stepAll(t, stepFeldmanComplaints, round5, broadcasts, tamper, (*DKGRound5).Round6, func(r *DKGRound6) []byte { return r.Broadcast })
-	outputs := make([]*DKGOutput, len(starts))
-	errs := make([]error, len(starts))
+	outputs := make([]*DKGOutput, len(round6))
+	errs := make([]error, len(round6))
 	for i, r := range round6 {
 		outputs[i], errs[i] = r.Finalize(inboxOf(stepReveals, uint16(i+1), broadcasts, tamper))
 	}
@@ -149,12 +156,13 @@ func reconstructKey(t *testing.T, shares []*KeyShare) []byte {
 func thresholdOutputs(t *testing.T, outputs []*DKGOutput, in [][]byte) [][]byte {
 	t.Helper()
 	shares := make([]*KeyShare, len(outputs))
+	ids := make([]uint16, len(outputs))
 	for i, o := range outputs {
-		shares[i] = o.Share
+		shares[i], ids[i] = o.Share, o.Share.ID()
 	}
 	client := must(NewThresholdOPRFClient(outputs[0].Commitments, nil, 0))
 	batch := must(client.Blind(in))
-	got, cheaters, err := batch.Finalize(respond(t, shares, batch.Request(), nil, all5, nil))
+	got, cheaters, err := batch.Finalize(respond(t, shares, batch.Request(), nil, ids, nil))
 	if err != nil || len(cheaters) != 0 {
 		t.Fatalf("threshold OPRF: %v %v", err, cheaters)
 	}

@@ -1,12 +1,13 @@
 //! C ABI of the distributed key generation (docs/PROTOCOLS.md §10): the
 //! per-party handle, the functions that start a party (a new key, or a
 //! refresh of a shared one) and those that hand out the messages it sends.
-//! The rounds themselves are in `dkg_rounds`.
+//! The rounds themselves are in `dkg_rounds`, a resharing's start
+//! functions in `dkg_reshare`.
 //!
 //! The handle holds the party's typed round state (`Round1State` …
-//! `Round6State` of [`crate::threshold::dkg`]) and the messages its last
-//! step produced. Every start function, a resharing one included, ends in
-//! [`DkgPartyState::started`]; the round functions see only the state.
+//! `Round6State` of [`crate::threshold::dkg`], or a resharing's dealer and
+//! receiver states) and the messages its last step produced; the round
+//! functions see only the state.
 
 use core::ffi::c_int;
 
@@ -21,19 +22,22 @@ use super::suite::{oblivex_suite, with_group, PerGroup, PerSuite, Suite, SuiteGr
 use crate::group::PrimeOrderGroup;
 use crate::rng::os_rng;
 use crate::threshold::dkg::{
-    Blame, DkgError, DkgParams, DkgParty, Received, Round1Messages, Round1State, Round2State,
+    Blame, DealerRound1State, DealerRound3State, DkgParams, DkgParty, Received,
+    ReceiverRound1State, ReceiverRound2State, Round1Messages, Round1State, Round2State,
     Round3State, Round4State, Round5State, Round6State, SESSION_ID_LEN,
 };
 use crate::threshold::{Commitments, KeyShare, PartyId};
 use crate::Zeroizing;
 
-/// One party of a DKG run (key generation or refresh), from its start to
-/// its key share: its secret polynomials and the shares it received
-/// (wiped when freed), and the messages its last step produced. Made by
-/// `oblivex_dkg_party_new` or `oblivex_dkg_refresh_new`, driven by
-/// `oblivex_dkg_party_round2` … `oblivex_dkg_party_round6` and
-/// `oblivex_dkg_party_finalize`, one call per round in that order. Not for
-/// concurrent use.
+/// One party of a DKG run (key generation, refresh or resharing), from its
+/// start to its key share: its secret polynomials and the shares it
+/// received (wiped when freed), and the messages its last step produced.
+/// Made by `oblivex_dkg_party_new`, `oblivex_dkg_refresh_new`,
+/// `oblivex_dkg_reshare_dealer_new` or `oblivex_dkg_reshare_receiver_new`,
+/// driven by `oblivex_dkg_party_round2` … `oblivex_dkg_party_round6` and
+/// `oblivex_dkg_party_finalize`, one call per round in that order (a
+/// resharing's old party starts at round 3 and ends after round 4).
+/// Not for concurrent use.
 pub struct oblivex_dkg_party {
     _opaque: [u8; 0],
 }
@@ -52,7 +56,10 @@ impl PerGroup for DkgPartyStates {
 
 /// Where a party is in its run: the typed state that takes the next
 /// round's messages, then the run's public result (or nothing, after a
-/// failure).
+/// failure). A resharing's new party (a receiver) goes `ReceiverRound1`,
+/// `ReceiverRound2`, `ReceiverRound3`, then `Round4` on as in a key
+/// generation; its old party (a dealer) `DealerRound1`, `DealerRound3`,
+/// `Dealt`.
 pub(crate) enum Stage<G: PrimeOrderGroup> {
     Round1(Round1State<G>),
     Round2(Round2State<G>),
@@ -60,6 +67,25 @@ pub(crate) enum Stage<G: PrimeOrderGroup> {
     Round4(Round4State<G>),
     Round5(Round5State<G>),
     Round6(Round6State<G>),
+    /// A new party of a resharing, waiting for the old parties' round-1
+    /// messages.
+    ReceiverRound1(ReceiverRound1State<G>),
+    /// A new party of a resharing, waiting for the other new parties'
+    /// complaints.
+    ReceiverRound2(ReceiverRound2State<G>),
+    /// A new party of a resharing, waiting for the old parties'
+    /// justifications, with the complaints of round 2 (by sender; the
+    /// Rust round takes both lists at once).
+    ReceiverRound3(ReceiverRound2State<G>, Vec<(PartyId, Vec<u8>)>),
+    /// An old party of a resharing, waiting for the new parties'
+    /// complaints.
+    DealerRound1(DealerRound1State<G>),
+    /// An old party of a resharing, waiting for round 3's deadline to
+    /// publish its Feldman commitments.
+    DealerRound3(DealerRound3State<G>),
+    /// An old party of a resharing after round 4: its part is done (its
+    /// last broadcast stays readable), it gets no share.
+    Dealt,
     /// Finalized: QUAL and the blame list (the share and commitments went
     /// to the caller's handles).
     Finalized {
@@ -71,28 +97,42 @@ pub(crate) enum Stage<G: PrimeOrderGroup> {
 }
 
 impl<G: PrimeOrderGroup> Stage<G> {
-    /// The round whose messages the party waits for (1 to 6), 7 once
-    /// finalized, 0 after a failure.
+    /// The round whose messages the party waits for (1 to 6): the step to
+    /// call is `oblivex_dkg_party_round<round + 1>` (`_finalize` after 6);
+    /// 7 once finalized or dealt, 0 after a failure.
     pub(crate) fn round(&self) -> u8 {
         match self {
-            Stage::Round1(_) => 1,
-            Stage::Round2(_) => 2,
-            Stage::Round3(_) => 3,
+            Stage::Round1(_) | Stage::ReceiverRound1(_) => 1,
+            Stage::Round2(_) | Stage::ReceiverRound2(_) | Stage::DealerRound1(_) => 2,
+            Stage::Round3(_) | Stage::ReceiverRound3(..) | Stage::DealerRound3(_) => 3,
             Stage::Round4(_) => 4,
             Stage::Round5(_) => 5,
             Stage::Round6(_) => 6,
-            Stage::Finalized { .. } => 7,
+            Stage::Finalized { .. } | Stage::Dealt => 7,
             Stage::Failed => 0,
         }
     }
 }
 
+/// Who sends the messages a party's next step takes: the holders of ids
+/// `1..=count`, the party itself among them (`own`) or not.
+#[derive(Clone, Copy)]
+pub(crate) struct Senders {
+    pub(crate) count: usize,
+    pub(crate) own: Option<PartyId>,
+}
+
 /// What an `oblivex_dkg_party` points to for one group.
 pub(crate) struct DkgPartyState<G: PrimeOrderGroup> {
-    /// This party's id.
-    pub(crate) me: PartyId,
-    /// The run's party count n.
-    pub(crate) parties: usize,
+    /// This party's id (an old party's old id in a resharing).
+    me: PartyId,
+    /// The party count n of the set that ends with shares (n′ in a
+    /// resharing).
+    parties: usize,
+    /// In a resharing, the old set's party count (the dealers, ids
+    /// 1..=n); none in a key generation or refresh, where one set deals
+    /// and receives.
+    old_parties: Option<usize>,
     pub(crate) stage: Stage<G>,
     /// The broadcast of the last step, for every other party (empty once
     /// finalized or failed).
@@ -103,17 +143,57 @@ pub(crate) struct DkgPartyState<G: PrimeOrderGroup> {
 }
 
 impl<G: PrimeOrderGroup> DkgPartyState<G> {
-    /// A party just started (by any start function) with its round-1
-    /// messages.
+    /// A party of a key generation or refresh, just started with its
+    /// round-1 messages.
     pub(crate) fn started(
         params: &DkgParams<G>,
         me: PartyId,
         (state, messages): (Round1State<G>, Round1Messages<G>),
     ) -> Self {
+        Self::dealing(params, me, Stage::Round1(state), messages)
+    }
+
+    /// A resharing's old party, just started with its round-1 messages
+    /// (commitments for every new party, a pair for each).
+    pub(crate) fn reshare_dealer(
+        params: &DkgParams<G>,
+        me: PartyId,
+        (state, messages): (DealerRound1State<G>, Round1Messages<G>),
+    ) -> Self {
+        DkgPartyState {
+            old_parties: Some(params.old_parties()),
+            ..Self::dealing(params, me, Stage::DealerRound1(state), messages)
+        }
+    }
+
+    /// A resharing's new party, just started: it sends nothing in round 1.
+    pub(crate) fn reshare_receiver(
+        params: &DkgParams<G>,
+        me: PartyId,
+        state: ReceiverRound1State<G>,
+    ) -> Self {
         DkgPartyState {
             me,
             parties: params.parties(),
-            stage: Stage::Round1(state),
+            old_parties: Some(params.old_parties()),
+            stage: Stage::ReceiverRound1(state),
+            broadcast: Vec::new(),
+            pairs: Vec::new(),
+        }
+    }
+
+    /// A party at `stage` that deals `messages` in round 1.
+    fn dealing(
+        params: &DkgParams<G>,
+        me: PartyId,
+        stage: Stage<G>,
+        messages: Round1Messages<G>,
+    ) -> Self {
+        DkgPartyState {
+            me,
+            parties: params.parties(),
+            old_parties: None,
+            stage,
             broadcast: messages.commitments.to_bytes(),
             pairs: messages
                 .shares
@@ -123,61 +203,89 @@ impl<G: PrimeOrderGroup> DkgPartyState<G> {
         }
     }
 
-    /// Takes the round state `take` picks out of the stage, or
-    /// `OBLIVEX_ERR_WRONG_ROUND` (the party untouched) if the party is at
-    /// another round. Its broadcast and share pairs go: the stage is
-    /// `Failed` until the round that takes the state succeeds.
-    fn take<S>(&mut self, take: fn(Stage<G>) -> Result<S, Stage<G>>) -> CResult<S> {
-        match take(core::mem::replace(&mut self.stage, Stage::Failed)) {
-            Ok(state) => {
-                self.pairs.clear();
-                self.broadcast.clear();
-                Ok(state)
-            }
-            Err(other) => {
-                self.stage = other;
-                Err(OBLIVEX_ERR_WRONG_ROUND)
-            }
+    /// Who sends the messages the party's next step takes. In a key
+    /// generation or refresh: the n parties, this one among them. In a
+    /// resharing, where old and new parties are numbered apart: the old
+    /// parties (their round-1, 3 and 4 broadcasts) to a new party, which
+    /// is none of them (its old self, if any, is another handle); the new
+    /// parties' complaints to an old party; nobody to an old party's round
+    /// 4; the other new parties to a new party in rounds 2, 5 and 6.
+    pub(crate) fn senders(&self) -> Senders {
+        let everyone = Senders {
+            count: self.parties,
+            own: Some(self.me),
+        };
+        let Some(old_parties) = self.old_parties else {
+            return everyone;
+        };
+        match self.stage {
+            Stage::ReceiverRound1(_) | Stage::ReceiverRound3(..) | Stage::Round4(_) => Senders {
+                count: old_parties,
+                own: None,
+            },
+            Stage::DealerRound1(_) => Senders {
+                count: self.parties,
+                own: None,
+            },
+            Stage::DealerRound3(_) => Senders {
+                count: 0,
+                own: None,
+            },
+            _ => everyone,
         }
     }
 
-    /// Runs one round (2 to 6) on the state `take` picks: on success the
-    /// next stage and its broadcast replace the old ones; on a failure the
-    /// run is over.
-    pub(crate) fn advance<S>(
+    /// Runs the step that follows round `round` on the stage, once the
+    /// caller's `check` of the senders (against [`Self::senders`]) passed:
+    /// `OBLIVEX_ERR_WRONG_ROUND` or the check's status leave the party
+    /// untouched. Otherwise the party's broadcast and share pairs go, and
+    /// `run` makes the next stage and its broadcast; a failure of `run`
+    /// ends the run (the stage stays `Failed`).
+    pub(crate) fn advance(
         &mut self,
-        take: fn(Stage<G>) -> Result<S, Stage<G>>,
-        run: impl FnOnce(S) -> Result<(Stage<G>, Vec<u8>), DkgError>,
+        round: u8,
+        check: impl FnOnce(Senders) -> CResult,
+        run: impl FnOnce(Stage<G>) -> CResult<(Stage<G>, Vec<u8>)>,
     ) -> CResult {
-        let (stage, broadcast) = run(self.take(take)?)?;
+        if self.stage.round() != round {
+            return Err(OBLIVEX_ERR_WRONG_ROUND);
+        }
+        check(self.senders())?;
+        self.pairs.clear();
+        self.broadcast.clear();
+        let (stage, broadcast) = run(core::mem::replace(&mut self.stage, Stage::Failed))?;
         self.stage = stage;
         self.broadcast = broadcast;
         Ok(())
     }
 
-    /// The last round: the party's share and the joint commitments; the
-    /// party keeps QUAL and the blame list.
+    /// The last step: the party's share and the joint commitments; the
+    /// party keeps QUAL and the blame list. Refused as [`Self::advance`]
+    /// refuses.
     pub(crate) fn finalize(
         &mut self,
+        check: impl FnOnce(Senders) -> CResult,
         reveals: &[Received<'_>],
     ) -> CResult<(KeyShare<G>, Commitments<G>)> {
-        // The Err hands the stage back untouched, moved once: no box needed.
-        #[allow(clippy::result_large_err)]
-        let take = |stage: Stage<G>| match stage {
-            Stage::Round6(state) => Ok(state),
-            other => Err(other),
-        };
-        let output = self.take(take)?.finish(reveals)?;
-        self.stage = Stage::Finalized {
-            qualified: output.qualified().to_vec(),
-            blame: output.blame().to_vec(),
-        };
-        Ok(output.into_parts())
+        let mut output = None;
+        self.advance(6, check, |stage| match stage {
+            Stage::Round6(state) => {
+                let result = state.finish(reveals)?;
+                let stage = Stage::Finalized {
+                    qualified: result.qualified().to_vec(),
+                    blame: result.blame().to_vec(),
+                };
+                output = Some(result.into_parts());
+                Ok((stage, Vec::new()))
+            }
+            _ => Err(OBLIVEX_ERR_WRONG_ROUND),
+        })?;
+        output.ok_or(OBLIVEX_ERR_WRONG_ROUND)
     }
 
     /// The private share pair for `recipient` (round 1 only).
     fn pair_for(&self, recipient: PartyId) -> CResult<&[u8]> {
-        if self.stage.round() != 1 {
+        if self.pairs.is_empty() {
             return Err(OBLIVEX_ERR_WRONG_ROUND);
         }
         self.pairs
@@ -192,7 +300,10 @@ impl<G: PrimeOrderGroup> DkgPartyState<G> {
 ///
 /// # Safety
 /// `session` is NULL or points to `session_len` readable bytes.
-unsafe fn read_session(session: *const u8, session_len: usize) -> CResult<[u8; SESSION_ID_LEN]> {
+pub(crate) unsafe fn read_session(
+    session: *const u8,
+    session_len: usize,
+) -> CResult<[u8; SESSION_ID_LEN]> {
     // SAFETY: forwarded from this function's contract.
     let session = unsafe { input(session, session_len) }?;
     session.try_into().map_err(|_| OBLIVEX_ERR_BAD_LENGTH)
@@ -295,7 +406,9 @@ pub unsafe extern "C" fn oblivex_dkg_refresh_new(
 
 /// The round whose messages `party` waits for: 1 to 6 (the step to call
 /// is `oblivex_dkg_party_round2` for 1 … `oblivex_dkg_party_finalize` for
-/// 6), 7 once finalized, 0 after a failed round or for NULL.
+/// 6; a resharing's old party starts at 2), 7 once finalized (or, for a
+/// resharing's old party, done after round 4), 0 after a failed round or
+/// for NULL.
 ///
 /// # Safety
 /// `party` is NULL or a live handle used by no other thread.
@@ -311,7 +424,8 @@ pub unsafe extern "C" fn oblivex_dkg_party_round(party: *const oblivex_dkg_party
 }
 
 /// Bytes of the broadcast `oblivex_dkg_party_broadcast` writes now (0 once
-/// finalized, after a failure, or for NULL).
+/// finalized, after a failure, after a step that sends nothing, or for
+/// NULL).
 ///
 /// # Safety
 /// `party` is NULL or a live handle used by no other thread.
@@ -329,10 +443,15 @@ pub unsafe extern "C" fn oblivex_dkg_party_broadcast_len(party: *const oblivex_d
 /// Writes the broadcast of the party's last step (its start or a round)
 /// to `message` and its length to `*message_written`: send it to every
 /// other party over the broadcast channel (docs/PROTOCOLS.md §10). Every
-/// step has one, an empty complaint list included.
+/// step of a key generation or refresh has one, an empty complaint list
+/// included; in a resharing, an old party's broadcasts go to every new
+/// party (the last, its Feldman commitments, stays readable once it is
+/// done), and a new party's complaints to every old and new party, while
+/// its start and its steps of rounds 3 and 4 send nothing.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
-/// `OBLIVEX_ERR_WRONG_ROUND` (the run is finalized or failed),
+/// `OBLIVEX_ERR_WRONG_ROUND` (the run is finalized or failed, or the last
+/// step sent nothing),
 /// `OBLIVEX_ERR_BUFFER_TOO_SMALL` (see `oblivex_dkg_party_broadcast_len`).
 ///
 /// # Safety
@@ -361,7 +480,7 @@ pub unsafe extern "C" fn oblivex_dkg_party_broadcast(
 }
 
 /// Bytes of each private share pair `oblivex_dkg_party_share_pair` writes
-/// (0 outside round 1 or for NULL).
+/// (0 outside round 1, for a resharing's new party, or for NULL).
 ///
 /// # Safety
 /// `party` is NULL or a live handle used by no other thread.
@@ -385,8 +504,10 @@ pub unsafe extern "C" fn oblivex_dkg_party_share_pair_len(
 /// wipes its copies at its next step.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
-/// `OBLIVEX_ERR_WRONG_ROUND` (past round 1), `OBLIVEX_ERR_INVALID_PARTY_ID`
-/// (the party itself, or not in 1..n), `OBLIVEX_ERR_BUFFER_TOO_SMALL` (see
+/// `OBLIVEX_ERR_WRONG_ROUND` (past round 1, or a resharing's new party,
+/// which deals nothing), `OBLIVEX_ERR_INVALID_PARTY_ID` (the party itself,
+/// or not in 1..n; a resharing's old party deals to every new party
+/// 1..n′), `OBLIVEX_ERR_BUFFER_TOO_SMALL` (see
 /// `oblivex_dkg_party_share_pair_len`).
 ///
 /// # Safety

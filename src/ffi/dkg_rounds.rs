@@ -8,7 +8,7 @@
 //! does not decode is no error of the call: the round blames its sender.
 
 use super::args::{read_responses, U16Array};
-use super::dkg_party::{oblivex_dkg_party, DkgPartyState, Stage};
+use super::dkg_party::{oblivex_dkg_party, DkgPartyState, Senders, Stage};
 use super::guard::{catch, catch_or, out_pointer};
 use super::handle::{borrow, borrow_mut, create};
 use super::sharing::{oblivex_commitments, oblivex_key_share};
@@ -51,9 +51,7 @@ pub const OBLIVEX_DKG_OFFENCE_FALSE_FELDMAN_COMPLAINT: u16 = 8;
 /// only.
 pub const OBLIVEX_DKG_OFFENCE_WRONG_REVEALED_SHARE: u16 = 9;
 /// In a resharing, an old party's dealt constant term is not the
-/// commitment to its old share: it dealt something else. Disqualifies
-/// (the resharing has no C entry point yet; Rust's
-/// `DkgParty::start_reshare_dealer`).
+/// commitment to its old share: it dealt something else. Disqualifies.
 pub const OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM: u16 = 10;
 /// `uint16_t` values per blame entry: the party named, its offence
 /// (`OBLIVEX_DKG_OFFENCE_*`), the offence's `detail` (a round, a party id
@@ -120,16 +118,16 @@ impl<'a> Messages<'a> {
     /// Refuses the senders the round would refuse, before the round
     /// consumes the party's state (so that a caller's mistake leaves the
     /// party where it was): `OBLIVEX_ERR_INVALID_PARTY_ID` for an id
-    /// outside 1..n, `OBLIVEX_ERR_DUPLICATE_MESSAGE` for a repeated id or
-    /// the party's own.
-    fn check_senders<G: PrimeOrderGroup>(&self, party: &DkgPartyState<G>) -> CResult {
-        let mut seen = vec![false; party.parties];
+    /// outside the senders' 1..=count, `OBLIVEX_ERR_DUPLICATE_MESSAGE` for
+    /// a repeated id or the party's own.
+    fn check_senders(&self, senders: Senders) -> CResult {
+        let mut seen = vec![false; senders.count];
         for message in &self.0 {
             let index = usize::from(message.party).wrapping_sub(1);
-            if index >= party.parties {
+            if index >= senders.count {
                 return Err(OBLIVEX_ERR_INVALID_PARTY_ID);
             }
-            if message.party == party.me || seen[index] {
+            if Some(message.party) == senders.own || seen[index] {
                 return Err(OBLIVEX_ERR_DUPLICATE_MESSAGE);
             }
             seen[index] = true;
@@ -150,12 +148,114 @@ impl<'a> Messages<'a> {
     }
 }
 
-/// Round 2 at `party` (which waits for round 1): takes every other party's
-/// round-1 messages, `count` entries by sender: `commitments[i]` is the
-/// broadcast and `shares[i]` the private share pair that party
-/// `party_ids[i]` sent this party (either may be empty: it did not
-/// arrive). The party's complaints are then its broadcast
-/// (`oblivex_dkg_party_broadcast`).
+/// Copies of the messages that arrived, for a later round (public
+/// broadcasts only).
+fn keep(received: &[Received<'_>]) -> Vec<(PartyId, Vec<u8>)> {
+    received
+        .iter()
+        .map(|message| (message.from, message.bytes.to_vec()))
+        .collect()
+}
+
+/// Kept messages, as a round takes them.
+fn kept(messages: &[(PartyId, Vec<u8>)]) -> Vec<Received<'_>> {
+    messages
+        .iter()
+        .map(|(from, bytes)| Received { from: *from, bytes })
+        .collect()
+}
+
+/// What a step makes: the party's next stage and its broadcast (empty for
+/// a step that sends nothing).
+type Next<G> = CResult<(Stage<G>, Vec<u8>)>;
+
+/// The step after round 1 on the round-1 messages. Other stages are not
+/// reached ([`DkgPartyState::advance`] checked the round); they are refused.
+fn after_round1<G: PrimeOrderGroup>(
+    stage: Stage<G>,
+    commitments: &[Received<'_>],
+    shares: &[Received<'_>],
+) -> Next<G> {
+    match stage {
+        Stage::Round1(state) => {
+            let (next, complaints) = state.round2(commitments, shares)?;
+            Ok((Stage::Round2(next), complaints.to_bytes()))
+        }
+        Stage::ReceiverRound1(state) => {
+            let (next, complaints) = state.round2(commitments, shares)?;
+            Ok((Stage::ReceiverRound2(next), complaints.to_bytes()))
+        }
+        _ => Err(OBLIVEX_ERR_WRONG_ROUND),
+    }
+}
+
+/// The step after round 2 on the complaints: a dealer answers them; a
+/// resharing's new party keeps them for the next step, which takes them
+/// with the old parties' justifications, and sends nothing.
+fn after_round2<G: PrimeOrderGroup>(stage: Stage<G>, complaints: &[Received<'_>]) -> Next<G> {
+    match stage {
+        Stage::Round2(state) => {
+            let (next, answers) = state.round3(complaints)?;
+            Ok((Stage::Round3(next), answers.to_bytes()))
+        }
+        Stage::DealerRound1(state) => {
+            let (next, answers) = state.round3(complaints)?;
+            Ok((Stage::DealerRound3(next), answers.to_bytes()))
+        }
+        Stage::ReceiverRound2(state) => {
+            Ok((Stage::ReceiverRound3(state, keep(complaints)), Vec::new()))
+        }
+        _ => Err(OBLIVEX_ERR_WRONG_ROUND),
+    }
+}
+
+/// The step after round 3 on the justifications: QUAL is fixed, and a
+/// dealer publishes its Feldman commitments (a resharing's old party is
+/// then done; its new parties send nothing).
+fn after_round3<G: PrimeOrderGroup>(stage: Stage<G>, justifications: &[Received<'_>]) -> Next<G> {
+    match stage {
+        Stage::Round3(state) => {
+            let (next, feldman) = state.round4(justifications)?;
+            Ok((Stage::Round4(next), feldman.to_bytes()))
+        }
+        Stage::DealerRound3(state) => Ok((Stage::Dealt, state.round4().to_bytes())),
+        Stage::ReceiverRound3(state, complaints) => {
+            let next = state.round4(&kept(&complaints), justifications)?;
+            Ok((Stage::Round4(next), Vec::new()))
+        }
+        _ => Err(OBLIVEX_ERR_WRONG_ROUND),
+    }
+}
+
+/// The step after round 4 on the Feldman commitments.
+fn after_round4<G: PrimeOrderGroup>(stage: Stage<G>, feldman: &[Received<'_>]) -> Next<G> {
+    match stage {
+        Stage::Round4(state) => {
+            let (next, complaints) = state.round5(feldman)?;
+            Ok((Stage::Round5(next), complaints.to_bytes()))
+        }
+        _ => Err(OBLIVEX_ERR_WRONG_ROUND),
+    }
+}
+
+/// The step after round 5 on the Feldman complaints.
+fn after_round5<G: PrimeOrderGroup>(stage: Stage<G>, complaints: &[Received<'_>]) -> Next<G> {
+    match stage {
+        Stage::Round5(state) => {
+            let (next, reveals) = state.round6(complaints)?;
+            Ok((Stage::Round6(next), reveals.to_bytes()))
+        }
+        _ => Err(OBLIVEX_ERR_WRONG_ROUND),
+    }
+}
+
+/// Round 2 at `party` (which waits for round 1): takes the round-1
+/// messages, `count` entries by sender: `commitments[i]` is the broadcast
+/// and `shares[i]` the private share pair that party `party_ids[i]` sent
+/// this party (either may be empty: it did not arrive). The senders are
+/// every other party; for a resharing's new party, the old parties (ids
+/// 1..n of the old set; its own id is no exception). The party's
+/// complaints are then its broadcast (`oblivex_dkg_party_broadcast`).
 ///
 /// Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
 /// sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
@@ -186,46 +286,30 @@ pub unsafe extern "C" fn oblivex_dkg_party_round2(
                 Messages::read(party_ids, shares, shares_lens, count)?,
             )
         };
-        with_group!(match party, G(state) => {
-            commitments.check_senders(state)?;
-            // The Err hands the stage back untouched, moved once: no box needed.
-            #[allow(clippy::result_large_err)]
-            let take = |stage: Stage<G>| match stage {
-                Stage::Round1(state) => Ok(state),
-                other => Err(other),
-            };
-            state.advance(take, |round1| {
-                let (next, complaints) = round1.round2(&commitments.received(), &shares.received())?;
-                Ok((Stage::Round2(next), complaints.to_bytes()))
-            })
-        })
+        with_group!(match party, G(state) => state.advance(
+            1,
+            |senders| commitments.check_senders(senders),
+            |stage| after_round1::<G>(stage, &commitments.received(), &shares.received()),
+        ))
     })
 }
 
-/// The body of the step function of broadcast round `$round` (3 to 6):
-/// reads the messages, checks their senders and runs the round on the
-/// `$from` state, which becomes the `$to` state.
-macro_rules! broadcast_round {
+/// The body of the step function after broadcast round `$round` (2 to 5):
+/// reads the messages and runs `$step` on them if the party waits for
+/// them and their senders are right.
+macro_rules! broadcast_step {
     ($party:ident, $ids:ident, $messages:ident, $lens:ident, $count:ident:
-     $from:ident => $to:ident by $round:ident) => {
+     after $round:literal by $step:ident) => {
         catch(|| {
             // SAFETY: `party` is NULL or live and unshared by the contract.
             let party = unsafe { borrow_mut($party) }?;
             // SAFETY: the arrays hold `count` entries by the contract.
             let messages = unsafe { Messages::read($ids, $messages, $lens, $count) }?;
-            with_group!(match party, G(state) => {
-                messages.check_senders(state)?;
-                // The Err hands the stage back untouched, moved once: no box needed.
-                #[allow(clippy::result_large_err)]
-                let take = |stage: Stage<G>| match stage {
-                    Stage::$from(state) => Ok(state),
-                    other => Err(other),
-                };
-                state.advance(take, |state| {
-                    let (next, broadcast) = state.$round(&messages.received())?;
-                    Ok((Stage::$to(next), broadcast.to_bytes()))
-                })
-            })
+            with_group!(match party, G(state) => state.advance(
+                $round,
+                |senders| messages.check_senders(senders),
+                |stage| $step::<G>(stage, &messages.received()),
+            ))
         })
     };
 }
@@ -234,6 +318,10 @@ macro_rules! broadcast_round {
 /// party's complaint list (`complaints[i]` from `party_ids[i]`; empty: it
 /// did not arrive). The party's answers to the complaints against it are
 /// then its broadcast (`oblivex_dkg_party_broadcast`).
+///
+/// In a resharing the complaints are the new parties' (ids 1..n′): an old
+/// party answers them (its broadcast); a new party keeps them for round 4
+/// and sends nothing.
 ///
 /// Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
 /// sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
@@ -252,7 +340,7 @@ pub unsafe extern "C" fn oblivex_dkg_party_round3(
     complaints_lens: *const usize,
     count: usize,
 ) -> oblivex_status {
-    broadcast_round!(party, party_ids, complaints, complaints_lens, count: Round2 => Round3 by round3)
+    broadcast_step!(party, party_ids, complaints, complaints_lens, count: after 2 by after_round2)
 }
 
 /// Round 4 at `party` (which waits for round 3): takes every other
@@ -260,9 +348,15 @@ pub unsafe extern "C" fn oblivex_dkg_party_round3(
 /// it did not arrive) and fixes the qualified set. The party's Feldman
 /// commitments are then its broadcast.
 ///
+/// In a resharing the justifications are the old parties' (ids 1..n): a
+/// new party fixes QUAL from them and the complaints it kept, and sends
+/// nothing; an old party takes no messages (`count` 0), publishes its
+/// Feldman commitments once round 3's deadline has passed, and is done
+/// (`oblivex_dkg_party_round` 7; it gets no share).
+///
 /// A failed run: `OBLIVEX_ERR_NO_QUALIFIED_PARTY` (every party was
-/// disqualified); the party is spent (`OBLIVEX_ERR_WRONG_ROUND` from then
-/// on).
+/// disqualified, or fewer than the old threshold in a resharing); the
+/// party is spent (`OBLIVEX_ERR_WRONG_ROUND` from then on).
 ///
 /// Errors (the party unchanged): as for `oblivex_dkg_party_round3`.
 ///
@@ -276,13 +370,14 @@ pub unsafe extern "C" fn oblivex_dkg_party_round4(
     justifications_lens: *const usize,
     count: usize,
 ) -> oblivex_status {
-    broadcast_round!(party, party_ids, justifications, justifications_lens, count: Round3 => Round4 by round4)
+    broadcast_step!(party, party_ids, justifications, justifications_lens, count: after 3 by after_round3)
 }
 
 /// Round 5 at `party` (which waits for round 4): takes every other
 /// party's Feldman commitments (`commitments[i]` from `party_ids[i]`;
-/// empty: it did not arrive). The party's Feldman complaints (its pairs as
-/// evidence) are then its broadcast.
+/// empty: it did not arrive; in a resharing, the old parties'). The
+/// party's Feldman complaints (its pairs as evidence) are then its
+/// broadcast.
 ///
 /// Errors (the party unchanged): as for `oblivex_dkg_party_round3`.
 ///
@@ -296,13 +391,13 @@ pub unsafe extern "C" fn oblivex_dkg_party_round5(
     commitments_lens: *const usize,
     count: usize,
 ) -> oblivex_status {
-    broadcast_round!(party, party_ids, commitments, commitments_lens, count: Round4 => Round5 by round5)
+    broadcast_step!(party, party_ids, commitments, commitments_lens, count: after 4 by after_round4)
 }
 
 /// Round 6 at `party` (which waits for round 5): takes every other
 /// party's Feldman complaints (`complaints[i]` from `party_ids[i]`; empty:
-/// it did not arrive). The pairs the party reveals of the exposed dealers
-/// are then its broadcast.
+/// it did not arrive; in a resharing, the other new parties'). The pairs
+/// the party reveals of the exposed dealers are then its broadcast.
 ///
 /// Errors (the party unchanged): as for `oblivex_dkg_party_round3`.
 ///
@@ -316,13 +411,14 @@ pub unsafe extern "C" fn oblivex_dkg_party_round6(
     complaints_lens: *const usize,
     count: usize,
 ) -> oblivex_status {
-    broadcast_round!(party, party_ids, complaints, complaints_lens, count: Round5 => Round6 by round6)
+    broadcast_step!(party, party_ids, complaints, complaints_lens, count: after 5 by after_round5)
 }
 
 /// The last step at `party` (which waits for round 6): takes every other
 /// party's revealed pairs (`reveals[i]` from `party_ids[i]`; empty: it did
-/// not arrive), and stores the party's key share in `*share_out` (release
-/// it with `oblivex_key_share_free`) and the joint commitments in
+/// not arrive; in a resharing, the other new parties'), and stores the
+/// party's key share in `*share_out` (release it with
+/// `oblivex_key_share_free`) and the joint commitments in
 /// `*commitments_out` (`oblivex_commitments_free`): exactly what
 /// `oblivex_threshold_deal` gives, for the threshold OPRF, BLS and
 /// ElGamal functions. The party keeps the qualified set
@@ -358,8 +454,8 @@ pub unsafe extern "C" fn oblivex_dkg_party_finalize(
         let reveals = unsafe { Messages::read(party_ids, reveals, reveals_lens, count) }?;
         let (share_out, commitments_out) = (out_pointer(share_out)?, out_pointer(commitments_out)?);
         with_group!(match party, G(state) => {
-            reveals.check_senders(state)?;
-            let (share, commitments) = state.finalize(&reveals.received())?;
+            let (share, commitments) =
+                state.finalize(|senders| reveals.check_senders(senders), &reveals.received())?;
             // SAFETY: both are non-NULL and writable by the contract.
             unsafe {
                 create(share_out, G::wrap(share));
@@ -383,8 +479,9 @@ fn finalized<G: PrimeOrderGroup>(state: &DkgPartyState<G>) -> CResult<(&[PartyId
 /// to `*qualified_written`.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,
-/// `OBLIVEX_ERR_WRONG_ROUND` (not finalized),
-/// `OBLIVEX_ERR_BUFFER_TOO_SMALL` (n ids always fit).
+/// `OBLIVEX_ERR_WRONG_ROUND` (not finalized; a resharing's old party
+/// never is), `OBLIVEX_ERR_BUFFER_TOO_SMALL` (n ids always fit: the old
+/// set's n in a resharing, whose QUAL holds old parties).
 ///
 /// # Safety
 /// `party` is a live handle used by no other thread; `qualified` points to
@@ -430,7 +527,14 @@ pub unsafe extern "C" fn oblivex_dkg_party_blame_len(party: *const oblivex_dkg_p
 /// order of the rounds, `OBLIVEX_DKG_BLAME_ENTRY_LEN` values per entry:
 /// the party, its offence (`OBLIVEX_DKG_OFFENCE_*`), the offence's detail
 /// (a round, a party id or a count), and a status (for an undecodable
-/// broadcast; else 0). Every honest party writes the same list. Its
+/// broadcast; else 0). Every honest party writes the same list. In a
+/// resharing a dealer's offence names an old party (ids 1..n) and a
+/// receiver's a new one (1..n′): the dealers' offences are
+/// `OBLIVEX_DKG_OFFENCE_TOO_MANY_COMPLAINTS`, `_COMPLAINT_UNANSWERED`,
+/// `_WRONG_JUSTIFICATION`, `_FELDMAN_INCONSISTENT`,
+/// `_WRONG_CONSTANT_TERM`, and a broadcast of round 1, 3 or 4 missing or
+/// invalid; the receivers' the others (a new party's missing complaints
+/// count as none and disqualify nobody). Its
 /// length (in values) goes to `*blame_written`.
 ///
 /// Errors (nothing written): `OBLIVEX_ERR_NULL_POINTER`,

@@ -51,6 +51,8 @@ mod threshold_oprf;
 
 mod dkg_party;
 
+mod dkg_reshare;
+
 mod dkg_rounds;
 
 mod bls;
@@ -66,6 +68,7 @@ pub use bls_derive::*;
 pub use checked::*;
 pub use config::*;
 pub use dkg_party::*;
+pub use dkg_reshare::*;
 pub use dkg_rounds::*;
 pub use elgamal::*;
 pub use modexp::*;

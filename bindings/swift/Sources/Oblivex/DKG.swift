@@ -116,22 +116,32 @@ final class DKGParty {
     let handle: OpaquePointer
     let suite: Suite
     let id: UInt16
+    /// The parties that end with a share (n′ in a resharing).
     let parties: Int
+    /// The parties that deal (the old n in a resharing; else ``parties``).
+    let dealers: Int
 
-    init(suite: Suite, id: UInt16, parties: Int, taking handle: OpaquePointer) {
+    init(suite: Suite, id: UInt16, parties: Int, dealers: Int, taking handle: OpaquePointer) {
         self.handle = handle
         self.suite = suite
         self.id = id
         self.parties = parties
+        self.dealers = dealers
     }
 
     deinit {
         oblivex_dkg_party_free(handle)
     }
 
-    /// The broadcast of the party's last step.
+    /// The broadcast of the party's last step (empty after a step that
+    /// sends nothing: a resharing's new party at its start and in rounds 3
+    /// and 4).
     func broadcast() throws(OblivexError) -> [UInt8] {
-        try withOutput(capacity: oblivex_dkg_party_broadcast_len(handle)) {
+        let length = oblivex_dkg_party_broadcast_len(handle)
+        guard length > 0 else {
+            return []
+        }
+        return try withOutput(capacity: length) {
             oblivex_dkg_party_broadcast(handle, $0, $1, $2)
         }
     }
@@ -139,8 +149,10 @@ final class DKGParty {
     /// One round's messages by sender, as the C steps take them: the
     /// senders, and for each kind of message one byte string per sender
     /// (empty where it did not arrive). ``OblivexError/duplicateMessage``
-    /// for a kind given twice by one sender or by this party, as the
-    /// library refuses it.
+    /// for a kind given twice by one sender, as the library refuses it
+    /// (the library refuses one from this party: in a resharing old and
+    /// new parties are numbered apart, so an old party's id may be this
+    /// new party's).
     func inbox(_ kinds: [[DKGMessage]]) throws(OblivexError) -> (ids: [UInt16], lists: [[[UInt8]]]) {
         var ids: [UInt16] = []
         var slots: [UInt16: Int] = [:]
@@ -148,7 +160,7 @@ final class DKGParty {
         for (kind, messages) in kinds.enumerated() {
             var seen = Set<UInt16>()
             for message in messages {
-                guard message.from != id, seen.insert(message.from).inserted else {
+                guard seen.insert(message.from).inserted else {
                     throw .duplicateMessage
                 }
                 let slot = slots[message.from] ?? ids.count
@@ -163,6 +175,36 @@ final class DKGParty {
             }
         }
         return (ids, lists)
+    }
+
+    /// The round-1 messages of a dealer: its broadcast, and a share pair
+    /// for each party 1...``parties`` (but itself when `skipOwn`: in a key
+    /// generation or refresh it deals to itself in no message).
+    func dealt(skipOwn: Bool) throws(OblivexError) -> (broadcast: [UInt8], shares: [DKGSharePair]) {
+        let broadcast = try broadcast()
+        var shares: [DKGSharePair] = []
+        for to in 1...UInt16(parties) where !(skipOwn && to == id) {
+            let bytes = try withOutput(capacity: oblivex_dkg_party_share_pair_len(handle)) {
+                oblivex_dkg_party_share_pair(handle, to, $0, $1, $2)
+            }
+            shares.append(DKGSharePair(to: to, bytes: bytes))
+        }
+        return (broadcast, shares)
+    }
+
+    /// Runs round 2 on the round-1 broadcasts and the share pairs sent to
+    /// this party, and returns the party's complaints.
+    func round2(commitments: [DKGMessage], shares: [DKGMessage]) throws(OblivexError) -> [UInt8] {
+        let (ids, lists) = try inbox([commitments, shares])
+        try check(withPartyIDs(ids) { idsPointer, count in
+            withByteStrings(lists[0]) { commitmentPointers, commitmentLengths, _ in
+                withByteStrings(lists[1]) { sharePointers, shareLengths, _ in
+                    oblivex_dkg_party_round2(handle, idsPointer, commitmentPointers, commitmentLengths,
+                                             sharePointers, shareLengths, count)
+                }
+            }
+        })
+        return try broadcast()
     }
 
     /// Runs one broadcast round (3 to 6) on the other parties' messages
@@ -208,7 +250,7 @@ public struct DKGRound1: ~Copyable {
         try check(withBytes(session) {
             oblivex_dkg_party_new(suite.rawValue, threshold, parties, $0, $1, id, &handle)
         })
-        try self.init(DKGParty(suite: suite, id: id, parties: parties, taking: handle!))
+        try self.init(DKGParty(suite: suite, id: id, parties: parties, dealers: parties, taking: handle!))
     }
 
     /// Starts the holder of `share` in a refresh of the key `commitments`
@@ -227,21 +269,14 @@ public struct DKGRound1: ~Copyable {
                 oblivex_dkg_refresh_new(share.handle, commitments.handle, parties, $0, $1, &handle)
             })
         }
-        try self.init(DKGParty(suite: share.suite, id: share.id, parties: parties, taking: handle!))
+        try self.init(DKGParty(suite: share.suite, id: share.id, parties: parties, dealers: parties, taking: handle!))
     }
 
     /// Reads a new party's round-1 messages.
     private init(_ party: DKGParty) throws(OblivexError) {
         // Every field at once, after the last throw: a ~Copyable value
         // cannot be left partly initialized.
-        let broadcast = try party.broadcast()
-        var shares: [DKGSharePair] = []
-        for to in 1...UInt16(party.parties) where to != party.id {
-            let bytes = try withOutput(capacity: oblivex_dkg_party_share_pair_len(party.handle)) {
-                oblivex_dkg_party_share_pair(party.handle, to, $0, $1, $2)
-            }
-            shares.append(DKGSharePair(to: to, bytes: bytes))
-        }
+        let (broadcast, shares) = try party.dealt(skipOwn: true)
         self.party = party
         self.broadcast = broadcast
         self.shares = shares
@@ -257,16 +292,8 @@ public struct DKGRound1: ~Copyable {
     /// the outcome.
     public consuming func round2(commitments: [DKGMessage], shares: [DKGMessage]) throws(OblivexError) -> DKGRound2 {
         let party = self.party
-        let (ids, lists) = try party.inbox([commitments, shares])
-        try check(withPartyIDs(ids) { idsPointer, count in
-            withByteStrings(lists[0]) { commitmentPointers, commitmentLengths, _ in
-                withByteStrings(lists[1]) { sharePointers, shareLengths, _ in
-                    oblivex_dkg_party_round2(party.handle, idsPointer, commitmentPointers, commitmentLengths,
-                                             sharePointers, shareLengths, count)
-                }
-            }
-        })
-        return DKGRound2(party: party, broadcast: try party.broadcast())
+        let broadcast = try party.round2(commitments: commitments, shares: shares)
+        return DKGRound2(party: party, broadcast: broadcast)
     }
 }
 
@@ -305,7 +332,8 @@ public struct DKGRound3: ~Copyable {
 }
 
 /// A party after round 4 (the qualified set is fixed), waiting for every
-/// other party's Feldman commitments; its ``broadcast`` is its own.
+/// other party's Feldman commitments; its ``broadcast`` is its own (empty
+/// for a resharing's new party, which waits for the old parties').
 /// `~Copyable`, consumed by ``round5(_:)``.
 public struct DKGRound4: ~Copyable {
     let party: DKGParty
@@ -364,7 +392,7 @@ public struct DKGRound6: ~Copyable {
         })
         let share = KeyShare(suite: party.suite, taking: shareHandle!)
         let commitments = try Commitments(suite: party.suite, taking: commitmentsHandle!)
-        let qualified: [UInt16] = try withOutputValues(capacity: party.parties) { oblivex_dkg_party_qualified(party.handle, $0, $1, $2) }
+        let qualified: [UInt16] = try withOutputValues(capacity: party.dealers) { oblivex_dkg_party_qualified(party.handle, $0, $1, $2) }
         let values: [UInt16] = try withOutputValues(capacity: oblivex_dkg_party_blame_len(party.handle)) {
             oblivex_dkg_party_blame(party.handle, $0, $1, $2)
         }

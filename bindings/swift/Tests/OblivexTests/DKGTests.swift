@@ -73,6 +73,15 @@ func runDKG(
     let round3: [Slot<DKGRound3>] = try stepAll(round2, .complaints, &broadcasts, tamper, { state, messages, _ in try state.round3(messages) }, { $0.broadcast })
     let round4: [Slot<DKGRound4>] = try stepAll(round3, .justifications, &broadcasts, tamper, { state, messages, _ in try state.round4(messages) }, { $0.broadcast })
     let round5: [Slot<DKGRound5>] = try stepAll(round4, .feldman, &broadcasts, tamper, { state, messages, _ in try state.round5(messages) }, { $0.broadcast })
+    return try finishDKG(round5, broadcasts: broadcasts, tamper)
+}
+
+/// Runs parties after round 5 (`broadcasts`: their Feldman complaints) to
+/// the end; one result per party.
+func finishDKG(
+    _ round5: [Slot<DKGRound5>], broadcasts first: [[UInt8]], _ tamper: DKGTamper
+) throws -> [Result<DKGOutput, OblivexError>] {
+    var broadcasts = first
     let round6: [Slot<DKGRound6>] = try stepAll(round5, .feldmanComplaints, &broadcasts, tamper, { state, messages, _ in try state.round6(messages) }, { $0.broadcast })
     let sent6 = broadcasts
     return round6.enumerated().map { index, slot in
@@ -133,7 +142,7 @@ func reconstructKey(_ outputs: [DKGOutput]) throws -> [UInt8] {
 /// The threshold OPRF outputs of `items` with every party's share.
 func thresholdOutputs(_ outputs: [DKGOutput], _ items: [[UInt8]]) throws -> [[UInt8]] {
     let batch = try ThresholdOPRFClient(commitments: outputs[0].commitments).blind(items)
-    let responses = try respond(outputs.map(\.share), batch.request, ids: allFive)
+    let responses = try respond(outputs.map(\.share), batch.request, ids: outputs.map(\.share.id))
     let result = try batch.finalize(responses)
     #expect(result.cheaters.isEmpty)
     return result.outputs
