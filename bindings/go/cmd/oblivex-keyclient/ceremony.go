@@ -15,24 +15,19 @@ import (
 // (refusing to overwrite one), then wipes the bytes.
 func writeSecret(path string, secret []byte) error {
 	defer wipe(secret)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(secret); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeNew(path, secret, 0o600)
 }
 
 // writePublic writes a public value to a new file.
-func writePublic(path string, value []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+func writePublic(path string, value []byte) error { return writeNew(path, value, 0o644) }
+
+// writeNew writes b to a new file of mode perm.
+func writeNew(path string, b []byte, perm os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(value); err != nil {
+	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return err
 	}

@@ -261,16 +261,9 @@ func threshold(args []string) error {
 		return err
 	}
 	defer commitments.Close()
-	inputs, err := files.inputs()
-	if err != nil {
-		return err
-	}
-	outputs, outcome, err := keyservice.ThresholdOPRF(context.Background(), commitments, servers, inputs, conn.timeout)
-	report(outcome)
-	if err != nil {
-		return err
-	}
-	return files.write(outputs)
+	return runThreshold(files, func(inputs [][]byte) ([][]byte, *keyservice.Outcome, error) {
+		return keyservice.ThresholdOPRF(context.Background(), commitments, servers, inputs, conn.timeout)
+	})
 }
 
 func blindBLS(args []string) error {
@@ -283,14 +276,22 @@ func blindBLS(args []string) error {
 		return err
 	}
 	defer keySet.Close()
-	messages, err := files.inputs()
+	return runThreshold(files, func(messages [][]byte) ([][]byte, *keyservice.Outcome, error) {
+		return keyservice.BlindBLS(context.Background(), keySet, servers, messages, conn.timeout)
+	})
+}
+
+// runThreshold reads the inputs, runs call on them, reports the servers
+// it named and writes the outputs.
+func runThreshold(files *ioFlags, call func([][]byte) ([][]byte, *keyservice.Outcome, error)) error {
+	inputs, err := files.inputs()
 	if err != nil {
 		return err
 	}
-	signatures, outcome, err := keyservice.BlindBLS(context.Background(), keySet, servers, messages, conn.timeout)
+	outputs, outcome, err := call(inputs)
 	report(outcome)
 	if err != nil {
 		return err
 	}
-	return files.write(signatures)
+	return files.write(outputs)
 }

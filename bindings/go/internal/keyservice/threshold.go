@@ -50,7 +50,7 @@ func (o *Outcome) String() string {
 // gave none. It returns when every server has answered or failed: an
 // answer cannot be checked without spending the batch, so the library
 // takes the t correct ones from all that came (docs/DEPLOYMENT.md).
-func fanOut(ctx context.Context, servers []Server, suite oblivex.Suite, request []byte, quorum []uint16,
+func fanOut(ctx context.Context, servers []Server, suite oblivex.Suite, request []byte,
 	timeout time.Duration) ([]oblivex.Response, *Outcome) {
 	type answer struct {
 		id   uint16
@@ -65,7 +65,7 @@ func fanOut(ctx context.Context, servers []Server, suite oblivex.Suite, request 
 			defer wg.Done()
 			callCtx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
-			body, err := s.Client.Evaluate(callCtx, suite, Threshold, request, nil, quorum)
+			body, err := s.Client.Evaluate(callCtx, suite, Threshold, request, nil, nil)
 			if err != nil && callCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 				err = context.DeadlineExceeded
 			}
@@ -90,18 +90,25 @@ func fanOut(ctx context.Context, servers []Server, suite oblivex.Suite, request 
 	return responses, outcome
 }
 
-// finalizer is a threshold batch's last step.
-type finalizer interface {
+// batch is a blinded threshold batch: its request, its last step, and
+// Close.
+type batch interface {
 	Request() []byte
 	Finalize([]oblivex.Response) ([][]byte, []uint16, error)
+	Close() error
 }
 
-// run fans a blinded batch out and finalizes it with the answers that
-// came: the outputs and the outcome, whose Cheaters are also set when the
-// batch fails with a *CheatingServersError.
-func run(ctx context.Context, b finalizer, servers []Server, suite oblivex.Suite, quorum []uint16,
+// blindAndRun blinds a batch, fans it out and finalizes it with the
+// answers that came: the outputs and the outcome, whose Cheaters are also
+// set when the batch fails with a *CheatingServersError.
+func blindAndRun(ctx context.Context, blind func() (batch, error), servers []Server, suite oblivex.Suite,
 	timeout time.Duration) ([][]byte, *Outcome, error) {
-	responses, outcome := fanOut(ctx, servers, suite, b.Request(), quorum, timeout)
+	b, err := blind()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer b.Close()
+	responses, outcome := fanOut(ctx, servers, suite, b.Request(), timeout)
 	outputs, cheaters, err := b.Finalize(responses)
 	var named *oblivex.CheatingServersError
 	if errors.As(err, &named) {
@@ -124,12 +131,7 @@ func ThresholdOPRF(ctx context.Context, commitments *oblivex.Commitments, server
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := client.Blind(inputs)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer b.Close()
-	return run(ctx, b, servers, commitments.Suite(), nil, timeout)
+	return blindAndRun(ctx, func() (batch, error) { return client.Blind(inputs) }, servers, commitments.Suite(), timeout)
 }
 
 // BlindBLS signs messages with the threshold blind BLS signers of keySet,
@@ -140,12 +142,7 @@ func BlindBLS(ctx context.Context, keySet *oblivex.BLSKeySet, servers []Server, 
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := client.Blind(messages)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer b.Close()
-	return run(ctx, b, servers, oblivex.SuiteBLS12381G1, nil, timeout)
+	return blindAndRun(ctx, func() (batch, error) { return client.Blind(messages) }, servers, oblivex.SuiteBLS12381G1, timeout)
 }
 
 // Checked evaluates inputs with the checked batch OPRF against one server
