@@ -1,0 +1,257 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	oblivex "github.com/oblivex/oblivex/bindings/go"
+	"github.com/oblivex/oblivex/bindings/go/internal/keyservice"
+)
+
+// service is the HTTP handler: the keys per suite, the limits, the quota,
+// the counters.
+type service struct {
+	keys          map[oblivex.Suite]*suiteKeys
+	coalescers    map[oblivex.Suite]*coalescer
+	coalesceBelow int // requests of fewer elements go through the coalescer
+	maxElements   int
+	auth          *authenticator
+	quota         *quota
+	metrics       *metrics
+	draining      atomic.Bool
+	logRequests   bool
+}
+
+// ServeHTTP routes: /healthz, /metrics, /v1/SUITE/{public-key,
+// commitments, evaluate-PROTOCOL}.
+func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case keyservice.HealthPath:
+		s.health(w)
+		return
+	case keyservice.MetricsPath:
+		if _, err := s.auth.client(r); err != nil {
+			s.refuse(w, http.StatusUnauthorized, err.Error())
+			return
+		}
+		s.metrics.serveHTTP(w, r)
+		return
+	}
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if len(parts) != 3 || parts[0] != keyservice.Version {
+		s.refuse(w, http.StatusNotFound, "no such endpoint")
+		return
+	}
+	suite, err := keyservice.SuiteByName(parts[1])
+	keys := s.keys[suite]
+	if err != nil || keys == nil {
+		s.refuse(w, http.StatusNotFound, "no key of suite "+parts[1]+" here")
+		return
+	}
+	endpoint := parts[2]
+	switch {
+	case endpoint == keyservice.PublicKeyEndpoint:
+		s.public(w, r, endpoint, keys.publicKey)
+	case endpoint == keyservice.CommitmentsEndpoint:
+		s.public(w, r, endpoint, keys.commitments)
+	case strings.HasPrefix(endpoint, keyservice.EvaluatePrefix):
+		s.evaluate(w, r, keys, keyservice.Protocol(strings.TrimPrefix(endpoint, keyservice.EvaluatePrefix)))
+	default:
+		s.refuse(w, http.StatusNotFound, "no such endpoint")
+	}
+}
+
+func (s *service) health(w http.ResponseWriter) {
+	if s.draining.Load() {
+		s.refuse(w, http.StatusServiceUnavailable, "shutting down")
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+// public serves a public value (nil: this server has none).
+func (s *service) public(w http.ResponseWriter, r *http.Request, endpoint string, value []byte) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		s.refuse(w, http.StatusMethodNotAllowed, "GET only")
+		return
+	}
+	if value == nil {
+		s.refuse(w, http.StatusNotFound, "no "+endpoint+" here")
+		return
+	}
+	s.metrics.requests.Add(endpoint, 1)
+	writeBody(w, value)
+}
+
+// refusal is an evaluate call refused with a status and a reason.
+type refusal struct {
+	status int
+	reason string
+}
+
+// evaluate runs an evaluate endpoint: authenticate, read and check the
+// body within the limits, take the elements from the client's quota,
+// evaluate (coalesced when small and plain), answer; a refused request
+// evaluates nothing and gives back its quota.
+func (s *service) evaluate(w http.ResponseWriter, r *http.Request, keys *suiteKeys, protocol keyservice.Protocol) {
+	start := time.Now()
+	client, err := s.auth.client(r)
+	if err != nil {
+		s.refuse(w, http.StatusUnauthorized, err.Error())
+		return
+	}
+	elements, answer, refused := s.admitAndRun(w, r, client, keys, protocol)
+	if refused != nil {
+		s.logf("%s %s %s: %d %s", client, keys.suite, protocol, refused.status, refused.reason)
+		s.refuse(w, refused.status, refused.reason)
+		return
+	}
+	s.metrics.requests.Add(string(protocol), 1)
+	s.metrics.elements.Add(string(protocol), int64(elements))
+	s.metrics.observe(time.Since(start))
+	s.logf("%s %s %s: 200, %d elements in %v", client, keys.suite, protocol, elements, time.Since(start))
+	writeBody(w, answer)
+}
+
+// admitAndRun is evaluate's work once the client is known.
+func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client string, keys *suiteKeys,
+	protocol keyservice.Protocol) (int, []byte, *refusal) {
+	if r.Method != http.MethodPost {
+		return 0, nil, &refusal{http.StatusMethodNotAllowed, "POST only"}
+	}
+	run, refused := s.evaluator(r, keys, protocol)
+	if refused != nil {
+		return 0, nil, refused
+	}
+	body, refused := s.readBody(w, r, keys.suite)
+	if refused != nil {
+		return 0, nil, refused
+	}
+	elements := len(body) / keys.suite.ElementLen()
+	t, wait, ok := s.quota.take(client, int64(elements))
+	if !ok {
+		s.metrics.quotaRefusals.Add(1)
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		return 0, nil, &refusal{http.StatusTooManyRequests, "element quota of this window used"}
+	}
+	answer, err := run(body)
+	if err != nil {
+		s.quota.refund(client, int64(elements), t)
+		return 0, nil, libraryRefusal(err)
+	}
+	return elements, answer, nil
+}
+
+// evaluator picks the key's evaluation for protocol, with its query and
+// header arguments.
+func (s *service) evaluator(r *http.Request, keys *suiteKeys, protocol keyservice.Protocol) (func([]byte) ([]byte, error), *refusal) {
+	noKey := &refusal{http.StatusNotFound, fmt.Sprintf("no %s key of suite %v here", protocol, keys.suite)}
+	switch protocol {
+	case keyservice.OPRF:
+		if keys.oprf == nil {
+			return nil, noKey
+		}
+		c := s.coalescers[keys.suite]
+		return func(body []byte) ([]byte, error) {
+			if c != nil && len(body) < s.coalesceBelow*keys.suite.ElementLen() {
+				return c.evaluate(body)
+			}
+			return keys.oprf.Evaluate(body)
+		}, nil
+	case keyservice.VOPRF:
+		if keys.voprf == nil {
+			return nil, noKey
+		}
+		return func(body []byte) ([]byte, error) { return withProof(keys.voprf.Evaluate(body)) }, nil
+	case keyservice.POPRF:
+		if keys.poprf == nil {
+			return nil, noKey
+		}
+		info, err := keyservice.DecodeInfo(r.Header.Get(keyservice.InfoHeader))
+		if err != nil {
+			return nil, &refusal{http.StatusBadRequest, "info: " + err.Error()}
+		}
+		return func(body []byte) ([]byte, error) { return withProof(keys.poprf.Evaluate(body, info)) }, nil
+	case keyservice.Threshold:
+		if keys.share == nil {
+			return nil, noKey
+		}
+		quorum, err := keyservice.DecodeQuorum(r.URL.Query().Get(keyservice.QuorumParam))
+		if err != nil {
+			return nil, &refusal{http.StatusBadRequest, err.Error()}
+		}
+		return func(body []byte) ([]byte, error) { return keys.share.Evaluate(quorum, body) }, nil
+	}
+	return nil, &refusal{http.StatusNotFound, "no protocol " + string(protocol)}
+}
+
+// withProof is a VOPRF or POPRF answer: the elements, then the proof.
+func withProof(evaluated, proof []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	return append(evaluated, proof...), nil
+}
+
+// readBody reads a request of whole elements within the limits.
+func (s *service) readBody(w http.ResponseWriter, r *http.Request, suite oblivex.Suite) ([]byte, *refusal) {
+	limit := int64(s.maxElements * suite.ElementLen())
+	tooLarge := &refusal{http.StatusRequestEntityTooLarge, fmt.Sprintf("more than %d elements", s.maxElements)}
+	if r.ContentLength > limit {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var overLimit *http.MaxBytesError
+	if errors.As(err, &overLimit) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, &refusal{http.StatusBadRequest, "reading the body: " + err.Error()}
+	}
+	if len(body) == 0 || len(body)%suite.ElementLen() != 0 {
+		return nil, &refusal{http.StatusBadRequest, fmt.Sprintf("the body is not a whole, non-zero number of %v elements", suite)}
+	}
+	return body, nil
+}
+
+// libraryRefusal maps the library's refusal of a request to a status:
+// the client's mistakes are 400 (nothing was evaluated), the rest 500.
+func libraryRefusal(err error) *refusal {
+	for _, clientErr := range []error{oblivex.ErrBadLength, oblivex.ErrInvalidElement, oblivex.ErrInvalidPartyID,
+		oblivex.ErrInvalidInput, oblivex.ErrEmptyInput} {
+		if errors.Is(err, clientErr) {
+			return &refusal{http.StatusBadRequest, err.Error()}
+		}
+	}
+	log.Printf("evaluation failed: %v", err)
+	return &refusal{http.StatusInternalServerError, "evaluation failed"}
+}
+
+// refuse answers with status and a one-line reason, counted by status.
+func (s *service) refuse(w http.ResponseWriter, status int, reason string) {
+	s.metrics.refused(status)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	io.WriteString(w, reason+"\n")
+}
+
+func writeBody(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", keyservice.ContentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Write(b)
+}
+
+// logf logs a request line (client, suite, protocol, status, counts:
+// never a body, a key or a token) when request logging is on.
+func (s *service) logf(format string, args ...any) {
+	if s.logRequests {
+		log.Printf(format, args...)
+	}
+}

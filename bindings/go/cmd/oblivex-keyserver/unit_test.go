@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	oblivex "github.com/oblivex/oblivex/bindings/go"
+)
+
+// TestQuotaWindows: counts per client, refusals with the wait to the
+// window's end, refunds within a window only, a new window for all.
+func TestQuotaWindows(t *testing.T) {
+	now := time.Unix(1000, 0)
+	q := newQuota(10, time.Minute, func() time.Time { return now })
+	first, _, ok := q.take("a", 7)
+	if !ok {
+		t.Fatal("7 of 10 refused")
+	}
+	if _, _, ok := q.take("b", 10); !ok {
+		t.Fatal("another client's quota is shared")
+	}
+	now = now.Add(20 * time.Second)
+	if _, wait, ok := q.take("a", 4); ok || wait != 40*time.Second {
+		t.Fatalf("11 of 10: granted %v, wait %v", ok, wait)
+	}
+	q.refund("a", 7, first)
+	if _, _, ok := q.take("a", 10); !ok {
+		t.Fatal("refunded elements not given back")
+	}
+	now = now.Add(time.Minute)
+	stale, _, ok := q.take("a", 10)
+	if !ok {
+		t.Fatal("a new window did not start")
+	}
+	q.refund("a", 10, first) // from an old window: ignored
+	if _, _, ok := q.take("a", 1); ok {
+		t.Fatal("an old window's refund was counted")
+	}
+	q.refund("a", 10, stale)
+	if _, _, ok := q.take("a", 10); !ok {
+		t.Fatal("refund in the current window not given back")
+	}
+}
+
+// TestCoalescer: concurrent small requests get exactly their own answers
+// (the plain evaluation's), also in a batch where one holds an invalid
+// element. With a delay that never ends, batches close only when full:
+// 40 one-element requests make exactly 5 batches of 8.
+func TestCoalescer(t *testing.T) {
+	suite := oblivex.SuiteRistretto255
+	server := must(oblivex.GenerateOPRFServer(suite))
+	defer server.Close()
+	m := newMetrics()
+	c := newCoalescer(server, time.Hour, 8, 2, m)
+	client := must(oblivex.NewOPRFClient(suite))
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if i%10 == 9 {
+				if _, err := c.evaluate(bytes.Repeat([]byte{0xff}, 32)); !errors.Is(err, oblivex.ErrInvalidElement) {
+					t.Errorf("invalid element: %v", err)
+				}
+				return
+			}
+			b := must(client.Blind(inputsOf(fmt.Sprint(i), 1)))
+			defer b.Close()
+			got := must(c.evaluate(b.Request()))
+			if want := must(server.Evaluate(b.Request())); !bytes.Equal(got, want) {
+				t.Errorf("request %d: another answer than its own", i)
+			}
+		}(i)
+	}
+	wg.Wait()
+	c.close()
+	batches, requests := m.coalesced.Get("batches").String(), m.coalesced.Get("requests").String()
+	if requests != "40" || batches != "5" {
+		t.Fatalf("%s requests in %s batches: want 40 in 5", requests, batches)
+	}
+}
+
+// TestSecretFileMode: a key file others may read or write is refused.
+func TestSecretFileMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "key")
+	writeFile(t, path, []byte("secret"), 0o600)
+	if _, err := readSecretFile(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []os.FileMode{0o640, 0o604, 0o620, 0o602} {
+		os.Chmod(path, mode)
+		if _, err := readSecretFile(path); !errors.Is(err, errExposed) {
+			t.Errorf("mode %v: %v", mode, err)
+		}
+	}
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# ctest's keyserver (and a manual run): install the CMake build tree into a
+# scratch prefix, vet oblivex-keyserver and oblivex-keyclient (also the
+# test-only wrong-key build), then run their tests: servers on loopback,
+# each test bounded, the soak for SOAK (default 60s, what CI runs).
+# Usage: run-keyserver-tests.sh BUILD_DIR WORK_DIR [CMAKE] [SOAK]
+set -eu
+build_dir=$1
+work_dir=$2
+cmake=${3:-cmake}
+soak=${4:-60s}
+if ! command -v go >/dev/null 2>&1; then
+    echo "keyserver: skipped, no Go toolchain (apt-get install golang-go; scripts/test-all does)"
+    exit 77
+fi
+. "$(dirname "$0")/../install-prefix.sh"
+cd "$(dirname "$0")"
+go vet -tags oblivex_wrongkey ./cmd/... ./internal/...
+go test -count=1 ./internal/...
+go test -count=1 -timeout 300s -v ./cmd/oblivex-keyserver -args -soak="$soak"
