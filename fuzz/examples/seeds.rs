@@ -112,27 +112,35 @@ fn modexp_seeds() {
     };
     const LONG_EXPONENT: u8 = 28 << 1;
     const LARGE_MODULUS: u8 = 30 << 1;
-    const KERNEL: u8 = 31 << 1;
     for (name, flags, exponent_len, modulus) in [
         ("m128", 0, 8, odd_modulus(16)),
         ("m256-long-exponent", LONG_EXPONENT, 80, odd_modulus(32)),
-        ("m1280", LARGE_MODULUS, 8, odd_modulus(160)),
-        ("m2040", LARGE_MODULUS, 8, odd_modulus(255)),
+        ("m1280", LARGE_MODULUS, 2, odd_modulus(160)),
+        ("m2040", LARGE_MODULUS, 2, odd_modulus(255)),
     ] {
-        let mut seed = vec![flags, 9, 32, exponent_len, modulus.len() as u8];
+        // Count byte 8: 9 values (a full lane group and a partial one).
+        let mut seed = vec![flags, 8, 32, exponent_len, modulus.len() as u8];
         seed.extend(&modulus);
         seed.extend(b"bases and exponents");
         write("modexp", name, &seed);
     }
-    // The kernel sizes: a length selector and a short field to stretch.
+    // The kernel sizes (the modexp_kernels target): flags, count,
+    // base_len, exponent_len, then a length selector and a short field to
+    // stretch; the per-value seed has two such moduli.
     for (selector, name) in ["k1024", "k2048", "k3072", "k4096", "too-large"]
         .iter()
         .enumerate()
     {
-        let mut seed = vec![KERNEL, 9, 32, 2, selector as u8, 4, 0xC3, 0x5A, 0x96, 0x3C];
+        let mut seed = vec![0, 8, 32, 2, selector as u8, 4, 0xC3, 0x5A, 0x96, 0x3C];
         seed.extend(b"bases and exponents");
-        write("modexp", name, &seed);
+        write("modexp_kernels", name, &seed);
     }
+    let mut two_moduli = vec![1u8, 8, 32, 2];
+    for selector in [3u8, 0] {
+        two_moduli.extend([selector, 4, 0xC3, 0x5A, 0x96, 0x3C]);
+    }
+    two_moduli.extend(b"bases and exponents");
+    write("modexp_kernels", "per-value-k4096-k1024", &two_moduli);
     let mut multi = vec![1u8, 3, 16, 8];
     for m in [odd_modulus(8), odd_modulus(16), odd_modulus(3)] {
         multi.push(m.len() as u8);

@@ -20,6 +20,10 @@
 
 #![no_main]
 
+use std::any::TypeId;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::Scalar as DalekScalar;
 use libfuzzer_sys::fuzz_target;
@@ -137,8 +141,7 @@ fn batch_bytes<G: PrimeOrderGroup>(input: &mut Cursor<'_>) -> Vec<u8> {
     for _ in 0..count {
         let how = input.byte();
         if how & 1 == 0 {
-            let seed = input.take(4);
-            let mut encoding = encode_to_vec::<G>(&G::hash_to_group(&[seed], b"fuzz engines"));
+            let mut encoding = valid_encoding::<G>(input.take(4));
             if how & 2 != 0 {
                 let at = usize::from(input.byte()) % G::ELEMENT_LEN;
                 encoding[at] ^= input.byte() | 1;
@@ -154,6 +157,36 @@ fn batch_bytes<G: PrimeOrderGroup>(input: &mut Cursor<'_>) -> Vec<u8> {
     }
     bytes
 }
+
+/// The encoding of the element hashed from `seed`, memoised for the
+/// process (the same bytes for the same seed, so an input still replays
+/// exactly): libFuzzer's mutations keep most of an input's seeds, and
+/// hashing to the group costs more than the decoding it feeds. The memo
+/// is emptied when it reaches [`MEMO_LIMIT`] seeds.
+fn valid_encoding<G: PrimeOrderGroup>(seed: &[u8]) -> Vec<u8> {
+    thread_local! {
+        static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+    }
+    let key = (TypeId::of::<G>(), seed.to_vec());
+    if let Some(hit) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let encoding = encode_to_vec::<G>(&G::hash_to_group(&[seed], b"fuzz engines"));
+    MEMO.with(|m| {
+        let mut memo = m.borrow_mut();
+        if memo.len() >= MEMO_LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, encoding.clone());
+    });
+    encoding
+}
+
+/// Encodings by group and seed.
+type Memo = HashMap<(TypeId, Vec<u8>), Vec<u8>>;
+
+/// At most this many memoised encodings (a few megabytes).
+const MEMO_LIMIT: usize = 1 << 16;
 
 /// A non-zero scalar from the input (through `hash_to_scalar`, so every
 /// input gives a full-width one).

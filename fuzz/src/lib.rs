@@ -2,8 +2,8 @@
 //! replays exactly, including the blinds and verification factors it
 //! leads to), a per-process cache for fixed setup, a cursor that splits
 //! the fuzzer's bytes into fields, GMP's modular exponentiation (the
-//! modexp target's reference) and OpenSSL's next to the `BN_mod_exp` shim
-//! (the bn_mod_exp target's).
+//! modexp targets' reference) with the check both modexp targets run, and
+//! OpenSSL's next to the `BN_mod_exp` shim (the bn_mod_exp target's).
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 pub mod gmp;
+pub mod modexp;
 pub mod openssl;
 
 #[path = "../../tests/support/replay_rng.rs"]
