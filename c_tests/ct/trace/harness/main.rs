@@ -4,12 +4,12 @@
 //!
 //! ```text
 //! ct_trace_harness --list             # every case and its number of runs
-//! ct_trace_harness CASE VARIANT       # one run (ct_trace appends VARIANT)
+//! ct_trace_harness CASE RUN           # one run (ct_trace appends RUN)
 //! ```
 //!
 //! A run builds every secret variant of its case (the same code and
-//! allocations whichever variant it is), keeps the one named by VARIANT
-//! (run 0 is the reference the others are compared with), runs the call
+//! allocations whichever variant it is), keeps the one its RUN tries
+//! ([`variants::variant_of_run`]; run 0 is the reference the others are compared with), runs the call
 //! once on fixed warm-up secrets (lazy statics, caches and allocator state
 //! settle outside the region), then makes the call again between the
 //! region's marks (`marks.rs`), and last checks the result against another
@@ -39,15 +39,16 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        [name, variant] => {
+        [name, run] => {
             let Some(case) = cases::ALL.iter().find(|c| c.name == name) else {
                 eprintln!("ct_trace_harness: no case {name} (--list lists them)");
                 return ExitCode::from(2);
             };
-            let Some(variant) = variant.parse().ok().filter(|&v| v < case.runs) else {
-                eprintln!("ct_trace_harness: {name} has variants 0..{}", case.runs);
+            let Some(run) = run.parse().ok().filter(|&r| r < case.runs) else {
+                eprintln!("ct_trace_harness: {name} has runs 0..{}", case.runs);
                 return ExitCode::from(2);
             };
+            let variant = variants::variant_of_run(case.runs, run);
             if let Err(e) = Backend::selected() {
                 eprintln!("ct_trace_harness: {e} ({})", oblivex::mp::BACKEND_ENV);
                 return ExitCode::from(2);
@@ -61,7 +62,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: ct_trace_harness --list | CASE VARIANT");
+            eprintln!("usage: ct_trace_harness --list | CASE RUN");
             ExitCode::from(2)
         }
     }

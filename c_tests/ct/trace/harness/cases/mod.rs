@@ -15,7 +15,8 @@ use oblivex::group::{Bls12381G1, Ristretto255, P256};
 pub struct Case {
     /// `family_detail`, as `ct_trace` prints it.
     pub name: &'static str,
-    /// Runs compared in lockstep (variants 0 to `runs − 1`).
+    /// Runs compared in lockstep; which variant each tries:
+    /// [`crate::variants::variant_of_run`].
     pub runs: usize,
     /// Sets up, warms up, makes the traced call, checks its result.
     pub run: fn(usize) -> Result<(), String>,
@@ -44,17 +45,17 @@ pub const ALL: &[Case] = &[
     },
     Case {
         name: "ffdhe2048_server",
-        runs: 4,
+        runs: 3,
         run: oprf::ffdhe_server_evaluation,
     },
     Case {
         name: "modexp_2048",
-        runs: 4,
+        runs: 3,
         run: |v| modexp::one_modulus(2048, v),
     },
     Case {
         name: "modexp_1280",
-        runs: 4,
+        runs: 3,
         run: |v| modexp::one_modulus(1280, v),
     },
     Case {
@@ -64,12 +65,12 @@ pub const ALL: &[Case] = &[
     },
     Case {
         name: "rsa2048_private",
-        runs: 4,
+        runs: 3,
         run: rsa::private_batch,
     },
     Case {
         name: "modexp_1024",
-        runs: 4,
+        runs: 3,
         run: |v| modexp::one_modulus(1024, v),
     },
     // One modulus per value: the same schedule and kernels as one modulus
@@ -78,44 +79,44 @@ pub const ALL: &[Case] = &[
     // own moduli; `rsa2048_private` traces it again on two 1024-bit halves.
     Case {
         name: "modexp_multi_1024",
-        runs: 4,
+        runs: 3,
         run: |v| modexp::per_value_moduli(1024, v),
     },
     // ristretto255: 10 elements are one vector on the engine and the last
     // two on curve25519-dalek (its tail), as a server runs them.
     Case {
         name: "ristretto255_server",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::server_evaluation::<Ristretto255>(10, v),
     },
     Case {
         name: "ristretto255_voprf_server",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::voprf_evaluation::<Ristretto255>(8, v),
     },
     Case {
         name: "ristretto255_client_blind",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::client_blind::<Ristretto255>(8, v),
     },
     Case {
         name: "ristretto255_client_finalize",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::client_finalize::<Ristretto255>(8, v),
     },
     Case {
         name: "ristretto255_checked_blind",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::checked_blind::<Ristretto255>(7, v),
     },
     Case {
         name: "ristretto255_checked_finalize",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::checked_finalize::<Ristretto255>(7, v),
     },
     Case {
         name: "ristretto255_threshold_share",
-        runs: 4,
+        runs: 3,
         run: |v| threshold::share_evaluation::<Ristretto255>(8, v),
     },
     // One DKG party's rounds, 2 of 3: dealing, both checks, its share. Two
@@ -130,64 +131,64 @@ pub const ALL: &[Case] = &[
     },
     Case {
         name: "ristretto255_sha512_lanes",
-        runs: 4,
+        runs: 3,
         run: hashing::hash_each::<Ristretto255>,
     },
     Case {
         name: "p256_server",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::server_evaluation::<P256>(9, v),
     },
     Case {
         name: "p256_voprf_server",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::voprf_evaluation::<P256>(8, v),
     },
     Case {
         name: "p256_client_blind",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::client_blind::<P256>(8, v),
     },
     Case {
         name: "p256_client_finalize",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::client_finalize::<P256>(8, v),
     },
     Case {
         name: "p256_checked_blind",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::checked_blind::<P256>(7, v),
     },
     Case {
         name: "p256_checked_finalize",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::checked_finalize::<P256>(7, v),
     },
     Case {
         name: "p256_elgamal_share",
-        runs: 4,
+        runs: 3,
         run: |v| threshold::share_evaluation::<P256>(8, v),
     },
     // BLS12-381 G1 on its 8-lane engine: one full vector each, so no
     // element takes blst's tail.
     Case {
         name: "bls12381_server",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::server_evaluation::<Bls12381G1>(8, v),
     },
     Case {
         name: "bls12381_client_blind",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::client_blind::<Bls12381G1>(8, v),
     },
     Case {
         name: "bls12381_client_finalize",
-        runs: 4,
+        runs: 3,
         run: |v| oprf::client_finalize::<Bls12381G1>(8, v),
     },
     Case {
         name: "bls12381_signing_share",
-        runs: 4,
+        runs: 3,
         run: |v| threshold::share_evaluation::<Bls12381G1>(2, v),
     },
 ];
