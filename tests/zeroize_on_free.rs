@@ -44,7 +44,9 @@ use oblivex::group::{
 use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{CheckedOprfClient, KeyPair, OprfClient, ThresholdOprfClient};
-use oblivex::threshold::dkg::{DkgParams, DkgParty, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN};
+use oblivex::threshold::dkg::{
+    DkgParams, DkgParty, Received, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN,
+};
 use oblivex::threshold::{deal, evaluate_share, Commitments, KeyShare, Response};
 use rand_core::Rng;
 use support::replay_rng::ReplayRng;
@@ -1063,4 +1065,114 @@ fn dkg_dealings_are_wiped_on_drop() {
     dealing_is_wiped::<P256>();
     dealing_is_wiped::<Bls12381G1>();
     dealing_is_wiped::<Ffdhe2048>();
+}
+
+// ---------------------------------------------------------------------------
+// Shares handed on: into C handles, and into a DKG party.
+
+/// A 1-of-3 dealing of a given key through the C ABI
+/// (`oblivex_threshold_deal`), its handles then freed: a polynomial of
+/// degree 0 makes every share the key itself, so the key must be in no
+/// block freed by the dealing (the shares' vector, once each share is in
+/// its handle) or by the handles' release.
+fn dealt_shares_are_wiped<G: InMemory>() {
+    let mut rng = ReplayRng::new(format!("{} dealt shares", G::SUITE_ID).as_bytes());
+    let key = G::random_scalar(&mut rng);
+    let encoded = encode_scalar_to_vec::<G>(&key);
+    assert_wiped(
+        &format!("{} threshold_deal", G::SUITE_ID),
+        &[G::scalar_in_memory(&key)],
+        G::drop_unwiped(std::slice::from_ref(&key)),
+        || {
+            let mut shares = [ptr::null_mut(); 3];
+            let mut commitments = ptr::null_mut();
+            // SAFETY: `encoded` holds its length; 3 writable share
+            // pointers and a writable commitments pointer.
+            let status = unsafe {
+                oblivex_threshold_deal(
+                    G::SUITE,
+                    encoded.as_ptr(),
+                    encoded.len(),
+                    1,
+                    3,
+                    shares.as_mut_ptr(),
+                    &mut commitments,
+                )
+            };
+            assert_eq!(status, OBLIVEX_OK);
+            // SAFETY: the live handles made above, each freed once.
+            unsafe {
+                for share in shares {
+                    oblivex_key_share_free(share);
+                }
+                oblivex_commitments_free(commitments);
+            }
+        },
+    );
+}
+
+#[test]
+fn dealt_shares_are_wiped_on_free() {
+    dealt_shares_are_wiped::<Ristretto255>();
+    dealt_shares_are_wiped::<P256>();
+    dealt_shares_are_wiped::<Bls12381G1>();
+    dealt_shares_are_wiped::<Ffdhe2048>();
+}
+
+/// Messages as a party takes them: sender and bytes.
+fn as_received(messages: &[(u16, Vec<u8>)]) -> Vec<Received<'_>> {
+    messages
+        .iter()
+        .map(|(from, bytes)| Received { from: *from, bytes })
+        .collect()
+}
+
+/// Party 2 of a 2-of-3 key generation takes the other dealers' round-1
+/// messages (`Round1State::round2`) and is then dropped: the share and
+/// blinding share each dealer sent it (decoded from the pairs' last
+/// `2·SCALAR_LEN` bytes) must be in no freed block.
+fn received_pairs_are_wiped<G: InMemory>() {
+    let params = DkgParams::<G>::new(2, 3, [0x5e; SESSION_ID_LEN]).unwrap();
+    let rng = &mut ReplayRng::new(format!("{} received pairs", G::SUITE_ID).as_bytes());
+    let mut parties: Vec<_> = (1..=3)
+        .map(|id| DkgParty::start(params, id, rng).unwrap())
+        .collect();
+    let (receiver, _) = parties.remove(1);
+    let from_dealers = || parties.iter().zip([1, 3]);
+    let broadcasts: Vec<_> = from_dealers()
+        .map(|((_, sent), from)| (from, sent.commitments.to_bytes()))
+        .collect();
+    let pairs: Vec<_> = from_dealers()
+        .map(|((_, sent), from)| {
+            let pair = sent.shares.iter().find(|p| p.recipient() == 2).unwrap();
+            (from, pair.to_bytes().to_vec())
+        })
+        .collect();
+    drop(parties);
+    let received_scalars: Vec<G::Scalar> = pairs
+        .iter()
+        .flat_map(|(_, bytes)| bytes[bytes.len() - 2 * G::SCALAR_LEN..].chunks(G::SCALAR_LEN))
+        .map(|scalar| G::decode_scalar(scalar).unwrap())
+        .collect();
+    let secrets: Vec<Vec<u8>> = received_scalars.iter().map(G::scalar_in_memory).collect();
+    assert_wiped(
+        &format!("{} dkg received pairs", G::SUITE_ID),
+        &secrets,
+        G::drop_unwiped(&received_scalars),
+        || {
+            let (state, complaints) = receiver
+                .round2(&as_received(&broadcasts), &as_received(&pairs))
+                .unwrap();
+            assert!(complaints.accused().is_empty());
+            drop(state);
+        },
+    );
+}
+
+#[test]
+fn dkg_received_pairs_are_wiped_on_drop() {
+    received_pairs_are_wiped::<Ristretto255>();
+    received_pairs_are_wiped::<P256>();
+    received_pairs_are_wiped::<Bls12381G1>();
+    received_pairs_are_wiped::<Ffdhe2048>();
 }

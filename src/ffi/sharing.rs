@@ -103,9 +103,12 @@ impl<'a> Dealing<'a> {
     /// Hands the shares to C, one handle per party in `shares_out[0..m]`.
     pub(super) fn emit_shares<G: SuiteGroup>(self, shares: Vec<KeyShare<G>>) {
         debug_assert_eq!(shares.len(), self.parties);
-        for (i, share) in shares.into_iter().enumerate() {
+        // Each handle gets a copy: moving a share out would leave its
+        // scalar in `shares`' buffer, freed unwiped; `shares` wipes its own
+        // when it drops.
+        for (i, share) in shares.iter().enumerate() {
             // SAFETY: `parties` writable entries by `new`'s contract.
-            unsafe { create(self.shares_out.add(i), G::wrap(share)) };
+            unsafe { create(self.shares_out.add(i), G::wrap(share.copy())) };
         }
     }
 }

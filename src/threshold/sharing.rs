@@ -48,6 +48,15 @@ impl<G: PrimeOrderGroup> KeyShare<G> {
         Ok(KeyShare { id, secret })
     }
 
+    /// A second copy, for the C ABI's handles (the type is not `Clone`:
+    /// one copy per server is the rule for callers).
+    pub(crate) fn copy(&self) -> Self {
+        KeyShare {
+            id: self.id,
+            secret: self.secret.clone(),
+        }
+    }
+
     /// The party's id.
     pub fn id(&self) -> PartyId {
         self.id

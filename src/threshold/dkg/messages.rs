@@ -194,14 +194,6 @@ impl<G: PrimeOrderGroup> SharePair<G> {
         &self.blinding
     }
 
-    /// The share and the blinding share, consumed.
-    pub(super) fn into_pair(self) -> (G::Scalar, G::Scalar) {
-        let SharePair {
-            share, blinding, ..
-        } = self;
-        (share, blinding)
-    }
-
     /// The encoding (docs/PROTOCOLS.md §10). Secret: send it only over an
     /// encrypted, authenticated channel to [`Self::recipient`]; it is
     /// wiped when dropped.

@@ -271,7 +271,10 @@ impl<G: PrimeOrderGroup> View<G> {
         }
         let me = self.me;
         let mut accused = Vec::new();
-        for (index, pair) in pairs.into_iter().enumerate() {
+        // By reference: moving a pair out would leave its scalars in
+        // `pairs`' buffer, freed unwiped; each pair wipes itself when
+        // `pairs` drops, and what is kept is a copy.
+        for (index, pair) in pairs.iter().enumerate() {
             let dealer = index as PartyId + 1;
             if Some(dealer) == own || self.disqualified[index] {
                 continue;
@@ -289,7 +292,7 @@ impl<G: PrimeOrderGroup> View<G> {
                             pair.blinding(),
                         ) =>
                 {
-                    self.received[index] = Some(pair.into_pair());
+                    self.received[index] = Some((pair.share().clone(), pair.blinding().clone()));
                 }
                 _ => accused.push(dealer),
             }
