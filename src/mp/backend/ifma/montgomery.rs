@@ -128,9 +128,7 @@ pub(super) fn mont_mul<const L: usize, const TI: usize>(
 /// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits):
 /// each cross product `a_i·a_j`, `i < j`, once (doubled as its column is
 /// stored); the squares `a_i^2` on the diagonal are added by the reduction
-/// while it passes over the columns anyway. Where the tuning says so, the
-/// square is formed by one level of Karatsuba instead (`karatsuba::square`,
-/// diagonal included).
+/// while it passes over the columns anyway.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn mont_sqr<const L: usize, const TI: usize>(
@@ -142,12 +140,6 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize>(
 ) {
     let l = digits::<L>(l);
     debug_assert_normalized(&a[..l]);
-    if tuning(l).square_karatsuba && karatsuba::square_applies(l) {
-        // The diagonal is in the columns already.
-        karatsuba::square(l, work, a);
-        reduce::<L, TI>(l, modulus, work, out, None);
-        return;
-    }
     for i0 in (0..l).step_by(TI) {
         let rows = load_rows::<TI>(a, i0);
         let span = Span {

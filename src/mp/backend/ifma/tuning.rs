@@ -59,8 +59,6 @@ pub(super) struct Tuning {
     pub(super) window_bits: usize,
     /// Whether products (not squares) use one level of Karatsuba.
     pub(super) karatsuba: bool,
-    /// Whether squares use one level of Karatsuba (three half squares).
-    pub(super) square_karatsuba: bool,
 }
 
 /// The choices for `digits` (see the module documentation). Measured by
@@ -79,14 +77,7 @@ pub(super) struct Tuning {
 /// The full word-by-word form wins where its window fits in registers; the
 /// truncated form beats the full block form; from 2048 bits a 5-bit window
 /// and Karatsuba for products pay (by 2 to 6%). The generic path follows
-/// the nearest dedicated size.
-///
-/// Karatsuba for squares (`karatsuba::square`), two sweeps (the second
-/// under load), each with the chosen form against the same without it:
-/// 80 digits 2.0 % faster in both (4039 against 4120 µs, 4083 against
-/// 4163), so it is on there; 60 digits 1.5 % slower, then 0.2 % faster;
-/// 40 digits 10 and 17 % slower, 20 digits 15 and 21 % slower: off. Sizes
-/// of the generic path keep the plain square (not measured). Re-run after the squarings' narrower strips
+/// the nearest dedicated size. Re-run after the squarings' narrower strips
 /// ([`square_rows`]; on a loaded machine, so the absolute figures are not
 /// comparable): the same choices win at every size.
 #[inline(always)]
@@ -100,21 +91,18 @@ pub(super) fn tuning(digits: usize) -> Tuning {
             reduction: Reduction::Window,
             window_bits: 4,
             karatsuba: false,
-            square_karatsuba: false,
         }
     } else if digits < 36 {
         Tuning {
             reduction: Reduction::Truncated,
             window_bits: 4,
             karatsuba: false,
-            square_karatsuba: false,
         }
     } else {
         Tuning {
             reduction: Reduction::Truncated,
             window_bits: 5,
             karatsuba: true,
-            square_karatsuba: digits == 80,
         }
     }
 }
@@ -129,21 +117,18 @@ pub(super) mod sweep {
     static REDUCTION: AtomicUsize = AtomicUsize::new(0);
     static WINDOW: AtomicUsize = AtomicUsize::new(0);
     static KARATSUBA: AtomicUsize = AtomicUsize::new(0);
-    static SQUARE_KARATSUBA: AtomicUsize = AtomicUsize::new(0);
 
     pub(in super::super) fn force(tuning: Option<Tuning>) {
-        let (r, w, k, sk) = match tuning {
-            None => (0, 0, 0, 0),
+        let (r, w, k) = match tuning {
+            None => (0, 0, 0),
             Some(t) => (
                 1 + t.reduction as usize,
                 t.window_bits,
                 usize::from(t.karatsuba),
-                usize::from(t.square_karatsuba),
             ),
         };
         WINDOW.store(w, Ordering::Relaxed);
         KARATSUBA.store(k, Ordering::Relaxed);
-        SQUARE_KARATSUBA.store(sk, Ordering::Relaxed);
         REDUCTION.store(r, Ordering::Relaxed);
     }
 
@@ -158,7 +143,6 @@ pub(super) mod sweep {
             reduction,
             window_bits: WINDOW.load(Ordering::Relaxed),
             karatsuba: KARATSUBA.load(Ordering::Relaxed) == 1,
-            square_karatsuba: SQUARE_KARATSUBA.load(Ordering::Relaxed) == 1,
         })
     }
 }
