@@ -9,9 +9,9 @@
 //!
 //! Bounds, for a modulus with `16p < R`. An element has limbs below 2^52
 //! (what an IFMA multiplier reads) and a value below `2p`, and every
-//! function returns such elements, except [`add_lazy`] and [`sub_lazy`],
-//! whose results (below the sum of the operands' bounds and `2p`) only
-//! feed a product. A product of operands `a`, `b` with `a·b < R·p` (both
+//! function returns such elements, except [`add_lazy`], [`sub_lazy`] and
+//! [`combination`], whose results (below the sum of the operands' bounds
+//! and the bias) only feed a product. A product of operands `a`, `b` with `a·b < R·p` (both
 //! below `4p`, say) is below `a·b/R + p < 2p`, so it needs no final
 //! subtraction; a sum or a difference takes one conditional subtraction of
 //! `2p`, both candidates carried side by side.
