@@ -5,7 +5,6 @@
 use core::hint::black_box;
 
 use super::codec::{decode_each, GENERATOR_ENCODING};
-use super::field::Fp8;
 use super::point::{Affine8, Jacobian8};
 use crate::group::lanes::toolkit::LANES;
 
