@@ -61,34 +61,53 @@ pub(crate) fn times_each<F: LaneField, const N: usize>(x: &[F; N], y: &[F; N]) -
 }
 
 /// `x_i^e` for each of `N` vectors and a public exponent `e` (big-endian
-/// bytes), by fixed windows of 4 bits: the powers `x^0 .. x^15` (14
-/// multiplications), then 4 squarings and at most one multiplication per
-/// window, the `N` chains side by side (see [`square_times_each`]). For
-/// fields without a shorter addition chain (a generic prime's square
-/// roots and inverses). The windows are the exponent's, so public; the
-/// powers may be secret and are wiped.
+/// bytes), by sliding windows of up to 5 bits: the odd powers `x^1 ..
+/// x^31` (one squaring and 15 multiplications), then a squaring per bit
+/// and one multiplication per window (about one per 6 bits; fixed 4-bit
+/// windows took one per 4), the `N` chains side by side (see
+/// [`square_times_each`]). For fields without a shorter addition chain (a
+/// generic prime's square roots and inverses). The windows are the
+/// exponent's, so public; the powers may be secret and are wiped.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(crate) fn pow_each<F: LaneField, const N: usize>(x: &[F; N], exponent: &[u8]) -> [F; N] {
-    // SAFETY: this function's target features (here and below).
-    let one = unsafe { F::one_lanes() };
-    let mut powers = Vec::with_capacity(16);
-    powers.push([one; N]);
-    powers.push(*x);
-    for w in 2..16 {
-        let next = times_each(&powers[w - 1], x);
-        powers.push(next);
+    const WIDTH: usize = 5;
+    let bits: Vec<bool> = exponent
+        .iter()
+        .flat_map(|byte| (0..8).rev().map(move |i| (byte >> i) & 1 == 1))
+        .collect();
+    let mut squared = square_times_each(x, 1);
+    // odd[i] = x^(2i + 1).
+    let mut odd = Vec::with_capacity(1 << (WIDTH - 1));
+    odd.push(*x);
+    for i in 1..1 << (WIDTH - 1) {
+        let next = times_each(&odd[i - 1], &squared);
+        odd.push(next);
     }
-    let mut windows = exponent.iter().flat_map(|byte| [byte >> 4, byte & 15]);
-    let first = windows.next().map_or(0, usize::from);
-    let mut acc = powers[first];
-    for window in windows {
-        acc = square_times_each(&acc, 4);
-        if window != 0 {
-            acc = times_each(&acc, &powers[usize::from(window)]);
+    let mut acc: Option<[F; N]> = None;
+    let mut i = 0;
+    while i < bits.len() {
+        if !bits[i] {
+            acc = acc.map(|a| square_times_each(&a, 1));
+            i += 1;
+            continue;
         }
+        // The longest window of at most WIDTH bits from i ending in a 1.
+        let mut end = (i + WIDTH).min(bits.len());
+        while !bits[end - 1] {
+            end -= 1;
+        }
+        let value = bits[i..end].iter().fold(0, |v, &b| 2 * v + usize::from(b));
+        let power = &odd[value / 2];
+        acc = Some(match acc {
+            None => *power,
+            Some(a) => times_each(&square_times_each(&a, (end - i) as u32), power),
+        });
+        i = end;
     }
-    wipe(&mut powers);
-    acc
+    wipe(&mut odd);
+    wipe(core::slice::from_mut(&mut squared));
+    // SAFETY: this function's target features.
+    acc.unwrap_or_else(|| [unsafe { F::one_lanes() }; N])
 }
 
 /// Replaces every element by its inverse with one inversion (Montgomery's

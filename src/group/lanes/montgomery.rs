@@ -9,9 +9,9 @@
 //!
 //! Bounds, for a modulus with `16p < R`. An element has limbs below 2^52
 //! (what an IFMA multiplier reads) and a value below `2p`, and every
-//! function returns such elements, except [`add_lazy`] and [`sub_lazy`],
-//! whose results (below the sum of the operands' bounds and `2p`) only
-//! feed a product. A product of operands `a`, `b` with `a·b < R·p` (both
+//! function returns such elements, except [`add_lazy`], [`sub_lazy`] and
+//! [`combination`], whose results (below the sum of the operands' bounds
+//! and the bias) only feed a product. A product of operands `a`, `b` with `a·b < R·p` (both
 //! below `4p`, say) is below `a·b/R + p < 2p`, so it needs no final
 //! subtraction; a sum or a difference takes one conditional subtraction of
 //! `2p`, both candidates carried side by side.
@@ -127,6 +127,52 @@ pub(crate) fn sub_lazy<const N: usize>(
     }))
 }
 
+/// `Σ 2^s·a − Σ 2^t·b + bias` over the terms `(a, s)` of `plus` and `(b, t)`
+/// of `minus`, limb by limb, then one ripple of carries: a whole linear
+/// step of a point formula for the price of one carry, with no
+/// subtraction of `2p`. `bias` (the limbs of a multiple of p) must be at
+/// least the bound of `Σ 2^t·b`, so that the value is non-negative and
+/// below `bias + Σ 2^s·bound(a)`; such a value only feeds [`mul`] and
+/// [`square`] (or a coordinate that only feeds them), which take operands
+/// with `a·b < R·p`. A shift's limb stays below 2^56 (`s, t ≤ 3`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn combination<const N: usize>(
+    plus: &[(&[__m512i; N], u32)],
+    minus: &[(&[__m512i; N], u32)],
+    bias: &[u64; N],
+) -> [__m512i; N] {
+    let shifted = |limb: __m512i, shift: u32| {
+        debug_assert!(shift <= 3, "limbs stay below 2^56");
+        _mm512_sll_epi64(limb, _mm_cvtsi32_si128(shift as i32))
+    };
+    carry(core::array::from_fn(|i| {
+        let mut limb = _mm512_set1_epi64(bias[i] as i64);
+        for (a, s) in plus {
+            limb = _mm512_add_epi64(limb, shifted(a[i], *s));
+        }
+        for (b, t) in minus {
+            limb = _mm512_sub_epi64(limb, shifted(b[i], *t));
+        }
+        limb
+    }))
+}
+
+/// The limbs of `k·p` (`k·p < 2^(52N)`), at compile time.
+pub(crate) const fn times_p<const N: usize>(m: &Modulus<N>, k: u64) -> [u64; N] {
+    let mut limbs = [0u64; N];
+    let mut carry = 0u128;
+    let mut i = 0;
+    while i < N {
+        let wide = m.p[i] as u128 * k as u128 + carry;
+        limbs[i] = (wide as u64) & LOW_52;
+        carry = wide >> 52;
+        i += 1;
+    }
+    assert!(carry == 0, "k·p fits in N limbs");
+    limbs
+}
+
 /// `a − b`: `a − b` where it is non-negative, else `a − b + 2p`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -151,13 +197,39 @@ pub(crate) fn mul<const N: usize, const W: usize>(
 ) -> [__m512i; N] {
     const { assert!(W == 2 * N, "2N product columns") };
     let mut c = [_mm512_setzero_si512(); W];
+    accumulate(&mut c, a, b);
+    reduce::<N, W>(c, m)
+}
+
+/// `(a·b + c·d)/R`, the two products' columns summed and reduced once
+/// (lazy reduction: 128 multiply-adds fewer than two products and a sum;
+/// columns below 2^58 still); `a·b + c·d < R·p`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(crate) fn mul_sum<const N: usize, const W: usize>(
+    a: &[__m512i; N],
+    b: &[__m512i; N],
+    c: &[__m512i; N],
+    d: &[__m512i; N],
+    m: &Modulus<N>,
+) -> [__m512i; N] {
+    const { assert!(W == 2 * N, "2N product columns") };
+    let mut columns = [_mm512_setzero_si512(); W];
+    accumulate(&mut columns, a, b);
+    accumulate(&mut columns, c, d);
+    reduce::<N, W>(columns, m)
+}
+
+/// Adds the `N²` low and high halves of `a·b` to their columns.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn accumulate<const N: usize>(c: &mut [__m512i], a: &[__m512i; N], b: &[__m512i; N]) {
     for i in 0..N {
         for j in 0..N {
             c[i + j] = _mm512_madd52lo_epu64(c[i + j], a[i], b[j]);
             c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], a[i], b[j]);
         }
     }
-    reduce::<N, W>(c, m)
 }
 
 /// `a²/R`: the cross products once, doubled, and the squares; otherwise

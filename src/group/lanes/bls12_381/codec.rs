@@ -97,7 +97,9 @@ fn in_subgroup(p: &Affine8) -> __mmask8 {
     let zz = product.z.square();
     let x = p.x.mul(&splat(BETA_SQUARED)).mul(&zz);
     let y = p.y.neg().mul(&zz.mul(&product.z));
-    !product.z.is_zero() & product.x.equals(&x) & product.y.equals(&y)
+    // The product's X is unreduced (below 18p, `point.rs`).
+    let x_differs = Fp8::combination::<2, 20, 1, 1>([(&product.x, 0)], [(&x, 0)]);
+    !product.z.is_zero() & x_differs.is_zero() & product.y.equals(&y)
 }
 
 /// `[z²]P`, the bits of `z²` from the top, for points received (public).

@@ -171,6 +171,28 @@ impl Fp8 {
         Fp8(montgomery::sub_lazy(&self.0, &other.0, &MODULUS))
     }
 
+    /// `Σ 2^s·a − Σ 2^t·b + BIAS·p` over the terms `(a, s)` of `plus` and
+    /// `(b, t)` of `minus` (`s, t ≤ 3`), unreduced, with one carry
+    /// (`montgomery::combination`): `BIAS·p` is at least the bound of `Σ
+    /// 2^t·b`, and `BOUND·p` that of the result (asserted in debug
+    /// builds), below `2^17·p` so that it may feed [`Fp8::mul`] and
+    /// [`Fp8::square`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn combination<const BIAS: u64, const BOUND: u64, const P: usize, const M: usize>(
+        plus: [(&Fp8, u32); P],
+        minus: [(&Fp8, u32); M],
+    ) -> Fp8 {
+        const { assert!(BOUND < 1 << 17, "an operand of a product") };
+        let value = montgomery::combination(
+            &plus.map(|(a, s)| (&a.0, s)),
+            &minus.map(|(b, t)| (&b.0, t)),
+            &const { montgomery::times_p(&MODULUS, BIAS) },
+        );
+        montgomery::debug_assert_below(&value, &const { montgomery::times_p(&MODULUS, BOUND) });
+        Fp8(value)
+    }
+
     /// `self − other`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
@@ -198,6 +220,17 @@ impl Fp8 {
     pub(super) fn mul(&self, other: &Fp8) -> Fp8 {
         Fp8(montgomery::mul::<LIMBS, COLUMNS>(
             &self.0, &other.0, &MODULUS,
+        ))
+        .checked()
+    }
+
+    /// `(self·other + c·d)/R` with one reduction (`montgomery::mul_sum`;
+    /// the two products below `R·p` together: each below `2^34·p²`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn mul_sum(&self, other: &Fp8, c: &Fp8, d: &Fp8) -> Fp8 {
+        Fp8(montgomery::mul_sum::<LIMBS, COLUMNS>(
+            &self.0, &other.0, &c.0, &d.0, &MODULUS,
         ))
         .checked()
     }

@@ -27,6 +27,8 @@ mod point;
 mod scalar_mul;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timing;
 
 use crate::group::lanes::toolkit::LANES;
 use crate::group::lanes::LaneCpu;

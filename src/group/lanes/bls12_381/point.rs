@@ -2,8 +2,9 @@
 //! coordinates `(X : Y : Z)` for `(X/Z², Y/Z³)`.
 //!
 //! The formulas are the fast incomplete ones for `a = 0` (doubling
-//! `dbl-2009-l`, 2M + 5S; mixed addition `madd-2007-bl`, 7M + 4S, of an
-//! affine point), made exact by their callers, which know from public or
+//! `dbl-2009-l`, `D = 4XB` as a product: 3S + 4M, two of them reduced
+//! together; mixed addition `madd-2007-bl`, 7M + 4S, two of them reduced
+//! together, of an affine point), made exact by their callers, which know from public or
 //! masked facts when an operand is the identity and when an addition could
 //! meet equal or opposite operands:
 //! - the doubling is exact for every point, the identity (`Z = 0`)
@@ -17,6 +18,14 @@
 //!   operands are equal by the doubling. Where those cases can happen is
 //!   argued in `scalar_mul.rs` (secret scalars) and `codec.rs` (the
 //!   subgroup check, on public points).
+//!
+//! Bounds. The formulas' linear steps are unreduced (`Fp8::combination`:
+//! one carry, no subtraction of `2p`), and Y3 sums two products before
+//! one reduction (`Fp8::mul_sum`), so a point's coordinates are below
+//! `18p` (X), `2p` (Y) and `6p` (Z): they only feed products (which take
+//! operands up to `2^17·p`), the formulas' combinations (whose biases
+//! cover those bounds), selections and zero tests. Each combination's
+//! bound is asserted in debug builds.
 
 use core::arch::x86_64::*;
 
@@ -133,20 +142,26 @@ impl Jacobian8 {
         }
     }
 
-    /// `2·self` (`dbl-2009-l`, `a = 0`).
+    /// `2·self` (`dbl-2009-l`, `a = 0`, as 3S, 2M and a sum of two
+    /// products reduced once: 1,544 multiply-adds), its linear steps unreduced (`Fp8::combination`;
+    /// bounds in multiples of p in the comments).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double(&self) -> Jacobian8 {
         let a = self.x.square();
         let b = self.y.square();
-        let c = b.square();
-        let d = self.x.add_lazy(&b).square().sub(&a).sub(&c).double();
-        // 3A, only multiplied: unreduced.
-        let e = a.add_lazy(&a).add_lazy(&a);
-        let f = e.square();
-        let x = f.sub(&d.double());
-        let eight_c = c.double().double().double();
-        let y = e.mul(&d.sub_lazy(&x)).sub(&eight_c);
+        // D = 4·X·B (a product rather than (X + B)² − A − C: then C = B²
+        // is not needed, and Y3's two products share one reduction).
+        let xb = self.x.mul(&b);
+        // E = 3A < 6.
+        let e = Fp8::combination::<0, 6, 2, 0>([(&a, 0), (&a, 1)], []);
+        // X3 = E² − 2D < 18.
+        let x = Fp8::combination::<16, 18, 1, 1>([(&e.square(), 0)], [(&xb, 3)]);
+        // Y3 = E·(D − X3) − 8C = E·(D − X3) + B·(16p − 8B) < 2, one
+        // reduction (D − X3 < 26, 16p − 8B ≤ 16: 6·26 + 2·16 < 2^35).
+        let d_minus_x = Fp8::combination::<18, 26, 1, 1>([(&xb, 2)], [(&x, 0)]);
+        let minus_eight_b = Fp8::combination::<16, 17, 0, 1>([], [(&b, 3)]);
+        let y = e.mul_sum(&d_minus_x, &b, &minus_eight_b);
         let z = self.y.add_lazy(&self.y).mul(&self.z);
         Jacobian8 { x, y, z }
     }
@@ -170,18 +185,26 @@ impl Jacobian8 {
         let z1z1 = self.z.square();
         let u2 = other.x.mul(&z1z1);
         let s2 = other.y.mul(&self.z).mul(&z1z1);
-        let h = u2.sub(&self.x);
+        // H = U2 − X1 < 20, HH < 2, I = 4HH < 8.
+        let h = Fp8::combination::<18, 20, 1, 1>([(&u2, 0)], [(&self.x, 0)]);
         let hh = h.square();
-        // 4HH and r, only multiplied (and r tested for zero): unreduced.
-        let two_hh = hh.add_lazy(&hh);
-        let i = two_hh.add_lazy(&two_hh);
+        let i = Fp8::combination::<0, 8, 1, 0>([(&hh, 2)], []);
         let j = h.mul(&i);
-        let half_r = s2.sub_lazy(&self.y);
-        let r = half_r.add_lazy(&half_r);
+        // r = 2(S2 − Y1) < 8.
+        let r = Fp8::combination::<4, 8, 1, 1>([(&s2, 1)], [(&self.y, 1)]);
         let v = self.x.mul(&i);
-        let x = r.square().sub(&j).sub(&v.double());
-        let y = r.mul(&v.sub_lazy(&x)).sub(&self.y.mul(&j).double());
-        let z = self.z.add_lazy(&h).square().sub(&z1z1).sub(&hh);
+        // X3 = r² − J − 2V < 8.
+        let x = Fp8::combination::<6, 8, 1, 2>([(&r.square(), 0)], [(&j, 0), (&v, 1)]);
+        // Y3 = r·(V − X3) + Y1·(4p − 2J) < 2, one reduction for the two
+        // products (V − X3 < 10, 4p − 2J ≤ 4: 8·10 + 2·4 < 2^35).
+        let v_minus_x = Fp8::combination::<8, 10, 1, 1>([(&v, 0)], [(&x, 0)]);
+        let minus_two_j = Fp8::combination::<4, 5, 0, 1>([], [(&j, 1)]);
+        let y = r.mul_sum(&v_minus_x, &self.y, &minus_two_j);
+        // Z3 = (Z1 + H)² − Z1Z1 − HH < 6.
+        let z = Fp8::combination::<4, 6, 1, 2>(
+            [(&self.z.add_lazy(&h).square(), 0)],
+            [(&z1z1, 0), (&hh, 0)],
+        );
         (Jacobian8 { x, y, z }, Difference { h, r })
     }
 

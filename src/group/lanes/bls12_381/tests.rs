@@ -154,6 +154,12 @@ fn field_operations_match_bigint() {
                 values_of(&x.add_lazy(&y).mul(&x.add_lazy(&x))),
                 values_of(&x.invert()),
                 values_of(&sqrt_candidate_each(&[x])[0]),
+                // 8x + 2y − 4x − 2y + 12p, then as a product's operands.
+                values_of(
+                    &Fp8::combination::<12, 32, 2, 2>([(&x, 3), (&y, 1)], [(&x, 2), (&y, 1)])
+                        .mul(&Fp8::combination::<2, 4, 1, 1>([(&y, 0)], [(&x, 0)])),
+                ),
+                values_of(&x.mul_sum(&y, &x.add_lazy(&y), &x.add_lazy(&x))),
             ]
         };
         let exponent_sqrt = (&p + 1u32) >> 2u32;
@@ -170,6 +176,8 @@ fn field_operations_match_bigint() {
                 ((x + y) * (x + x)) % &p,
                 x.modpow(&exponent_inverse, &p),
                 x.modpow(&exponent_sqrt, &p),
+                (x * 4u32 * (y + &p - x)) % &p,
+                (x * y + (x + y) * (x + x)) % &p,
             ];
             for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
                 assert_eq!(&got[lane], want, "operation {k}, x = {x}, y = {y}");

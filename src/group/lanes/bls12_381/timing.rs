@@ -1,0 +1,146 @@
+//! Cycle counts of the engine's pieces, for profiling by hand (ignored:
+//! `cargo test --release --lib bls12_381::timing -- --ignored
+//! --nocapture`). They print, and assert nothing about time.
+
+use core::hint::black_box;
+
+use super::codec::{decode_each, GENERATOR_ENCODING};
+use super::point::{Affine8, Jacobian8};
+use crate::group::lanes::toolkit::LANES;
+
+/// Median TSC ticks of `run` over a few repetitions, divided by `per`.
+fn ticks(per: u64, mut run: impl FnMut()) -> f64 {
+    let mut samples: Vec<u64> = (0..15)
+        .map(|_| {
+            // SAFETY: RDTSC has no preconditions on x86-64.
+            let start = unsafe { core::arch::x86_64::_rdtsc() };
+            run();
+            // SAFETY: as above.
+            let end = unsafe { core::arch::x86_64::_rdtsc() };
+            end - start
+        })
+        .collect();
+    samples.sort_unstable();
+    samples[samples.len() / 2] as f64 / per as f64
+}
+
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn generator() -> Affine8 {
+    let [(point, valid)] = decode_each(&[[GENERATOR_ENCODING; LANES]]);
+    assert_eq!(valid, 0xff);
+    point
+}
+
+#[test]
+#[ignore = "prints cycle counts"]
+fn print_cycle_counts() {
+    if crate::group::lanes::LaneCpu::detect().is_none() {
+        return;
+    }
+    const K: u64 = 1000;
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    unsafe {
+        let g = generator();
+        let (x, y) = (g.x, g.y);
+        let report = |name: &str, t: f64| println!("{name:40} {t:9.1} ticks");
+        report(
+            "mul, dependent chain",
+            ticks(K, || {
+                let mut a = black_box(x);
+                for _ in 0..K {
+                    a = a.mul(&y);
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "mul, 4 chains (per mul)",
+            ticks(4 * K, || {
+                let mut a = black_box([x, y, x, y]);
+                for _ in 0..K {
+                    a = a.map(|a| a.mul(&y));
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "square, dependent chain",
+            ticks(K, || {
+                let mut a = black_box(x);
+                for _ in 0..K {
+                    a = a.square();
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "square, 4 chains (per square)",
+            ticks(4 * K, || {
+                let mut a = black_box([x, y, x, y]);
+                for _ in 0..K {
+                    a = a.map(|a| a.square());
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "add, dependent chain",
+            ticks(K, || {
+                let mut a = black_box(x);
+                for _ in 0..K {
+                    a = a.add(&y);
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "sub, 4 chains (per sub)",
+            ticks(4 * K, || {
+                let mut a = black_box([x, y, x, y]);
+                for _ in 0..K {
+                    a = a.map(|a| a.sub(&y));
+                }
+                black_box(a);
+            }),
+        );
+        let j = Jacobian8::from_affine(&g);
+        report(
+            "double, chain",
+            ticks(K, || {
+                let mut a = black_box(j);
+                for _ in 0..K {
+                    a = a.double();
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "double, 2 chains (per double)",
+            ticks(2 * K, || {
+                let mut a = black_box([j, j]);
+                for _ in 0..K {
+                    a = a.map(|a| a.double());
+                }
+                black_box(a);
+            }),
+        );
+        let j2 = j.double();
+        report(
+            "add_mixed_incomplete, chain",
+            ticks(K, || {
+                let mut a = black_box(j2);
+                for _ in 0..K {
+                    a = a.add_mixed_incomplete(&g).0;
+                }
+                black_box(a);
+            }),
+        );
+        let encodings = [[GENERATOR_ENCODING; LANES]; 2];
+        report(
+            "decode_each::<2> (per vector)",
+            ticks(2, || {
+                black_box(decode_each(black_box(&encodings)));
+            }),
+        );
+    }
+}
