@@ -42,15 +42,21 @@ func checkEach(t *testing.T, name string, shares []*KeyShare, batch thresholdBat
 	}
 }
 
+// honestOutputs finalizes batch with every server's honest response.
+func honestOutputs(t *testing.T, shares []*KeyShare, batch thresholdBatch) [][]byte {
+	t.Helper()
+	outputs, _, err := batch.Finalize(respond(t, shares, batch.Request(), nil, all5, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outputs
+}
+
 func TestThresholdCheckResponse(t *testing.T) {
 	shares, commitments := deal(t, SuiteRistretto255, nil, 3, 5)
 	client := must(NewThresholdOPRFClient(commitments, nil, 0))
 	in := inputs(3)
-	honest := must(client.Blind(in))
-	want, _, err := honest.Finalize(respond(t, shares, honest.Request(), nil, all5, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := honestOutputs(t, shares, must(client.Blind(in)))
 	checkEach(t, "OPRF", shares, must(client.Blind(in)), 3, map[uint16]bool{1: true, 4: true}, want)
 	// Truncated and garbled answers are the server's fault, not errors.
 	b := must(client.Blind(in))
@@ -80,11 +86,7 @@ func TestThresholdCheckResponse(t *testing.T) {
 	blsShares, keySet := dealBLS(t, nil, 3, 5)
 	blsClient := must(NewBLSClient(keySet, nil, 0))
 	messages := inputs(2)
-	honestBLS := must(blsClient.Blind(messages))
-	signatures, _, err := honestBLS.Finalize(respond(t, blsShares, honestBLS.Request(), nil, all5, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	signatures := honestOutputs(t, blsShares, must(blsClient.Blind(messages)))
 	checkEach(t, "BLS", blsShares, must(blsClient.Blind(messages)), 3, map[uint16]bool{5: true}, signatures)
 
 	pk := commitments.PublicKey()
