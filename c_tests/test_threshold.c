@@ -316,6 +316,45 @@ static void test_threshold_oprf(int suite) {
     oblivex_threshold_oprf_batch_free(client);
     oblivex_threshold_oprf_batch_free(NULL);
 
+    /* Each answer checked as it arrives, the batch unspent; the first T
+     * that pass finalize. */
+    CHECK_STATUS(oblivex_threshold_oprf_batch_blind(commitments, inputs, input_lens, N, NULL, 0, 0,
+                                                     request, sizeof request, &request_len, &client),
+                 OBLIVEX_OK, "blind");
+    answer_all(shares, three_cheats, NULL, 0, request, request_len, oblivex_suite_element_len(suite), &r);
+    struct responses passed = {.count = 0};
+    for (size_t k = 0; k < r.count; k++) {
+        oblivex_status want = three_cheats[r.ids[k] - 1] == HONEST ? OBLIVEX_OK : OBLIVEX_ERR_VERIFICATION_FAILED;
+        CHECK_STATUS(oblivex_threshold_oprf_batch_check(client, r.ids[k], r.ptrs[k], r.lens[k]), want,
+                     "check one answer");
+    }
+    /* Honest answers of servers 1..T pass (the batch was not spent by the
+     * failed checks) and finalize. */
+    answer_all(shares, all_honest, NULL, 0, request, request_len, oblivex_suite_element_len(suite), &r);
+    for (size_t k = 0; k < T; k++) {
+        CHECK_STATUS(oblivex_threshold_oprf_batch_check(client, r.ids[k], r.ptrs[k], r.lens[k]), OBLIVEX_OK,
+                     "an honest answer");
+        passed.ids[k] = r.ids[k];
+        passed.ptrs[k] = r.ptrs[k];
+        passed.lens[k] = r.lens[k];
+        passed.count++;
+    }
+    CHECK_STATUS(oblivex_threshold_oprf_batch_check(client, 0, r.ptrs[0], r.lens[0]),
+                 OBLIVEX_ERR_INVALID_PARTY_ID, "check id 0");
+    CHECK_STATUS(oblivex_threshold_oprf_batch_check(client, 1, r.ptrs[0], r.lens[0] - 1),
+                 OBLIVEX_ERR_VERIFICATION_FAILED, "check a short answer");
+    CHECK_STATUS(oblivex_threshold_oprf_batch_check(NULL, 1, r.ptrs[0], r.lens[0]), OBLIVEX_ERR_NULL_POINTER,
+                 "check NULL batch");
+    CHECK_STATUS(oblivex_threshold_oprf_batch_check(client, 1, NULL, r.lens[0]), OBLIVEX_ERR_NULL_POINTER,
+                 "check NULL answer");
+    CHECK_STATUS(oblivex_threshold_oprf_batch_finalize(client, passed.ids, passed.ptrs, passed.lens, passed.count,
+                                                        outputs, out_len, &len, cheaters, M, &n_cheaters),
+                 OBLIVEX_OK, "finalize the first T that passed");
+    CHECK(memcmp(outputs, expected, out_len) == 0 && n_cheaters == 0, "outputs of the first T that passed");
+    CHECK_STATUS(oblivex_threshold_oprf_batch_check(client, 1, r.ptrs[0], r.lens[0]), OBLIVEX_ERR_BATCH_USED,
+                 "check after finalize");
+    oblivex_threshold_oprf_batch_free(client);
+
     for (int i = 0; i < M; i++) {
         oblivex_key_share_free(shares[i]);
     }

@@ -1446,6 +1446,32 @@ oblivex_status oblivex_threshold_oprf_batch_finalize(struct oblivex_threshold_op
                                                      size_t *cheaters_written);
 
 /**
+ * Checks one server's answer (`party_id` answered `response`, of
+ * `response_len` bytes) against that server's commitment without spending
+ * the batch: a client checks each answer as it arrives and, as soon as t
+ * have passed, calls `oblivex_threshold_oprf_batch_finalize` with those t.
+ * Constant time in the batch's secret coins; each answer checked gives
+ * its server one try at passing wrongly, with probability at most 2^-κ.
+ *
+ * Returns `OBLIVEX_OK` if the answer passes and
+ * `OBLIVEX_ERR_VERIFICATION_FAILED` if its server cheated (the answer fails
+ * its check, does not decode, or is not as long as the request). Errors:
+ * `OBLIVEX_ERR_INVALID_PARTY_ID` (zero, above `OBLIVEX_MAX_PARTIES`, or
+ * outside the named quorum), `OBLIVEX_ERR_NULL_POINTER`,
+ * `OBLIVEX_ERR_BATCH_USED` (already finalized). The batch stays usable
+ * whatever the status.
+ *
+ * # Safety
+ * `batch` is a live handle, not finalized or freed meanwhile by another
+ * thread; `response` is NULL with 0 or points to `response_len` readable
+ * bytes.
+ */
+oblivex_status oblivex_threshold_oprf_batch_check(const struct oblivex_threshold_oprf_batch *batch,
+                                                  uint16_t party_id,
+                                                  const uint8_t *response,
+                                                  size_t response_len);
+
+/**
  * Releases a threshold OPRF batch (its secrets are wiped). NULL is
  * ignored.
  *
@@ -2024,6 +2050,21 @@ oblivex_status oblivex_bls_batch_finalize(struct oblivex_bls_batch *batch,
                                           size_t *cheaters_written);
 
 /**
+ * Checks one signer's answer (`party_id` answered `response`, of
+ * `response_len` bytes) against its G1 commitment (no pairing) without
+ * spending the batch, so that `oblivex_bls_batch_finalize` can be called
+ * with the first t that pass. Returns and Errors (the batch usable
+ * after each): as `oblivex_threshold_oprf_batch_check`.
+ *
+ * # Safety
+ * As `oblivex_threshold_oprf_batch_check`.
+ */
+oblivex_status oblivex_bls_batch_check(const struct oblivex_bls_batch *batch,
+                                       uint16_t party_id,
+                                       const uint8_t *response,
+                                       size_t response_len);
+
+/**
  * Releases a signing batch (its secrets are wiped). NULL is ignored.
  *
  * # Safety
@@ -2254,6 +2295,21 @@ oblivex_status oblivex_elgamal_batch_finalize(struct oblivex_elgamal_batch *batc
                                               uint16_t *cheaters,
                                               size_t cheaters_capacity,
                                               size_t *cheaters_written);
+
+/**
+ * Checks one server's answer (`party_id` answered `response`, of
+ * `response_len` bytes) against its commitment without spending the
+ * batch, so that `oblivex_elgamal_batch_finalize` can be called with the
+ * first t that pass. Returns and Errors (the batch usable after
+ * each): as `oblivex_threshold_oprf_batch_check`.
+ *
+ * # Safety
+ * As `oblivex_threshold_oprf_batch_check`.
+ */
+oblivex_status oblivex_elgamal_batch_check(const struct oblivex_elgamal_batch *batch,
+                                           uint16_t party_id,
+                                           const uint8_t *response,
+                                           size_t response_len);
 
 /**
  * Releases a decryption batch (its secrets are wiped). NULL is ignored.

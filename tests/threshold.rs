@@ -15,6 +15,7 @@ use oblivex::oblivious::Kappa;
 use oblivex::oprf::{KeyPair, OprfClient, OprfServer, ThresholdOprfClient};
 use oblivex::threshold::{
     deal, evaluate_share, lagrange_at_zero, Commitments, Failure, KeyShare, PartyId, Recovered,
+    Response,
 };
 use oblivex::Error;
 use rand_core::{Rng, UnwrapErr};
@@ -503,6 +504,106 @@ fn threshold_oprf_rejects_bad_requests() {
         evaluate_share(&shares[2], Some(&[1, 2]), &request).err(),
         Some(Error::InvalidPartyId)
     );
+}
+
+/// Each answer checked on its own as it arrives, the batch unspent: every
+/// cheat fails its check, honest answers pass (also weighted for a named
+/// quorum), a bad id is the caller's error, and the first t that passed
+/// finalize to the single key's outputs, after checks of every answer.
+fn check_each_on<G: PrimeOrderGroup>() {
+    let (t, m) = (3usize, 5 as PartyId);
+    let secret = G::random_scalar(&mut rng());
+    let (shares, commitments) = deal::<G, _>(&secret, t, usize::from(m), &mut rng()).unwrap();
+    let inputs: [&[u8]; 2] = [b"first", b"second"];
+    let expected = single_key_outputs::<G>(&secret, &inputs);
+    let all: Vec<PartyId> = (1..=m).collect();
+    let cheats: Vec<Behaviour> = CHEATS.into_iter().collect();
+    for (k, &cheat) in cheats.iter().enumerate() {
+        let cheater = 1 + (k as PartyId) % m;
+        let batch = threshold_client(&commitments, None)
+            .unwrap()
+            .blind(&inputs, &mut rng())
+            .unwrap();
+        let behaviour = |id| {
+            if id == cheater {
+                cheat
+            } else {
+                Behaviour::Honest
+            }
+        };
+        let answers = respond(&shares, &all, None, batch.request().as_bytes(), behaviour);
+        let mut passed = Vec::new();
+        for response in responses_of(&answers) {
+            let passes = batch.check_response(&response).unwrap();
+            assert_eq!(
+                passes,
+                response.party != cheater,
+                "{cheat:?} from {cheater}"
+            );
+            if passes && passed.len() < t {
+                passed.push(response);
+            }
+        }
+        let stranger = Response {
+            party: 0,
+            elements: &answers[0].1,
+        };
+        assert_eq!(batch.check_response(&stranger), Err(Error::InvalidPartyId));
+        let got = batch.finalize(&passed).unwrap();
+        assert_eq!(plain(&got.outputs), expected, "{cheat:?}");
+        assert!(got.cheaters.is_empty());
+    }
+    // A named quorum: its servers' weighted answers pass, a cheat fails, a
+    // server outside it is the caller's error.
+    let quorum: Vec<PartyId> = vec![2, 4, 5];
+    let batch = threshold_client(&commitments, Some(&quorum))
+        .unwrap()
+        .blind(&inputs, &mut rng())
+        .unwrap();
+    let behaviour = |id| {
+        if id == 4 {
+            Behaviour::OneWrong
+        } else {
+            Behaviour::Honest
+        }
+    };
+    let answers = respond(
+        &shares,
+        &quorum,
+        Some(&quorum),
+        batch.request().as_bytes(),
+        behaviour,
+    );
+    let verdicts: Vec<bool> = responses_of(&answers)
+        .iter()
+        .map(|r| batch.check_response(r).unwrap())
+        .collect();
+    assert_eq!(verdicts, [true, false, true]);
+    let outside = Response {
+        party: 1,
+        elements: &answers[0].1,
+    };
+    assert_eq!(batch.check_response(&outside), Err(Error::InvalidPartyId));
+}
+
+#[test]
+fn threshold_check_each_answer_ristretto255() {
+    check_each_on::<Ristretto255>();
+}
+
+#[test]
+fn threshold_check_each_answer_p256() {
+    check_each_on::<P256>();
+}
+
+#[test]
+fn threshold_check_each_answer_bls12_381() {
+    check_each_on::<Bls12381G1>();
+}
+
+#[test]
+fn threshold_check_each_answer_ffdhe2048() {
+    check_each_on::<Ffdhe2048>();
 }
 
 // -------------------------------------------------------- threshold blind BLS

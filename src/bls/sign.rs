@@ -108,6 +108,13 @@ impl SigningBatch {
         self.blinding.inputs.is_empty()
     }
 
+    /// Checks one signer's answer without spending the batch (see
+    /// [`ThresholdRequest::check_response`]): check each answer as it
+    /// arrives, and finalize with t that passed as soon as they are in.
+    pub fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        self.request.check_response(response)
+    }
+
     /// Checks every signer's answer against its G1 commitment, combines t
     /// correct ones and unblinds: `σ_i = r_i^{-1}·Σ λ_j·Y_ij`, the
     /// signature of message i under the key set's public key (standard

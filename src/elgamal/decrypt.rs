@@ -162,6 +162,13 @@ impl<G: PrimeOrderGroup> DecryptionBatch<G> {
         }
     }
 
+    /// Checks one server's answer without spending the batch (see
+    /// [`ThresholdRequest::check_response`]): check each answer as it
+    /// arrives, and finalize with t that passed as soon as they are in.
+    pub fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        self.request.check_response(response)
+    }
+
     /// Checks every server's answer against its commitment, combines t
     /// correct ones and returns, in order, the encoded plaintexts or the
     /// KEM secrets (each wiped on drop, as is every decrypted value on the

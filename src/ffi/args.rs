@@ -7,7 +7,7 @@ use super::guard::{array, array_len, optional_input, OutBuffer};
 use super::status::CResult;
 use super::status::{
     OBLIVEX_ERR_BAD_LENGTH, OBLIVEX_ERR_BATCH_USED, OBLIVEX_ERR_BUFFER_TOO_SMALL,
-    OBLIVEX_ERR_INVALID_PARTY_ID, OBLIVEX_ERR_NULL_POINTER,
+    OBLIVEX_ERR_INVALID_PARTY_ID, OBLIVEX_ERR_NULL_POINTER, OBLIVEX_ERR_VERIFICATION_FAILED,
 };
 use crate::bls::SigningBatch;
 use crate::elgamal::DecryptionBatch;
@@ -277,6 +277,34 @@ impl<'a> Finalize<'a> {
     }
 }
 
+/// A threshold client's check of one server's answer, as the C `_check`
+/// functions run it: `Ok` if `response` (from party `party_id`) passes,
+/// `OBLIVEX_ERR_VERIFICATION_FAILED` if its server cheated (the answer
+/// fails its check, does not decode or has the wrong length),
+/// `OBLIVEX_ERR_INVALID_PARTY_ID` for an id the batch cannot take,
+/// `OBLIVEX_ERR_BATCH_USED` for a spent batch. The batch is never spent.
+///
+/// # Safety
+/// `response` is NULL with 0, or readable for `response_len` bytes.
+pub(crate) unsafe fn check_response<T: ThresholdBatch>(
+    slot: &BatchSlot<T>,
+    party_id: PartyId,
+    response: *const u8,
+    response_len: usize,
+) -> CResult {
+    // SAFETY: forwarded from this function's contract.
+    let elements = unsafe { optional_input(response, response_len) }?;
+    let response = Response {
+        party: party_id,
+        elements,
+    };
+    if slot.get()?.check_response(&response)? {
+        Ok(())
+    } else {
+        Err(OBLIVEX_ERR_VERIFICATION_FAILED)
+    }
+}
+
 /// A threshold client's batch, as the C `_finalize` functions drive it.
 pub(crate) trait ThresholdBatch: Sized {
     /// One output (a PRF output, a signature, a plaintext or KEM secret).
@@ -285,6 +313,8 @@ pub(crate) trait ThresholdBatch: Sized {
     fn quorum(&self) -> Option<&[PartyId]>;
     /// The batch's own `finalize`.
     fn finalize(self, responses: &[Response<'_>]) -> Result<Recovered<Self::Output>, Failure>;
+    /// The batch's own `check_response`.
+    fn check_response(&self, response: &Response<'_>) -> Result<bool, Error>;
 }
 
 impl<G: PrimeOrderGroup> ThresholdBatch for ThresholdOprfBatch<G> {
@@ -294,6 +324,9 @@ impl<G: PrimeOrderGroup> ThresholdBatch for ThresholdOprfBatch<G> {
     }
     fn finalize(self, responses: &[Response<'_>]) -> Result<Recovered<Self::Output>, Failure> {
         ThresholdOprfBatch::finalize(self, responses)
+    }
+    fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        ThresholdOprfBatch::check_response(self, response)
     }
 }
 
@@ -305,6 +338,9 @@ impl ThresholdBatch for SigningBatch {
     fn finalize(self, responses: &[Response<'_>]) -> Result<Recovered<Self::Output>, Failure> {
         SigningBatch::finalize(self, responses)
     }
+    fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        SigningBatch::check_response(self, response)
+    }
 }
 
 impl<G: PrimeOrderGroup> ThresholdBatch for DecryptionBatch<G> {
@@ -314,5 +350,8 @@ impl<G: PrimeOrderGroup> ThresholdBatch for DecryptionBatch<G> {
     }
     fn finalize(self, responses: &[Response<'_>]) -> Result<Recovered<Self::Output>, Failure> {
         DecryptionBatch::finalize(self, responses)
+    }
+    fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        DecryptionBatch::check_response(self, response)
     }
 }

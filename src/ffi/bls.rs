@@ -4,7 +4,7 @@
 //! `oblivex_threshold_server_evaluate` on their
 //! `OBLIVEX_SUITE_BLS12381G1_SHA256` key share.
 
-use super::args::{kappa_from_c, read_inputs, read_quorum, BatchSlot, Finalize};
+use super::args::{check_response, kappa_from_c, read_inputs, read_quorum, BatchSlot, Finalize};
 use super::guard::{array_len, catch, input, optional_input, out_pointer, OutBuffer};
 use super::handle::{borrow, borrow_mut, create, free, Boxed, Handle};
 use super::sharing::{oblivex_key_share, Dealing};
@@ -285,6 +285,29 @@ pub unsafe extern "C" fn oblivex_bls_batch_finalize(
             )
         }?;
         finalize.run(&mut batch.batch, batch.count, SIGNATURE_LEN)
+    })
+}
+
+/// Checks one signer's answer (`party_id` answered `response`, of
+/// `response_len` bytes) against its G1 commitment (no pairing) without
+/// spending the batch, so that `oblivex_bls_batch_finalize` can be called
+/// with the first t that pass. Returns and Errors (the batch usable
+/// after each): as `oblivex_threshold_oprf_batch_check`.
+///
+/// # Safety
+/// As `oblivex_threshold_oprf_batch_check`.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_bls_batch_check(
+    batch: *const oblivex_bls_batch,
+    party_id: u16,
+    response: *const u8,
+    response_len: usize,
+) -> oblivex_status {
+    catch(|| {
+        // SAFETY: `batch` is NULL or live by the contract.
+        let batch = unsafe { borrow(batch) }?;
+        // SAFETY: `response` holds `response_len` bytes by the contract.
+        unsafe { check_response(&batch.batch, party_id, response, response_len) }
     })
 }
 

@@ -5,7 +5,7 @@
 
 use core::ffi::c_int;
 
-use super::args::{item_width, kappa_from_c, read_quorum, BatchSlot, Finalize};
+use super::args::{check_response, item_width, kappa_from_c, read_quorum, BatchSlot, Finalize};
 use super::guard::{array_len, catch, catch_or, input, out_pointer, OutBuffer};
 use super::handle::{borrow, borrow_mut, create, free, Boxed, Handle};
 use super::sharing::oblivex_commitments;
@@ -311,6 +311,31 @@ pub unsafe extern "C" fn oblivex_elgamal_batch_finalize(
         }?;
         let (items, width) = (batch.count, batch.output_len);
         with_group!(match &mut batch.batch, G(slot) => finalize.run(slot, items, width))
+    })
+}
+
+/// Checks one server's answer (`party_id` answered `response`, of
+/// `response_len` bytes) against its commitment without spending the
+/// batch, so that `oblivex_elgamal_batch_finalize` can be called with the
+/// first t that pass. Returns and Errors (the batch usable after
+/// each): as `oblivex_threshold_oprf_batch_check`.
+///
+/// # Safety
+/// As `oblivex_threshold_oprf_batch_check`.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_elgamal_batch_check(
+    batch: *const oblivex_elgamal_batch,
+    party_id: u16,
+    response: *const u8,
+    response_len: usize,
+) -> oblivex_status {
+    catch(|| {
+        // SAFETY: `batch` is NULL or live by the contract.
+        let batch = unsafe { borrow(batch) }?;
+        // SAFETY: `response` holds `response_len` bytes by the contract.
+        with_group!(match &batch.batch, G(slot) => unsafe {
+            check_response(slot, party_id, response, response_len)
+        })
     })
 }
 

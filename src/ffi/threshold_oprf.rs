@@ -2,7 +2,7 @@
 //! servers (each answers with `oblivex_threshold_server_evaluate`), every
 //! answer checked, the cheaters named, the outputs finalized.
 
-use super::args::{kappa_from_c, read_inputs, read_quorum, BatchSlot, Finalize};
+use super::args::{check_response, kappa_from_c, read_inputs, read_quorum, BatchSlot, Finalize};
 use super::guard::{array_len, catch, out_pointer, OutBuffer};
 use super::handle::{borrow, borrow_mut, create, free, Boxed, Handle};
 use super::sharing::oblivex_commitments;
@@ -181,6 +181,42 @@ pub unsafe extern "C" fn oblivex_threshold_oprf_batch_finalize(
             )
         }?;
         with_group!(match &mut batch.batch, G(slot) => finalize.run(slot, batch.count, G::HASH_LEN))
+    })
+}
+
+/// Checks one server's answer (`party_id` answered `response`, of
+/// `response_len` bytes) against that server's commitment without spending
+/// the batch: a client checks each answer as it arrives and, as soon as t
+/// have passed, calls `oblivex_threshold_oprf_batch_finalize` with those t.
+/// Constant time in the batch's secret coins; each answer checked gives
+/// its server one try at passing wrongly, with probability at most 2^-κ.
+///
+/// Returns `OBLIVEX_OK` if the answer passes and
+/// `OBLIVEX_ERR_VERIFICATION_FAILED` if its server cheated (the answer fails
+/// its check, does not decode, or is not as long as the request). Errors:
+/// `OBLIVEX_ERR_INVALID_PARTY_ID` (zero, above `OBLIVEX_MAX_PARTIES`, or
+/// outside the named quorum), `OBLIVEX_ERR_NULL_POINTER`,
+/// `OBLIVEX_ERR_BATCH_USED` (already finalized). The batch stays usable
+/// whatever the status.
+///
+/// # Safety
+/// `batch` is a live handle, not finalized or freed meanwhile by another
+/// thread; `response` is NULL with 0 or points to `response_len` readable
+/// bytes.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_threshold_oprf_batch_check(
+    batch: *const oblivex_threshold_oprf_batch,
+    party_id: u16,
+    response: *const u8,
+    response_len: usize,
+) -> oblivex_status {
+    catch(|| {
+        // SAFETY: `batch` is NULL or live by the contract.
+        let batch = unsafe { borrow(batch) }?;
+        // SAFETY: `response` holds `response_len` bytes by the contract.
+        with_group!(match &batch.batch, G(slot) => unsafe {
+            check_response(slot, party_id, response, response_len)
+        })
     })
 }
 

@@ -5,7 +5,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use super::secrets::{place_balancer, sample_below, sample_factor, sample_factors};
+use super::secrets::{place_balancer, place_factor, sample_below, sample_factor, sample_factors};
 use super::{Check, Kappa};
 use crate::group::batch::{self, ReceivedBatch};
 use crate::group::{PrimeOrderGroup, ShortScalar};
@@ -267,6 +267,26 @@ impl<G: PrimeOrderGroup> Request<G> {
         self.relation_holds(key, balancer_answer, |factors, bits| {
             G::msm_short_vartime(factors, answers, bits)
         })
+    }
+
+    /// [`Request::holds`] for the committed-key check, constant time in
+    /// the coins (the factors, the balancer's position, `s`): it may run
+    /// as each server's answer arrives, before the others are in, and the
+    /// coins stay secret for the checks still to come. Only the verdict is
+    /// public; every answer checked gives its server one try at passing
+    /// wrongly (probability at most 2^-κ), as [`Request::holds`] does.
+    /// False for a key-free request (it has no committed key to check
+    /// against).
+    pub(crate) fn holds_ct(&self, answers: ReceivedBatch<'_, G>, key: &G::Element) -> bool {
+        let Some(modifier) = self.modifier.as_ref() else {
+            return false;
+        };
+        debug_assert_eq!(answers.encoded.len(), self.len() * G::ELEMENT_LEN);
+        let factors = place_factor(&self.factors, &self.balancer_factor, self.position);
+        let total = batch::msm_short_ct(&factors, answers, self.kappa.factor_bits());
+        let expected = G::mul_each(core::slice::from_ref(modifier), core::slice::from_ref(key));
+        // Element equality is constant time; the verdict is the output.
+        crate::secret_marks::public_bool(total == expected[0])
     }
 
     /// The relation of [`Request::holds`], given the balancer's answer (for

@@ -115,6 +115,34 @@ pub(crate) fn place_balancer<G: PrimeOrderGroup>(
     BlindedElements::from_parts(elements, bytes)
 }
 
+/// The factors aligned with the slots sent: `factors` (one per element
+/// other than the balancer, in order) with `balancer_factor` at slot
+/// `position`. Constant time in `position` and in the factors, as
+/// [`place_balancer`]: every slot reads its three candidates and keeps one
+/// by masks. For a check that runs while the coins are still secret.
+pub(crate) fn place_factor(
+    factors: &[ShortScalar],
+    balancer_factor: &ShortScalar,
+    position: usize,
+) -> Vec<ShortScalar> {
+    let position = position as u64;
+    (0..=factors.len())
+        .map(|slot| {
+            let (is_balancer, after) = slot_choices(slot, position);
+            // As in `place_balancer`: the balancer stands in where a slot
+            // has no candidate (never kept there).
+            let same = factors.get(slot).unwrap_or(balancer_factor);
+            let previous = slot.checked_sub(1).map_or(balancer_factor, |p| &factors[p]);
+            let mut bytes = [0u8; 17];
+            for (i, byte) in bytes.iter_mut().enumerate() {
+                let value = u8::conditional_select(&same.0[i], &previous.0[i], after);
+                *byte = u8::conditional_select(&value, &balancer_factor.0[i], is_balancer);
+            }
+            ShortScalar(bytes)
+        })
+        .collect()
+}
+
 /// For a slot of the request and the balancer's secret `position`:
 /// whether the slot is the balancer's, and whether it comes after it
 /// (then it holds the element before its index), as masks.
@@ -190,6 +218,19 @@ mod tests {
             let mut expected_bytes = vec![0u8; 4 * G::ELEMENT_LEN];
             G::encode_batch(&expected, &mut expected_bytes);
             assert_eq!(sent.as_bytes(), expected_bytes.as_slice());
+        }
+    }
+
+    #[test]
+    fn balancer_factor_lands_at_its_slot() {
+        let factors: Vec<ShortScalar> = (1..=3).map(ShortScalar::from_u128).collect();
+        let balancer = ShortScalar::from_parts(0, true);
+        for position in 0..=3 {
+            let placed = place_factor(&factors, &balancer, position);
+            let mut expected: Vec<[u8; 17]> = factors.iter().map(|f| f.0).collect();
+            expected.insert(position, balancer.0);
+            let got: Vec<[u8; 17]> = placed.iter().map(|f| f.0).collect();
+            assert_eq!(got, expected, "position {position}");
         }
     }
 

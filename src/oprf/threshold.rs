@@ -107,6 +107,13 @@ impl<G: PrimeOrderGroup> ThresholdOprfBatch<G> {
         self.blinding.inputs.is_empty()
     }
 
+    /// Checks one server's answer without spending the batch (see
+    /// [`ThresholdRequest::check_response`]): check each answer as it
+    /// arrives, and finalize with t that passed as soon as they are in.
+    pub fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        self.request.check_response(response)
+    }
+
     /// Checks the servers' answers, combines t correct ones and returns
     /// the PRF outputs of the inputs, in order, with the servers caught
     /// cheating; or, with fewer than t correct answers, a [`Failure`]

@@ -4,7 +4,7 @@
 
 use rand_core::CryptoRng;
 
-use super::lagrange::{check_party_set, lagrange_at_zero};
+use super::lagrange::{check_party_set, lagrange_at_zero, lagrange_for};
 use super::{Commitments, PartyId};
 use crate::group::PrimeOrderGroup;
 use crate::message::{BlindedElements, EvaluatedElements};
@@ -138,6 +138,33 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
         self.quorum.as_deref()
     }
 
+    /// Checks one server's answer against that server's own commitment
+    /// (times its Lagrange weight, with a named quorum) without spending
+    /// the request, so that a client can check each answer as it arrives
+    /// and combine as soon as t have passed: [`ThresholdRequest::combine`]
+    /// is then given those t. Constant time in the request's coins (they
+    /// stay secret for the answers still to come); only the verdict is
+    /// public. `Ok(true)`: the answer passes (a wrong one passes with
+    /// probability at most 2^-κ); `Ok(false)`: its server cheated (the
+    /// answer fails its check, does not decode, or is not one element per
+    /// element sent). [`Error::InvalidPartyId`] for an id zero or above
+    /// [`super::MAX_PARTIES`], or outside the named quorum: the caller's
+    /// mistake, not the server's.
+    pub fn check_response(&self, response: &Response<'_>) -> Result<bool, Error> {
+        check_response_ids(self.quorum(), core::slice::from_ref(response))?;
+        let answer = match EvaluatedElements::<G>::from_bytes(response.elements) {
+            Ok(decoded) if decoded.len() == self.request.len() => decoded,
+            _ => return Ok(false),
+        };
+        let weight = match self.quorum() {
+            Some(quorum) => Some(lagrange_for::<G>(quorum, response.party)?),
+            None => None,
+        };
+        Ok(self
+            .server_key(response.party, weight.as_ref())?
+            .is_some_and(|key| self.request.holds_ct(answer.received(), &key)))
+    }
+
     /// Checks the servers' answers and combines t correct ones into the
     /// shared key applied to each of the caller's elements. Call it once
     /// every answer to be used is in (the check is variable time and the
@@ -269,18 +296,29 @@ impl<G: PrimeOrderGroup> ThresholdRequest<G> {
         answer: &[G::Element],
         weight: Option<&G::Scalar>,
     ) -> Result<bool, Error> {
+        Ok(self
+            .server_key(id, weight)?
+            .is_some_and(|key| self.request.holds(answer, Some(&key))))
+    }
+
+    /// The key server `id`'s answer must carry: its commitment `C_id`,
+    /// times its Lagrange weight for a named quorum; `None` when no server
+    /// can hold that share (its commitment is the identity: whatever it
+    /// sent is wrong).
+    fn server_key(
+        &self,
+        id: PartyId,
+        weight: Option<&G::Scalar>,
+    ) -> Result<Option<G::Element>, Error> {
         let commitment = match self.commitments.party_commitment(id) {
             Ok(c) => c,
-            // No server can hold a share for an id whose commitment is the
-            // identity: whatever it sent is wrong.
-            Err(Error::InvalidElement) => return Ok(false),
+            Err(Error::InvalidElement) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let key = match weight {
+        Ok(Some(match weight {
             Some(w) => G::mul(&commitment, w),
             None => commitment,
-        };
-        Ok(self.request.holds(answer, Some(&key)))
+        }))
     }
 }
 

@@ -8,7 +8,7 @@
 //	oblivex-keyclient checked   -server URL -suite S -public-key FILE
 //	oblivex-keyclient threshold -suite S -servers 1=URL,2=URL,... -public COMMITMENTS
 //	oblivex-keyclient bls       -servers 1=URL,2=URL,... -public KEYSET
-//	oblivex-keyclient bench     -server URL -suite S -concurrency C -duration D -batch N
+//	oblivex-keyclient bench     -server URL -suite S -concurrency C -duration D -batch N [-stream]
 //
 // Inputs are the lines of -in (a file, or - for stdin; -hex to decode
 // each line); outputs are one hex line per input, or raw concatenated
@@ -235,9 +235,11 @@ func thresholdFlags(name string, args []string, publicHelp string, extra func(*f
 	return &conn, &files, servers, public, nil
 }
 
-// report prints what the threshold call learned about the servers.
+// report prints what the threshold call learned about the servers (when
+// it blames one: servers not awaited are the normal case of a quick
+// quorum).
 func report(outcome *keyservice.Outcome) {
-	if outcome != nil && (len(outcome.Cheaters) > 0 || len(outcome.TimedOut) > 0 || len(outcome.Failed) > 0) {
+	if outcome != nil && outcome.Blames() {
 		log.Printf("servers: %v", outcome)
 		for id, err := range outcome.Failed {
 			log.Printf("server %d: %v", id, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"sync"
 	"time"
 
@@ -8,12 +9,14 @@ import (
 )
 
 // coalescer gathers small plain-OPRF requests from any clients into one
-// engine batch: the first request waits at most delay for others, up to
-// maxBytes in all, then the batch is evaluated in one call and each
-// request gets exactly its own elements back. Plain OPRF evaluation is
-// element by element with one key and no proof, so the batch's answer is
-// the requests' answers concatenated. Batches are evaluated by workers
-// (one per core) while the next one gathers.
+// engine batch, and each request gets exactly its own elements back:
+// plain OPRF evaluation is element by element with one key and no proof,
+// so the batch's answer is the requests' answers concatenated. A batch is
+// handed to a worker (one per core) as soon as one is free; while every
+// worker is busy it keeps gathering, for at most delay after its first
+// request and up to maxBytes in all. So a lone request on an idle server
+// waits for nobody, and under load the batches grow to what arrives while
+// the workers evaluate the previous ones.
 type coalescer struct {
 	server   *oblivex.OPRFServer
 	delay    time.Duration
@@ -55,10 +58,16 @@ func newCoalescer(server *oblivex.OPRFServer, delay time.Duration, maxElements, 
 // evaluate answers one request through a batch. Safe for concurrent use
 // until close.
 func (c *coalescer) evaluate(blinded []byte) ([]byte, error) {
+	a := <-c.submit(blinded).answer
+	return a.evaluated, a.err
+}
+
+// submit gives a request to the coalescer without waiting: its answer
+// comes on the job's channel.
+func (c *coalescer) submit(blinded []byte) *job {
 	j := &job{blinded: blinded, answer: make(chan answer, 1)}
 	c.jobs <- j
-	a := <-j.answer
-	return a.evaluated, a.err
+	return j
 }
 
 // close stops the coalescer once every request given to it is answered
@@ -68,8 +77,11 @@ func (c *coalescer) close() {
 	c.done.Wait()
 }
 
-// gather makes batches: the first request opens one, which closes when
-// delay has passed or it is full.
+// gather makes batches: the first request opens one, which takes every
+// request already waiting (after letting the goroutines runnable beside
+// it submit theirs), then goes to the first free worker; until one is
+// free it takes the requests that arrive, and when delay has passed or it
+// is full it waits for a worker without growing.
 func (c *coalescer) gather() {
 	defer c.done.Done()
 	defer close(c.batches)
@@ -82,28 +94,68 @@ func (c *coalescer) gather() {
 				return
 			}
 		}
-		batch, size := []*job{first}, len(first.blinded)
+		b := &gathering{jobs: []*job{first}, size: len(first.blinded), maxBytes: c.maxBytes}
 		held = nil
 		timer := time.NewTimer(c.delay)
+		handed, yielded := false, false
 	fill:
-		for size < c.maxBytes {
+		for !b.full() {
 			select {
+			case j, ok := <-c.jobs: // waiting already: always taken
+				if held = b.add(j, ok); held != nil || !ok {
+					break fill
+				}
+				continue
+			default:
+			}
+			if !yielded {
+				// The request that woke this goroutine runs it first;
+				// the clients' goroutines made runnable with it (by the
+				// same network poll) submit theirs before a free worker
+				// is offered the batch.
+				yielded = true
+				runtime.Gosched()
+				continue
+			}
+			select {
+			case c.batches <- b.jobs:
+				handed = true
+				break fill
 			case j, ok := <-c.jobs:
-				if !ok {
+				if held = b.add(j, ok); held != nil || !ok {
 					break fill
 				}
-				if size+len(j.blinded) > c.maxBytes {
-					held = j
-					break fill
-				}
-				batch, size = append(batch, j), size+len(j.blinded)
 			case <-timer.C:
 				break fill
 			}
 		}
 		timer.Stop()
-		c.batches <- batch
+		if !handed {
+			c.batches <- b.jobs
+		}
 	}
+}
+
+// gathering is a batch being gathered.
+type gathering struct {
+	jobs     []*job
+	size     int
+	maxBytes int
+}
+
+func (b *gathering) full() bool { return b.size >= b.maxBytes }
+
+// add takes j (ok false: the jobs channel closed, nothing to take) and
+// returns it if it does not fit, to open the next batch.
+func (b *gathering) add(j *job, ok bool) *job {
+	if !ok {
+		return nil
+	}
+	if b.size+len(j.blinded) > b.maxBytes {
+		return j
+	}
+	b.jobs, b.size = append(b.jobs, j), b.size+len(j.blinded)
+	return nil
 }
 
 // work evaluates batches.

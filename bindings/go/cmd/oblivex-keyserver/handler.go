@@ -27,6 +27,10 @@ type service struct {
 	metrics       *metrics
 	draining      atomic.Bool
 	logRequests   bool
+	// streams are the connections upgraded to the streaming endpoint;
+	// idleTimeout and writeTimeout bound their reads and writes.
+	streams                   *streamSet
+	idleTimeout, writeTimeout time.Duration
 }
 
 // ServeHTTP routes: /healthz, /metrics, /v1/SUITE/{public-key,
@@ -61,6 +65,8 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.public(w, r, endpoint, keys.publicKey)
 	case endpoint == keyservice.CommitmentsEndpoint:
 		s.public(w, r, endpoint, keys.commitments)
+	case endpoint == keyservice.StreamEndpoint:
+		s.stream(w, r, keys)
 	case strings.HasPrefix(endpoint, keyservice.EvaluatePrefix):
 		s.evaluate(w, r, keys, keyservice.Protocol(strings.TrimPrefix(endpoint, keyservice.EvaluatePrefix)))
 	default:
@@ -90,10 +96,12 @@ func (s *service) public(w http.ResponseWriter, r *http.Request, endpoint string
 	writeBody(w, value)
 }
 
-// refusal is an evaluate call refused with a status and a reason.
+// refusal is an evaluate call refused with a status and a reason (and,
+// over quota, the time to the window's end).
 type refusal struct {
-	status int
-	reason string
+	status     int
+	reason     string
+	retryAfter time.Duration
 }
 
 // evaluate runs an evaluate endpoint: authenticate, read and check the
@@ -110,21 +118,47 @@ func (s *service) evaluate(w http.ResponseWriter, r *http.Request, keys *suiteKe
 	elements, answer, refused := s.admitAndRun(w, r, client, keys, protocol)
 	if refused != nil {
 		s.logf("%s %s %s: %d %s", client, keys.suite, protocol, refused.status, refused.reason)
+		if refused.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int((refused.retryAfter+time.Second-1)/time.Second)))
+		}
 		s.refuse(w, refused.status, refused.reason)
 		return
 	}
-	s.metrics.requests.Add(string(protocol), 1)
-	s.metrics.elements.Add(string(protocol), int64(elements))
-	s.metrics.observe(time.Since(start))
+	s.counted(string(protocol), elements, start)
 	s.logf("%s %s %s: 200, %d elements in %v", client, keys.suite, protocol, elements, time.Since(start))
 	writeBody(w, answer)
+}
+
+// counted counts a request answered: its elements, its latency.
+func (s *service) counted(protocol string, elements int, start time.Time) {
+	s.metrics.requests.Add(protocol, 1)
+	s.metrics.elements.Add(protocol, int64(elements))
+	s.metrics.observe(time.Since(start))
+}
+
+// takeQuota takes elements from the client's quota, or refuses (429, with
+// the time to the window's end) and counts the refusal.
+func (s *service) takeQuota(client string, elements int) (ticket, *refusal) {
+	t, wait, ok := s.quota.take(client, int64(elements))
+	if !ok {
+		s.metrics.quotaRefusals.Add(1)
+		return t, &refusal{status: http.StatusTooManyRequests, reason: "element quota of this window used", retryAfter: wait}
+	}
+	return t, nil
+}
+
+// giveBack is a request the library refused after its elements were
+// taken: they go back to the quota (nothing was evaluated).
+func (s *service) giveBack(client string, elements int, t ticket, err error) *refusal {
+	s.quota.refund(client, int64(elements), t)
+	return libraryRefusal(err)
 }
 
 // admitAndRun is evaluate's work once the client is known.
 func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client string, keys *suiteKeys,
 	protocol keyservice.Protocol) (int, []byte, *refusal) {
 	if r.Method != http.MethodPost {
-		return 0, nil, &refusal{http.StatusMethodNotAllowed, "POST only"}
+		return 0, nil, &refusal{status: http.StatusMethodNotAllowed, reason: "POST only"}
 	}
 	run, refused := s.evaluator(r, keys, protocol)
 	if refused != nil {
@@ -135,16 +169,13 @@ func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client str
 		return 0, nil, refused
 	}
 	elements := len(body) / keys.suite.ElementLen()
-	t, wait, ok := s.quota.take(client, int64(elements))
-	if !ok {
-		s.metrics.quotaRefusals.Add(1)
-		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-		return 0, nil, &refusal{http.StatusTooManyRequests, "element quota of this window used"}
+	t, refused := s.takeQuota(client, elements)
+	if refused != nil {
+		return 0, nil, refused
 	}
 	answer, err := run(body)
 	if err != nil {
-		s.quota.refund(client, int64(elements), t)
-		return 0, nil, libraryRefusal(err)
+		return 0, nil, s.giveBack(client, elements, t, err)
 	}
 	return elements, answer, nil
 }
@@ -152,7 +183,7 @@ func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client str
 // evaluator picks the key's evaluation for protocol, with its query and
 // header arguments.
 func (s *service) evaluator(r *http.Request, keys *suiteKeys, protocol keyservice.Protocol) (func([]byte) ([]byte, error), *refusal) {
-	noKey := &refusal{http.StatusNotFound, fmt.Sprintf("no %s key of suite %v here", protocol, keys.suite)}
+	noKey := &refusal{status: http.StatusNotFound, reason: fmt.Sprintf("no %s key of suite %v here", protocol, keys.suite)}
 	switch protocol {
 	case keyservice.OPRF:
 		if keys.oprf == nil {
@@ -176,7 +207,7 @@ func (s *service) evaluator(r *http.Request, keys *suiteKeys, protocol keyservic
 		}
 		info, err := keyservice.DecodeInfo(r.Header.Get(keyservice.InfoHeader))
 		if err != nil {
-			return nil, &refusal{http.StatusBadRequest, "info: " + err.Error()}
+			return nil, &refusal{status: http.StatusBadRequest, reason: "info: " + err.Error()}
 		}
 		return func(body []byte) ([]byte, error) { return withProof(keys.poprf.Evaluate(body, info)) }, nil
 	case keyservice.Threshold:
@@ -185,11 +216,11 @@ func (s *service) evaluator(r *http.Request, keys *suiteKeys, protocol keyservic
 		}
 		quorum, err := keyservice.DecodeQuorum(r.URL.Query().Get(keyservice.QuorumParam))
 		if err != nil {
-			return nil, &refusal{http.StatusBadRequest, err.Error()}
+			return nil, &refusal{status: http.StatusBadRequest, reason: err.Error()}
 		}
 		return func(body []byte) ([]byte, error) { return keys.share.Evaluate(quorum, body) }, nil
 	}
-	return nil, &refusal{http.StatusNotFound, "no protocol " + string(protocol)}
+	return nil, &refusal{status: http.StatusNotFound, reason: "no protocol " + string(protocol)}
 }
 
 // withProof is a VOPRF or POPRF answer: the elements, then the proof.
@@ -203,7 +234,7 @@ func withProof(evaluated, proof []byte, err error) ([]byte, error) {
 // readBody reads a request of whole elements within the limits.
 func (s *service) readBody(w http.ResponseWriter, r *http.Request, suite oblivex.Suite) ([]byte, *refusal) {
 	limit := int64(s.maxElements * suite.ElementLen())
-	tooLarge := &refusal{http.StatusRequestEntityTooLarge, fmt.Sprintf("more than %d elements", s.maxElements)}
+	tooLarge := &refusal{status: http.StatusRequestEntityTooLarge, reason: fmt.Sprintf("more than %d elements", s.maxElements)}
 	if r.ContentLength > limit {
 		return nil, tooLarge
 	}
@@ -213,10 +244,10 @@ func (s *service) readBody(w http.ResponseWriter, r *http.Request, suite oblivex
 		return nil, tooLarge
 	}
 	if err != nil {
-		return nil, &refusal{http.StatusBadRequest, "reading the body: " + err.Error()}
+		return nil, &refusal{status: http.StatusBadRequest, reason: "reading the body: " + err.Error()}
 	}
 	if len(body) == 0 || len(body)%suite.ElementLen() != 0 {
-		return nil, &refusal{http.StatusBadRequest, fmt.Sprintf("the body is not a whole, non-zero number of %v elements", suite)}
+		return nil, &refusal{status: http.StatusBadRequest, reason: fmt.Sprintf("the body is not a whole, non-zero number of %v elements", suite)}
 	}
 	return body, nil
 }
@@ -227,11 +258,11 @@ func libraryRefusal(err error) *refusal {
 	for _, clientErr := range []error{oblivex.ErrBadLength, oblivex.ErrInvalidElement, oblivex.ErrInvalidPartyID,
 		oblivex.ErrInvalidInput, oblivex.ErrEmptyInput} {
 		if errors.Is(err, clientErr) {
-			return &refusal{http.StatusBadRequest, err.Error()}
+			return &refusal{status: http.StatusBadRequest, reason: err.Error()}
 		}
 	}
 	log.Printf("evaluation failed: %v", err)
-	return &refusal{http.StatusInternalServerError, "evaluation failed"}
+	return &refusal{status: http.StatusInternalServerError, reason: "evaluation failed"}
 }
 
 // refuse answers with status and a one-line reason, counted by status.

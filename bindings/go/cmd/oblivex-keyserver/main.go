@@ -8,7 +8,8 @@
 //
 // Endpoints (package internal/keyservice): POST
 // /v1/SUITE/evaluate-{oprf,voprf,poprf,threshold} (the body is the
-// library's wire request), GET /v1/SUITE/public-key and
+// library's wire request), GET /v1/SUITE/stream-oprf (an HTTP/1.1
+// upgrade to framed plain-OPRF requests), GET /v1/SUITE/public-key and
 // /v1/SUITE/commitments, GET /healthz, GET /metrics (expvar JSON,
 // authenticated). Every client is authenticated (a verified TLS client
 // certificate, or a bearer token from -tokens) and has a quota of
@@ -258,6 +259,9 @@ func serve(c *config) error {
 		quota:         newQuota(c.quota, c.quotaWindow, time.Now),
 		metrics:       newMetrics(),
 		logRequests:   c.logRequests,
+		streams:       newStreamSet(),
+		idleTimeout:   c.idleTimeout,
+		writeTimeout:  c.writeTimeout,
 	}
 	if c.tokens != "" {
 		if s.auth.tokens, err = loadTokens(c.tokens); err != nil {
@@ -307,10 +311,14 @@ func serve(c *config) error {
 		log.Printf("%v: draining", sig)
 	}
 	s.draining.Store(true)
+	s.streams.stopReading()
 	ctx, cancel := context.WithTimeout(context.Background(), c.shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err) // requests still running: exit without waiting for them
+	}
+	if err := s.streams.wait(ctx); err != nil {
+		return fmt.Errorf("shutdown: streams: %w", err)
 	}
 	for _, co := range s.coalescers {
 		co.close()

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
+	"net"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -55,11 +58,17 @@ const perServer = 5 * time.Second
 
 // thresholdRuns evaluates rounds batches through c and checks each
 // against the single-key evaluation; after round killAt (if >= 0) it
-// kills server killID. It expects the cheaters named in every round.
+// kills server killID. The client combines the first t answers that pass
+// their checks, so the cheaters (and the killed server) are named only
+// when their answers came before those t: checkOutcome.
 func thresholdRuns(t *testing.T, c *cluster, commitments *oblivex.Commitments, single *oblivex.OPRFServer,
 	rounds, killAt int, killID uint16, cheaters []uint16) {
 	t.Helper()
 	for round := 0; round < rounds; round++ {
+		killed := uint16(0)
+		if killAt >= 0 && round >= killAt {
+			killed = killID
+		}
 		if round == killAt {
 			c.procs[killID-1].stop(syscall.SIGKILL)
 		}
@@ -71,14 +80,42 @@ func thresholdRuns(t *testing.T, c *cluster, commitments *oblivex.Commitments, s
 		if !reflect.DeepEqual(outputs, singleKey(t, single, inputs)) {
 			t.Fatalf("round %d: the threshold outputs differ from the single-key evaluation", round)
 		}
-		if fmt.Sprint(outcome.Cheaters) != fmt.Sprint(cheaters) { // nil and empty alike
-			t.Fatalf("round %d: cheaters %v, want %v", round, outcome.Cheaters, cheaters)
-		}
-		if killAt >= 0 && round >= killAt {
-			if _, named := outcome.Failed[killID]; !named {
-				t.Fatalf("round %d: the killed server %d is not named: %v", round, killID, outcome)
+		checkOutcome(t, outcome, len(c.servers), commitments.Threshold(), cheaters, killed)
+	}
+}
+
+// checkOutcome checks a successful call's outcome: every server named
+// once at most, as a cheater only if it is one of cheaters, as failed
+// only if it is killed (0: none), or as not awaited; and the servers not
+// named are the t whose answers were combined.
+func checkOutcome(t *testing.T, outcome *keyservice.Outcome, servers, threshold int, cheaters []uint16, killed uint16) {
+	t.Helper()
+	named := map[uint16]string{}
+	name := func(kind string, ids ...uint16) {
+		for _, id := range ids {
+			if _, twice := named[id]; twice {
+				t.Fatalf("server %d named twice: %v", id, outcome)
 			}
+			named[id] = kind
 		}
+	}
+	name("cheater", outcome.Cheaters...)
+	name("timed out", outcome.TimedOut...)
+	for id := range outcome.Failed {
+		name("failed", id)
+	}
+	name("not awaited", outcome.NotAwaited...)
+	for id, kind := range named {
+		cheater := false
+		for _, c := range cheaters {
+			cheater = cheater || (kind == "cheater" && c == id)
+		}
+		if !(kind == "not awaited" || cheater || (kind == "failed" && id == killed)) {
+			t.Fatalf("server %d named %s: %v", id, kind, outcome)
+		}
+	}
+	if servers-len(named) != threshold {
+		t.Fatalf("%d answers combined, want the first %d that passed: %v", servers-len(named), threshold, outcome)
 	}
 }
 
@@ -97,7 +134,8 @@ func TestThresholdDeal(t *testing.T) {
 
 // TestThresholdDKGWithCheater: the shares from a DKG run (no dealer);
 // server 5 answers with a wrong key and server 2 dies mid-run: the client
-// names 5 every time and still gets the outputs of the shared key.
+// still gets the outputs of the shared key, naming 5 whenever its answer
+// came before 3 good ones (TestThresholdFirstAnswers names it always).
 func TestThresholdDKGWithCheater(t *testing.T) {
 	e := newEnv(t)
 	suite := oblivex.SuiteRistretto255
@@ -112,7 +150,8 @@ func TestThresholdDKGWithCheater(t *testing.T) {
 }
 
 // TestBlindBLS: threshold blind BLS against 5 signers, one with a wrong
-// key: it is named and the signatures verify.
+// key: it is named if its answer came before 3 good ones, and the
+// signatures verify.
 func TestBlindBLS(t *testing.T) {
 	e := newEnv(t)
 	shares, keySet := must2(oblivex.DealBLS(nil, 3, 5))
@@ -123,9 +162,7 @@ func TestBlindBLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(outcome.Cheaters, []uint16{3}) {
-		t.Fatalf("cheaters %v, want [3]", outcome.Cheaters)
-	}
+	checkOutcome(t, outcome, 5, 3, []uint16{3}, 0)
 	for i, s := range signatures {
 		if err := keySet.PublicKey().Verify(messages[i], s); err != nil {
 			t.Fatalf("signature %d: %v", i, err)
@@ -135,6 +172,75 @@ func TestBlindBLS(t *testing.T) {
 	if !bytes.Equal(published, must(keySet.Bytes())) {
 		t.Fatal("the server does not publish its key set")
 	}
+}
+
+// TestThresholdFirstAnswers: 5 servers, 3 needed; server 3 answers with
+// a wrong key, server 4 accepts connections and never answers, server 5
+// refuses them. With servers 1, 2 and 5 alive the client combines their
+// answers without waiting for server 4 (not awaited: its timeout is far
+// off); with 5 refusing too, only 2 answers pass, and every server is
+// named: 3 a cheater, 4 timed out, 5 failed.
+func TestThresholdFirstAnswers(t *testing.T) {
+	e := newEnv(t)
+	suite := oblivex.SuiteRistretto255
+	_, single := e.keyFile(t, suite)
+	shares, commitments := must2(oblivex.Deal(suite, must(single.SecretKey()), 3, 5))
+	defer commitments.Close()
+	c := startCluster(t, e, suite, shares, must(commitments.Bytes()), false, 3)
+	servers := append([]keyservice.Server(nil), c.servers...)
+	servers[3].Client = &keyservice.Client{Base: "https://" + silentListener(t), HTTP: e.httpTLS, Token: aliceToken}
+	inputs := inputsOf("first answers", 2)
+	outputs, outcome, err := keyservice.ThresholdOPRF(context.Background(), commitments, servers, inputs, time.Minute)
+	if err != nil || !reflect.DeepEqual(outputs, singleKey(t, single, inputs)) {
+		t.Fatalf("with 1, 2 and 5: %v", err)
+	}
+	checkOutcome(t, outcome, 5, 3, []uint16{3}, 0)
+	waited := true
+	for _, id := range outcome.NotAwaited {
+		waited = waited && id != 4
+	}
+	if waited {
+		t.Fatalf("the silent server 4 was waited for: %v", outcome)
+	}
+	c.procs[4].stop(syscall.SIGKILL)
+	_, outcome, err = keyservice.ThresholdOPRF(context.Background(), commitments, servers, inputs, time.Second)
+	if !errors.Is(err, oblivex.ErrNotEnoughResponses) {
+		t.Fatalf("two good answers of three: %v", err)
+	}
+	_, failed := outcome.Failed[5]
+	if !reflect.DeepEqual(outcome.Cheaters, []uint16{3}) || !reflect.DeepEqual(outcome.TimedOut, []uint16{4}) ||
+		len(outcome.Failed) != 1 || !failed || len(outcome.NotAwaited) != 0 {
+		t.Fatalf("want cheater 3, 4 timed out, 5 failed: %v", outcome)
+	}
+}
+
+// silentListener accepts connections on loopback and never answers (a
+// hung server); the test's end closes it.
+func silentListener(t *testing.T) string {
+	t.Helper()
+	l := must(net.Listen("tcp", "127.0.0.1:0"))
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, conn)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, conn := range held {
+			conn.Close()
+		}
+	})
+	return l.Addr().String()
 }
 
 func must2[A, B any](a A, b B, err error) (A, B) {

@@ -118,12 +118,17 @@ func (c *Client) do(req *http.Request) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		message, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		refusal := &StatusError{Code: resp.StatusCode, Message: string(bytes.TrimSpace(message))}
-		if seconds, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && seconds > 0 {
-			refusal.RetryAfter = time.Duration(seconds) * time.Second
-		}
-		return nil, refusal
+		return nil, refusalOf(resp)
 	}
 	return io.ReadAll(resp.Body)
+}
+
+// refusalOf is the *StatusError of a response that is not a success.
+func refusalOf(resp *http.Response) *StatusError {
+	message, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	refusal := &StatusError{Code: resp.StatusCode, Message: string(bytes.TrimSpace(message))}
+	if seconds, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && seconds > 0 {
+		refusal.RetryAfter = time.Duration(seconds) * time.Second
+	}
+	return refusal
 }
