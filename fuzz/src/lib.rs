@@ -20,13 +20,18 @@ mod replay_rng;
 /// The targets' RNG: every replay of an input draws the same coins.
 pub use replay_rng::ReplayRng as FuzzRng;
 
+/// A key of [`cached`]: (group type, target-chosen tag, size).
+pub type CacheKey = (TypeId, u8, usize);
+
+/// The values [`cached`] keeps, one per key, each of its own type.
+type ValueCache = RefCell<HashMap<CacheKey, Rc<dyn Any>>>;
+
 /// What `make` returns for `key`, computed on first use and kept for the
 /// process (a target's fixed setup: honest runs, keys), so each input pays
-/// only for its own work. Keys are (group type, target-chosen tag, size).
-pub fn cached<T: 'static>(key: (TypeId, u8, usize), make: impl FnOnce() -> T) -> Rc<T> {
+/// only for its own work.
+pub fn cached<T: 'static>(key: CacheKey, make: impl FnOnce() -> T) -> Rc<T> {
     thread_local! {
-        static CACHE: RefCell<HashMap<(TypeId, u8, usize), Rc<dyn Any>>> =
-            RefCell::new(HashMap::new());
+        static CACHE: ValueCache = RefCell::new(HashMap::new());
     }
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return hit.downcast::<T>().expect("one type per key");

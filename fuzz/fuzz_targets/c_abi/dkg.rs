@@ -336,7 +336,7 @@ fn start(transcript: &Transcript, reshare: bool) -> *mut oblivex_dkg_party {
 /// The honest bytes with fuzzer edits: (offset, xor) pairs, then a cut or
 /// an extension; or, one input in 8, the fuzzer's own bytes.
 fn edit(honest: &[u8], input: &mut Cursor<'_>) -> Vec<u8> {
-    if input.byte() % 8 == 0 {
+    if input.byte().is_multiple_of(8) {
         return input.sized(64).to_vec();
     }
     let mut bytes = honest.to_vec();
@@ -356,14 +356,14 @@ fn edit(honest: &[u8], input: &mut Cursor<'_>) -> Vec<u8> {
 }
 
 pub fn dkg_rounds(input: &mut Cursor<'_>) {
-    let reshare = input.byte() % 4 == 0;
+    let reshare = input.byte().is_multiple_of(4);
     let transcript = cached((TypeId::of::<Transcript>(), reshare as u8, 0), || {
         record(reshare)
     });
     let round = usize::from(input.byte() % 6) + 1;
     let mut inbox = transcript.inboxes[round - 1].clone();
     let slot = usize::from(input.byte()) % inbox.len();
-    let edit_pair = round == 1 && input.byte() % 2 == 0;
+    let edit_pair = round == 1 && input.byte().is_multiple_of(2);
     let edited = &mut inbox[slot];
     let sender = edited.from;
     if edit_pair {
