@@ -167,6 +167,13 @@ public struct BLSBatch: ~Copyable {
         oblivex_bls_batch_free(handle)
     }
 
+    /// Checks one signer's response without spending the batch, as
+    /// ``ThresholdOPRFBatch/check(_:)``; then ``finalize(_:)`` with the
+    /// first t that passed.
+    public func check(_ response: ThresholdResponse) throws(OblivexError) {
+        try checkThresholdResponse(response) { oblivex_bls_batch_check(handle, $0, $1, $2) }
+    }
+
     /// Checks every signer's response, combines t correct ones, unblinds,
     /// and returns the signatures (``BLSPublicKey/signatureLength`` bytes
     /// each, standard `min_sig`, in message order:

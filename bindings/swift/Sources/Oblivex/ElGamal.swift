@@ -142,6 +142,13 @@ public struct ElGamalBatch: ~Copyable {
         oblivex_elgamal_batch_free(handle)
     }
 
+    /// Checks one server's response without spending the batch, as
+    /// ``ThresholdOPRFBatch/check(_:)``; then ``finalize(_:)`` with the
+    /// first t that passed.
+    public func check(_ response: ThresholdResponse) throws(OblivexError) {
+        try checkThresholdResponse(response) { oblivex_elgamal_batch_check(handle, $0, $1, $2) }
+    }
+
     /// Checks every server's response, combines t correct ones, unblinds,
     /// and returns the plaintexts (element encodings) or KEM secrets, in
     /// order, and the servers caught cheating. Blame and failures as

@@ -215,6 +215,20 @@ func checkResponses(_ responses: [ThresholdResponse], quorum: [UInt16]) throws(O
     }
 }
 
+/// Runs a threshold batch's C check of one response (`call` gets the
+/// party id and the response's bytes): returns if the response passes;
+/// throws ``OblivexError/verificationFailed(cheaters:)`` naming its server
+/// if it does not, or the error of any other status.
+func checkThresholdResponse(
+    _ response: ThresholdResponse, _ call: (UInt16, UnsafePointer<UInt8>, Int) -> oblivex_status
+) throws(OblivexError) {
+    let status = withBytes(response.elements) { call(response.party, $0, $1) }
+    if status == OBLIVEX_ERR_VERIFICATION_FAILED {
+        throw .verificationFailed(cheaters: [response.party])
+    }
+    try check(status)
+}
+
 /// The C last step shared by the threshold clients (its batch bound):
 /// party ids, responses and their lengths, their count, the output buffer
 /// and the cheater buffer.
@@ -332,6 +346,21 @@ public struct ThresholdOPRFBatch: ~Copyable {
 
     deinit {
         oblivex_threshold_oprf_batch_free(handle)
+    }
+
+    /// Checks one server's response against that server's commitment
+    /// (weighted, with a named quorum) without spending the batch: returns
+    /// if it passes, throws ``OblivexError/verificationFailed(cheaters:)``
+    /// naming the server if it cheated (the answer fails its check, does
+    /// not decode, or is not as long as the request),
+    /// ``OblivexError/invalidPartyID`` for an id zero, above
+    /// ``Library/maxParties`` or outside the named quorum. Check each
+    /// response as it arrives and call ``finalize(_:)`` with the first t
+    /// that passed. Constant time in the batch's secrets; each response
+    /// checked gives its server one try at passing wrongly, with
+    /// probability at most 2^-κ.
+    public func check(_ response: ThresholdResponse) throws(OblivexError) {
+        try checkThresholdResponse(response) { oblivex_threshold_oprf_batch_check(handle, $0, $1, $2) }
     }
 
     /// Checks every server's response against its commitment, combines t

@@ -82,6 +82,23 @@ struct ThresholdTests {
             #expect(error.description.hasSuffix("(servers caught cheating: 1, 2, 5)"))
         }
 
+        // Each response checked as it arrives, without spending the batch;
+        // then the first three that passed.
+        let arriving = try ThresholdOPRFClient(commitments: commitments).blind(items)
+        let answers = try respond(shares, arriving.request, ids: allFive, cheat: [2])
+        var passed: [ThresholdResponse] = []
+        for answer in answers + [ThresholdResponse(party: 0, elements: answers[0].elements)] {
+            do {
+                try arriving.check(answer)
+                passed.append(answer)
+            } catch {
+                #expect(error == (answer.party == 0 ? .invalidPartyID : .verificationFailed(cheaters: [2])))
+            }
+        }
+        #expect(passed.map(\.party) == [1, 3, 4, 5])
+        let firstThree = try arriving.finalize(Array(passed.prefix(3)))
+        #expect(firstThree.outputs == want && firstThree.cheaters.isEmpty)
+
         // No answer at all: not enough, nobody named.
         let client = try ThresholdOPRFClient(commitments: commitments, kappa: 64)
         #expect(client.kappa == 64 && client.quorum.isEmpty && client.commitments === commitments)
