@@ -26,6 +26,7 @@ type service struct {
 	quota         *quota
 	metrics       *metrics
 	draining      atomic.Bool
+	evaluations   *requestGate // the evaluate requests in flight, for a drain
 	logRequests   bool
 	// streams are the connections upgraded to the streaming endpoint;
 	// idleTimeout and writeTimeout bound their reads and writes.
@@ -110,6 +111,11 @@ type refusal struct {
 // evaluates nothing and gives back its quota.
 func (s *service) evaluate(w http.ResponseWriter, r *http.Request, keys *suiteKeys, protocol keyservice.Protocol) {
 	start := time.Now()
+	if !s.evaluations.enter() {
+		s.refuse(w, http.StatusServiceUnavailable, "shutting down")
+		return
+	}
+	defer s.evaluations.leave()
 	client, err := s.auth.client(r)
 	if err != nil {
 		s.refuse(w, http.StatusUnauthorized, err.Error())

@@ -48,6 +48,9 @@ func checkedCall(c *keyservice.Client, client *oblivex.CheckedClient, inputs [][
 		return refused, err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return refused, fmt.Errorf("status %d: the server is draining", resp.StatusCode)
+	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return broken, fmt.Errorf("status %d, %d bytes, %v", resp.StatusCode, len(body), err)
@@ -103,8 +106,9 @@ var stoppedLine = regexp.MustCompile(`stopped; requests \{"oprf": (\d+)\}`)
 
 // TestShutdownUnderLoad: SIGTERM while 16 clients send: every request the
 // server took is answered in full (the server's count equals the
-// clients' verified answers), the others are refused before an answer,
-// and the server exits cleanly.
+// clients' verified answers), the others are refused before an answer
+// (503 while it drains, or the connection closed), and the server exits
+// cleanly.
 func TestShutdownUnderLoad(t *testing.T) {
 	e := newEnv(t)
 	suite := oblivex.SuiteRistretto255

@@ -260,6 +260,7 @@ func serve(c *config) error {
 		metrics:       newMetrics(),
 		logRequests:   c.logRequests,
 		streams:       newStreamSet(),
+		evaluations:   newRequestGate(),
 		idleTimeout:   c.idleTimeout,
 		writeTimeout:  c.writeTimeout,
 	}
@@ -314,6 +315,9 @@ func serve(c *config) error {
 	s.streams.stopReading()
 	ctx, cancel := context.WithTimeout(context.Background(), c.shutdownTimeout)
 	defer cancel()
+	if err := s.evaluations.closeAndWait(ctx); err != nil {
+		return fmt.Errorf("shutdown: evaluations: %w", err)
+	}
 	if err := srv.Shutdown(ctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err) // requests still running: exit without waiting for them
 	}
