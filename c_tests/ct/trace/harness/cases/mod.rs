@@ -119,6 +119,11 @@ pub const ALL: &[Case] = &[
         runs: 3,
         run: |v| threshold::share_evaluation::<Ristretto255>(8, v),
     },
+    Case {
+        name: "ristretto255_threshold_check",
+        runs: 3,
+        run: |v| threshold::client_check::<Ristretto255>(7, v),
+    },
     // One DKG party's rounds, 2 of 3: dealing, both checks, its share. Two
     // runs (random coins against random coins), for the budget: what the
     // DKG adds is its own control flow and scalar arithmetic; the sparse

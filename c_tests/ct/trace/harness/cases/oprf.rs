@@ -28,12 +28,12 @@ fn err(e: oblivex::Error) -> String {
 }
 
 /// `count` inputs of variant `variant`, each in its own buffer.
-fn inputs(count: usize, variant: usize) -> Vec<Vec<u8>> {
+pub(super) fn inputs(count: usize, variant: usize) -> Vec<Vec<u8>> {
     let all = pick(&input_variants(count, INPUT_LEN), variant);
     all.chunks(INPUT_LEN).map(<[u8]>::to_vec).collect()
 }
 
-fn slices(inputs: &[Vec<u8>]) -> Vec<&[u8]> {
+pub(super) fn slices(inputs: &[Vec<u8>]) -> Vec<&[u8]> {
     inputs.iter().map(Vec::as_slice).collect()
 }
 

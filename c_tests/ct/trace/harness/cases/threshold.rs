@@ -4,11 +4,14 @@
 //! first multiplied by its public Lagrange weight.
 
 use oblivex::group::PrimeOrderGroup;
-use oblivex::threshold::{evaluate_share, lagrange_for, KeyShare, PartyId};
+use oblivex::message::BlindedElements;
+use oblivex::oblivious::Kappa;
+use oblivex::oprf::{ThresholdOprfBatch, ThresholdOprfClient};
+use oblivex::threshold::{deal, evaluate_share, lagrange_for, KeyShare, PartyId, Response};
 
-use super::oprf::request;
+use super::oprf::{inputs, request, slices};
 use crate::marks::traced;
-use crate::variants::scalar;
+use crate::variants::{scalar, PatternRng};
 
 const QUORUM: [PartyId; 3] = [1, 2, 4];
 const ID: PartyId = 2;
@@ -28,4 +31,45 @@ pub fn share_evaluation<G: PrimeOrderGroup>(count: usize, variant: usize) -> Res
         return Err("the share's evaluation differs from one-by-one products".into());
     }
     Ok(())
+}
+
+/// The threshold OPRF client checks server `ID`'s honest answer as it
+/// arrives (`check_response`), its coins (factors, the balancer's
+/// position) still secret: drawn from the variant's pattern.
+pub fn client_check<G: PrimeOrderGroup>(count: usize, variant: usize) -> Result<(), String> {
+    let err = |e: oblivex::Error| e.to_string();
+    let key = G::scalar_from_u64(0x5eed);
+    let (shares, commitments) =
+        deal::<G, _>(&key, 2, 3, &mut PatternRng::warm_up()).map_err(err)?;
+    let client = ThresholdOprfClient::new(commitments, Kappa::default());
+    let owned = inputs(count, 0);
+    let inputs = slices(&owned);
+    let answer_of = |batch: &ThresholdOprfBatch<G>| {
+        let request = BlindedElements::<G>::from_bytes(batch.request().as_bytes()).map_err(err)?;
+        let answer = evaluate_share(&shares[usize::from(ID) - 1], None, &request).map_err(err)?;
+        Ok::<_, String>(answer.to_bytes())
+    };
+    let warm = client
+        .blind(&inputs, &mut PatternRng::warm_up())
+        .map_err(err)?;
+    let warm_answer = answer_of(&warm)?;
+    let warm_response = Response {
+        party: ID,
+        elements: &warm_answer,
+    };
+    if !matches!(warm.check_response(&warm_response), Ok(true)) {
+        return Err("the warm-up answer did not pass".into());
+    }
+    let batch = client
+        .blind(&inputs, &mut PatternRng::variant(variant))
+        .map_err(err)?;
+    let answer = answer_of(&batch)?;
+    let response = Response {
+        party: ID,
+        elements: &answer,
+    };
+    match traced(&response, |r| batch.check_response(r)) {
+        Ok(true) => Ok(()),
+        other => Err(format!("an honest answer did not pass: {other:?}")),
+    }
 }
