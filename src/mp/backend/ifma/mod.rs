@@ -15,6 +15,8 @@
 mod unroll;
 
 mod constants;
+mod cpu;
+mod cpu_table;
 mod karatsuba;
 mod montgomery;
 mod strip;
@@ -33,7 +35,9 @@ use crate::mp::limbs::convert::{limbs_to_radix52, radix52_to_limbs};
 use crate::mp::limbs::masks;
 use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
 use constants::{constants_of, digits_for_bits, Radix52Constants};
+use cpu_table::CpuRow;
 use montgomery::{mont_mul, mont_sqr, Modulus};
+use tuning::ProfileId;
 use vectors::{zero_vector, Workspace};
 
 /// Values per group: the 64-bit lanes of a zmm register.
@@ -99,28 +103,42 @@ pub(crate) struct IfmaArith<'a> {
     /// An operand in vector form (entering/leaving the domain).
     operand: Vec<__m512i>,
     work: Workspace,
+    /// This CPU's tuning profile (`cpu_table.rs`).
+    profile: ProfileId,
 }
 
-/// Runs a kernel on the instance for the group's digit count: a dedicated
-/// one for the common sizes, the generic one otherwise; `$rows` gives the
-/// rows per strip of each dedicated size (`tuning.rs`).
+/// Runs a kernel on the instance for the group's profile (`tuning.rs`)
+/// and digit count: a dedicated one for the common sizes, the generic one
+/// otherwise; `$rows` gives the rows per strip of each dedicated size. One
+/// dispatch per operation; inside, every choice is a constant.
 macro_rules! dispatch {
     ($kernel:ident, $rows:path, $self:ident, $($arg:expr),*) => {{
         let modulus = Modulus { m_padded: &$self.m_padded, m_prime: &$self.m_prime };
         let l = $self.digits;
-        // SAFETY: an IfmaArith exists only once `ifma_supported()` held (see
-        // `LaneArith::new`), so the AVX-512F/IFMA kernels may run.
-        unsafe {
-            match l {
-                20 => $kernel::<20, { $rows(20) }>(l, &modulus, &mut $self.work, $($arg),*),
-                30 => $kernel::<30, { $rows(30) }>(l, &modulus, &mut $self.work, $($arg),*),
-                40 => $kernel::<40, { $rows(40) }>(l, &modulus, &mut $self.work, $($arg),*),
-                60 => $kernel::<60, { $rows(60) }>(l, &modulus, &mut $self.work, $($arg),*),
-                80 => $kernel::<80, { $rows(80) }>(l, &modulus, &mut $self.work, $($arg),*),
-                _ => $kernel::<0, 4>(l, &modulus, &mut $self.work, $($arg),*),
+        match $self.profile {
+            ProfileId::Zen4 => {
+                dispatch_size!($kernel, $rows, tuning::Zen4, l, &modulus, &mut $self.work, $($arg),*)
             }
         }
     }};
+}
+
+/// [`dispatch!`]'s choice of size, for profile `$profile`.
+macro_rules! dispatch_size {
+    ($kernel:ident, $rows:path, $profile:ty, $l:ident, $($arg:expr),*) => {
+        // SAFETY: an IfmaArith exists only once `ifma_supported()` held (see
+        // `LaneArith::new`), so the AVX-512F/IFMA kernels may run.
+        unsafe {
+            match $l {
+                20 => $kernel::<20, { $rows(20) }, $profile>($l, $($arg),*),
+                30 => $kernel::<30, { $rows(30) }, $profile>($l, $($arg),*),
+                40 => $kernel::<40, { $rows(40) }, $profile>($l, $($arg),*),
+                60 => $kernel::<60, { $rows(60) }, $profile>($l, $($arg),*),
+                80 => $kernel::<80, { $rows(80) }, $profile>($l, $($arg),*),
+                _ => $kernel::<0, 4, $profile>($l, $($arg),*),
+            }
+        }
+    };
 }
 
 impl<'a> LaneArith<'a> for IfmaArith<'a> {
@@ -157,6 +175,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             unit: word_slice(&[unit_digits.as_slice(); VECTOR_LANES], digits),
             operand: vec![zero_vector(); digits],
             work: Workspace::new(digits),
+            profile: CpuRow::current().profile,
         }
     }
 
@@ -170,7 +189,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
 
     fn window_bits(&self, exponent_bits: usize) -> usize {
         // Short exponents keep the smaller windows of the shared cost model.
-        tuning::tuning(self.digits)
+        tuning::tuning_of(self.profile, self.digits)
             .window_bits
             .min(super::default_window_bits(exponent_bits))
     }
@@ -431,7 +450,7 @@ mod timing {
     #[test]
     #[ignore]
     fn kernel_timing() {
-        use tuning::{sweep, tuning, Tuning};
+        use tuning::{sweep, tuning_of, Tuning};
         if !ifma_supported() {
             return;
         }
@@ -448,7 +467,7 @@ mod timing {
             let mut c = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
             arith.one(&mut a);
             arith.one(&mut b);
-            let chosen = tuning(l);
+            let chosen = tuning_of(arith.profile, l);
             for karatsuba in [false, true] {
                 sweep::force(Some(Tuning {
                     karatsuba,
@@ -498,6 +517,8 @@ mod timing {
         if !ifma_supported() {
             return;
         }
+        // The fastest configuration of each size, for the thresholds.
+        let mut winners = Vec::new();
         for bits in [1024usize, 2048, 3072, 4096] {
             let mut m = vec![0xa7u8; bits / 8];
             m[0] |= 0x80;
@@ -545,7 +566,7 @@ mod timing {
                     *best = best.min(start.elapsed().as_secs_f64() / *values as f64);
                 }
             }
-            for (values, tuning, best) in configs {
+            for &(values, tuning, best) in &configs {
                 println!(
                     "{bits} bits, {values} values, {:?} w={} karatsuba={}: {:.1} µs per value",
                     tuning.reduction,
@@ -555,7 +576,20 @@ mod timing {
                 );
             }
             sweep::force(None);
+            let fastest = configs
+                .iter()
+                .min_by(|a, b| a.2.total_cmp(&b.2))
+                .expect("every size has configurations");
+            winners.push((digits, fastest.1));
         }
+        let cpu = cpu::CpuModel::current();
+        println!(
+            "{cpu:?} runs the row {:?} ({:?}) today; the thresholds these figures \
+             choose (a profile for tuning.rs, a row for cpu_table.rs): {:?}",
+            CpuRow::for_cpu(cpu).name,
+            CpuRow::for_cpu(cpu).provenance,
+            tuning::thresholds_choosing(&winners)
+        );
     }
 }
 

@@ -31,12 +31,13 @@ use super::karatsuba;
 use super::strip::{
     load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, TAIL_ANTI_DIAGONAL,
 };
-use super::tuning::{tuning, Reduction, MAX_WINDOW_DIGITS};
+use super::tuning::{tuning, Profile, Reduction, MAX_WINDOW_DIGITS};
 use super::vectors::{lanes, Workspace};
 
 /// The kernels are instantiated per size by const parameters: `L`, the
 /// digit count (0 for the generic path, which takes it at run time), and
-/// `TI`, the rows per strip (`L` is a multiple of `TI` and at least `2·TI`).
+/// `TI`, the rows per strip (`L` is a multiple of `TI` and at least `2·TI`);
+/// and per tuning profile `P` (`tuning.rs`), whose choices for `L` fold.
 /// One source serves every instance;
 /// `digits::<L>(l)` picks the constant when there is one, so loop bounds
 /// fold at compile time.
@@ -97,7 +98,7 @@ fn product_fresh_from(i0: usize, l: usize) -> usize {
 /// `out = a·b·R^{-1} mod m`, `out < 2m`, for `a, b < 2m` (normalized digits).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn mont_mul<const L: usize, const TI: usize>(
+pub(super) fn mont_mul<const L: usize, const TI: usize, P: Profile>(
     l: usize,
     modulus: &Modulus<'_>,
     work: &mut Workspace,
@@ -108,7 +109,7 @@ pub(super) fn mont_mul<const L: usize, const TI: usize>(
     let l = digits::<L>(l);
     debug_assert_normalized(&a[..l]);
     debug_assert_normalized(&b[..l]);
-    if tuning(l).karatsuba && karatsuba::applies(l, TI) {
+    if tuning::<P>(l).karatsuba && karatsuba::applies(l, TI) {
         karatsuba::product::<TI>(l, work, a, b);
     } else {
         for i0 in (0..l).step_by(TI) {
@@ -122,7 +123,7 @@ pub(super) fn mont_mul<const L: usize, const TI: usize>(
             strip::<TI, FULL, FULL, false>(&rows, b, &mut work.columns, span);
         }
     }
-    reduce::<L, TI>(l, modulus, work, out, None);
+    reduce::<L, TI, P>(l, modulus, work, out, None);
 }
 
 /// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits):
@@ -131,7 +132,7 @@ pub(super) fn mont_mul<const L: usize, const TI: usize>(
 /// while it passes over the columns anyway.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn mont_sqr<const L: usize, const TI: usize>(
+pub(super) fn mont_sqr<const L: usize, const TI: usize, P: Profile>(
     l: usize,
     modulus: &Modulus<'_>,
     work: &mut Workspace,
@@ -150,7 +151,7 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize>(
         };
         strip::<TI, HEAD_ABOVE_DIAGONAL, FULL, true>(&rows, a, &mut work.columns, span);
     }
-    reduce::<L, TI>(l, modulus, work, out, Some(a));
+    reduce::<L, TI, P>(l, modulus, work, out, Some(a));
 }
 
 /// Column `c` plus the diagonal term of `diagonal^2` there: `lo(a_i^2)` for
@@ -171,10 +172,11 @@ fn add_diagonal(v: __m512i, diagonal: Option<&[__m512i]>, c: usize) -> __m512i {
     }
 }
 
-/// The Montgomery reduction chosen for the digit count (`tuning.rs`).
+/// The Montgomery reduction the profile chooses for the digit count
+/// (`tuning.rs`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn reduce<const L: usize, const TI: usize>(
+fn reduce<const L: usize, const TI: usize, P: Profile>(
     l: usize,
     modulus: &Modulus<'_>,
     work: &mut Workspace,
@@ -183,7 +185,7 @@ fn reduce<const L: usize, const TI: usize>(
 ) {
     let l = digits::<L>(l);
     let columns = &work.columns;
-    match (tuning(l).reduction, l) {
+    match (tuning::<P>(l).reduction, l) {
         (Reduction::Window, 8) => reduce_window::<8>(modulus, columns, out, diagonal),
         (Reduction::Window, 12) => reduce_window::<12>(modulus, columns, out, diagonal),
         (Reduction::Window, 16) => reduce_window::<16>(modulus, columns, out, diagonal),

@@ -1,8 +1,11 @@
 //! The measured choices of the IFMA backend, per digit count: which
-//! Montgomery reduction runs and how wide the exponent window is. The
-//! figures behind them come from the `tuning_sweep` test in this module
-//! (`cargo test --release tuning_sweep -- --ignored --nocapture`), which
-//! times every combination on the machine at hand.
+//! Montgomery reduction runs, whether products use Karatsuba and how wide
+//! the exponent window is (a [`Profile`] of thresholds, which a CPU picks
+//! at run time from `cpu_table.rs`), and the strips' widths (constants).
+//! The figures behind them come from the `tuning_sweep` test (`cargo test
+//! --release tuning_sweep -- --ignored --nocapture`), which times every
+//! combination on the machine at hand and prints the thresholds they
+//! choose.
 
 /// Widest register window of the `Window` reduction
 /// (`montgomery::reduce_window`): `L + 1` accumulators plus the quotient
@@ -61,11 +64,76 @@ pub(super) struct Tuning {
     pub(super) karatsuba: bool,
 }
 
-/// The choices for `digits` (see the module documentation). Measured by
-/// `tuning_sweep` on the development machine (AMD EPYC, Zen 4: one 512-bit
-/// VPMADD52 per cycle, 3.6 G/s), best of 7 interleaved rounds, µs per value
-/// of an 8-lane group (full-length exponents), the best window for each
-/// form; K: products with one level of Karatsuba:
+/// A CPU family's choices, as thresholds in digits (`L = ⌈bits/52⌉`: 20,
+/// 40, 60, 80 for 1024 to 4096 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Thresholds {
+    /// Largest digit count reduced by the word-by-word form in registers
+    /// ([`Reduction::Window`], at most [`MAX_WINDOW_DIGITS`]); the
+    /// truncated form above it.
+    pub(super) window_reduction_up_to: usize,
+    /// Products use one level of Karatsuba from this digit count.
+    pub(super) karatsuba_from: usize,
+    /// Exponent window width below `wide_window_from` digits.
+    pub(super) window_bits: usize,
+    /// Exponent window width from `wide_window_from` digits.
+    pub(super) wide_window_bits: usize,
+    pub(super) wide_window_from: usize,
+}
+
+impl Thresholds {
+    /// The choices for `digits`.
+    pub(super) const fn for_digits(&self, digits: usize) -> Tuning {
+        let window_up_to = if self.window_reduction_up_to < MAX_WINDOW_DIGITS {
+            self.window_reduction_up_to
+        } else {
+            MAX_WINDOW_DIGITS
+        };
+        Tuning {
+            reduction: if digits <= window_up_to {
+                Reduction::Window
+            } else {
+                Reduction::Truncated
+            },
+            window_bits: if digits >= self.wide_window_from {
+                self.wide_window_bits
+            } else {
+                self.window_bits
+            },
+            karatsuba: digits >= self.karatsuba_from,
+        }
+    }
+}
+
+/// A set of thresholds the kernels are compiled for: every kernel has an
+/// instance per profile, so that its choices fold at compile time (a
+/// choice made at run time inside a kernel made the strips lose their
+/// inlining, see docs/PERFORMANCE.md). A CPU picks its profile at run time
+/// from the table of `cpu_table.rs`; a new profile is a type here, a
+/// variant of [`ProfileId`] and an arm of the backend's `dispatch!`.
+pub(super) trait Profile {
+    const THRESHOLDS: Thresholds;
+}
+
+/// The profiles, as the CPU table names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ProfileId {
+    Zen4,
+}
+
+impl ProfileId {
+    pub(super) const fn thresholds(self) -> Thresholds {
+        match self {
+            ProfileId::Zen4 => Zen4::THRESHOLDS,
+        }
+    }
+}
+
+/// Zen 4's choices. Measured by `tuning_sweep` on the development machine
+/// (AMD EPYC, Zen 4: one 512-bit VPMADD52 per cycle, 3.6 G/s), best of 7
+/// interleaved rounds, µs per value of an 8-lane group (full-length
+/// exponents), the best window for each form; K: products with one level
+/// of Karatsuba:
 ///
 /// | digits (bits) | window form | truncated | truncated, K | blocks, K |
 /// |---|---|---|---|---|
@@ -76,34 +144,70 @@ pub(super) struct Tuning {
 ///
 /// The full word-by-word form wins where its window fits in registers; the
 /// truncated form beats the full block form; from 2048 bits a 5-bit window
-/// and Karatsuba for products pay (by 2 to 6%). The generic path follows
+/// and Karatsuba for products pay (by 2 to 6%; at 20 digits Karatsuba's 2 %
+/// is within the run's spread and is left off). The generic path follows
 /// the nearest dedicated size. Re-run after the squarings' narrower strips
 /// ([`square_rows`]; on a loaded machine, so the absolute figures are not
 /// comparable): the same choices win at every size.
+pub(super) struct Zen4;
+
+impl Profile for Zen4 {
+    const THRESHOLDS: Thresholds = Thresholds {
+        window_reduction_up_to: MAX_WINDOW_DIGITS,
+        karatsuba_from: 36,
+        window_bits: 4,
+        wide_window_bits: 5,
+        wide_window_from: 36,
+    };
+}
+
+/// The choices of profile `P` for `digits`, inside the kernels (`P` and,
+/// for the dedicated sizes, `digits` are constants there). `tuning_sweep`
+/// (test builds) may force one configuration for every size.
 #[inline(always)]
-pub(super) fn tuning(digits: usize) -> Tuning {
+pub(super) fn tuning<P: Profile>(digits: usize) -> Tuning {
     #[cfg(test)]
     if let Some(forced) = sweep::forced() {
         return forced;
     }
-    if digits <= MAX_WINDOW_DIGITS {
-        Tuning {
-            reduction: Reduction::Window,
-            window_bits: 4,
-            karatsuba: false,
-        }
-    } else if digits < 36 {
-        Tuning {
-            reduction: Reduction::Truncated,
-            window_bits: 4,
-            karatsuba: false,
-        }
-    } else {
-        Tuning {
-            reduction: Reduction::Truncated,
-            window_bits: 5,
-            karatsuba: true,
-        }
+    P::THRESHOLDS.for_digits(digits)
+}
+
+/// [`tuning`] for a profile known at run time.
+pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
+    #[cfg(test)]
+    if let Some(forced) = sweep::forced() {
+        return forced;
+    }
+    profile.thresholds().for_digits(digits)
+}
+
+/// The thresholds that give `winners`, the fastest configuration measured
+/// at each digit count (ascending), where thresholds can: a choice that
+/// does not hold from some size upwards is kept from the first size after
+/// the last that refuses it (`usize::MAX`: none). For `tuning_sweep`.
+#[cfg(test)]
+pub(super) fn thresholds_choosing(winners: &[(usize, Tuning)]) -> Thresholds {
+    // The smallest size from which every larger size wants the choice.
+    let from = |wanted: &dyn Fn(&Tuning) -> bool| {
+        winners
+            .iter()
+            .rposition(|(_, t)| !wanted(t))
+            .map_or(Some(0), |last| winners.get(last + 1).map(|w| w.0))
+            .unwrap_or(usize::MAX)
+    };
+    let window_bits = winners.first().map_or(4, |w| w.1.window_bits);
+    let wide_window_bits = winners.last().map_or(window_bits, |w| w.1.window_bits);
+    Thresholds {
+        window_reduction_up_to: winners
+            .iter()
+            .take_while(|(_, t)| t.reduction == Reduction::Window)
+            .last()
+            .map_or(0, |w| w.0),
+        karatsuba_from: from(&|t| t.karatsuba),
+        window_bits,
+        wide_window_bits,
+        wide_window_from: from(&|t| t.window_bits == wide_window_bits),
     }
 }
 
@@ -144,5 +248,41 @@ pub(super) mod sweep {
             window_bits: WINDOW.load(Ordering::Relaxed),
             karatsuba: KARATSUBA.load(Ordering::Relaxed) == 1,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sweep's thresholds reproduce the configurations they were made
+    /// from, for every profile.
+    #[test]
+    fn thresholds_reproduce_the_winners() {
+        for profile in [ProfileId::Zen4] {
+            let thresholds = profile.thresholds();
+            let winners: Vec<_> = [8, 20, 30, 40, 60, 80]
+                .iter()
+                .map(|&d| (d, thresholds.for_digits(d)))
+                .collect();
+            let derived = thresholds_choosing(&winners);
+            for &(digits, tuning) in &winners {
+                assert_eq!(derived.for_digits(digits), tuning, "{profile:?}, {digits}");
+            }
+        }
+    }
+
+    /// Zen 4's profile gives the choices its figures were measured for.
+    #[test]
+    fn zen4_chooses_as_measured() {
+        let at = |digits| {
+            let t = Zen4::THRESHOLDS.for_digits(digits);
+            (t.reduction, t.window_bits, t.karatsuba)
+        };
+        assert_eq!(at(20), (Reduction::Window, 4, false));
+        assert_eq!(at(30), (Reduction::Truncated, 4, false));
+        for digits in [40, 60, 80] {
+            assert_eq!(at(digits), (Reduction::Truncated, 5, true));
+        }
     }
 }

@@ -1,0 +1,139 @@
+//! Which CPU the IFMA backend runs on, as CPUID names it: vendor, family
+//! and model. The tuning table (`tuning.rs`) is keyed by them, because the
+//! best window, product form and reduction differ between cores that issue
+//! one 512-bit multiply-add per cycle (Zen 4) and cores with more or fewer
+//! vector pipes beside the multiplier.
+
+use core::arch::x86_64::{__cpuid, CpuidResult};
+use std::sync::OnceLock;
+
+/// The CPU's maker, from CPUID leaf 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Vendor {
+    /// "AuthenticAMD".
+    Amd,
+    /// "GenuineIntel".
+    Intel,
+    /// Any other vendor string (e.g. a hypervisor's or another maker's).
+    Other,
+}
+
+/// A CPU model as CPUID leaf 1 names it, with the extended family and
+/// model folded in the way both vendors document (the "display" family
+/// and model that `/proc/cpuinfo` prints as `cpu family` and `model`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CpuModel {
+    pub(super) vendor: Vendor,
+    pub(super) family: u32,
+    pub(super) model: u32,
+}
+
+/// Runs CPUID for `leaf`.
+fn cpuid(leaf: u32) -> CpuidResult {
+    // Older toolchains (the crate's minimum) declare `__cpuid` unsafe;
+    // newer ones made it safe.
+    #[allow(unused_unsafe)]
+    // SAFETY: CPUID exists on every x86-64 CPU and only reads identification
+    // registers; leaves 0 and 1 are defined on all of them.
+    unsafe {
+        __cpuid(leaf)
+    }
+}
+
+impl CpuModel {
+    /// Decodes CPUID leaf 0 (`vendor`: EBX, EDX, ECX in that order, the
+    /// vendor string's byte order) and leaf 1's EAX (`signature`).
+    pub(super) fn from_cpuid(vendor: [u32; 3], signature: u32) -> CpuModel {
+        let mut name = [0u8; 12];
+        for (bytes, word) in name.chunks_exact_mut(4).zip(vendor) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        let vendor = match &name {
+            b"AuthenticAMD" => Vendor::Amd,
+            b"GenuineIntel" => Vendor::Intel,
+            _ => Vendor::Other,
+        };
+        let base_family = (signature >> 8) & 0xf;
+        let base_model = (signature >> 4) & 0xf;
+        let family = if base_family == 0xf {
+            base_family + ((signature >> 20) & 0xff)
+        } else {
+            base_family
+        };
+        let model = if base_family == 0x6 || base_family == 0xf {
+            base_model | (((signature >> 16) & 0xf) << 4)
+        } else {
+            base_model
+        };
+        CpuModel {
+            vendor,
+            family,
+            model,
+        }
+    }
+
+    /// This CPU, read once per process.
+    pub(super) fn current() -> CpuModel {
+        static CURRENT: OnceLock<CpuModel> = OnceLock::new();
+        *CURRENT.get_or_init(|| {
+            let leaf0 = cpuid(0);
+            CpuModel::from_cpuid([leaf0.ebx, leaf0.edx, leaf0.ecx], cpuid(1).eax)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vendor strings as CPUID returns them (EBX, EDX, ECX).
+    const AMD: [u32; 3] = [0x6874_7541, 0x6974_6e65, 0x444d_4163];
+    const INTEL: [u32; 3] = [0x756e_6547, 0x4965_6e69, 0x6c65_746e];
+
+    #[test]
+    fn signatures_decode_as_proc_cpuinfo_prints_them() {
+        // AMD EPYC 9004 (Zen 4): family 25, model 17.
+        assert_eq!(
+            CpuModel::from_cpuid(AMD, 0x00a1_0f11),
+            CpuModel {
+                vendor: Vendor::Amd,
+                family: 25,
+                model: 0x11
+            }
+        );
+        // Intel Xeon (Sapphire Rapids): family 6, model 143.
+        assert_eq!(
+            CpuModel::from_cpuid(INTEL, 0x0008_06f8),
+            CpuModel {
+                vendor: Vendor::Intel,
+                family: 6,
+                model: 0x8f
+            }
+        );
+        // Extended fields are ignored where the base family says so.
+        assert_eq!(
+            CpuModel::from_cpuid([0; 3], 0x0fff_0543),
+            CpuModel {
+                vendor: Vendor::Other,
+                family: 5,
+                model: 4
+            }
+        );
+    }
+
+    #[test]
+    fn this_cpu_matches_proc_cpuinfo() {
+        let Ok(cpuinfo) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return;
+        };
+        let field = |name: &str| {
+            cpuinfo.lines().find_map(|line| {
+                let (key, value) = line.split_once(':')?;
+                (key.trim() == name).then(|| value.trim().parse::<u32>().ok())?
+            })
+        };
+        let current = CpuModel::current();
+        assert_eq!(field("cpu family"), Some(current.family));
+        assert_eq!(field("model"), Some(current.model));
+    }
+}

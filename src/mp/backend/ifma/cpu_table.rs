@@ -1,0 +1,107 @@
+//! Which tuning profile (`tuning.rs`) each CPU family runs, chosen at run
+//! time from the CPU's CPUID vendor, family and model (`cpu.rs`), with
+//! where each row's choice comes from.
+
+use super::cpu::{CpuModel, Vendor};
+use super::tuning::ProfileId;
+use std::sync::OnceLock;
+
+/// Where a row's choice comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Provenance {
+    /// Chosen by `tuning_sweep` on such a CPU (the machine and date named).
+    Measured(&'static str),
+    /// Not measured on such a CPU: the reason for the choice.
+    NotMeasured(&'static str),
+}
+
+/// One family of CPUs and its profile. The name and provenance are the
+/// table's record, printed by `tuning_sweep` (test builds).
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) struct CpuRow {
+    /// The CPUs, as people name them.
+    pub(super) name: &'static str,
+    /// Which CPUs the row is for (the first matching row applies).
+    pub(super) matches: fn(CpuModel) -> bool,
+    pub(super) provenance: Provenance,
+    pub(super) profile: ProfileId,
+}
+
+/// The rows, most specific first; the last takes every CPU no other row
+/// names. Only Zen 4 is measured: the development machines are Zen 4, and
+/// no other CPU with IFMA has been available. Every other CPU, Intel's
+/// included, runs Zen 4's choices until it is measured: on a core that
+/// issues two VPMADD52 per cycle the multiply-adds' share of the time
+/// shrinks and the choices may move, but which way is a guess (e.g.
+/// Karatsuba's extra additions compete with the multiplier on Intel's
+/// ports 0 and 5, yet save a quarter of a product's multiply-adds). To
+/// add a CPU: run `tuning_sweep` on it (it prints the CPU's family and
+/// model and the thresholds its figures choose); if they differ from an
+/// existing profile's, add a profile (`tuning.rs`), then a row here
+/// before the last, naming the machine and date.
+pub(super) const TABLE: &[CpuRow] = &[
+    CpuRow {
+        name: "AMD Zen 4",
+        // Every family-25 CPU with AVX-512 IFMA is a Zen 4 (Zen 3, the
+        // other family-25 core, has no AVX-512).
+        matches: |cpu| cpu.vendor == Vendor::Amd && cpu.family == 0x19,
+        provenance: Provenance::Measured(
+            "tuning_sweep on an AMD EPYC (family 25, model 17), November and December 2026",
+        ),
+        profile: ProfileId::Zen4,
+    },
+    CpuRow {
+        name: "every other CPU",
+        matches: |_| true,
+        provenance: Provenance::NotMeasured("Zen 4's profile, the only one measured"),
+        profile: ProfileId::Zen4,
+    },
+];
+
+impl CpuRow {
+    /// The row for `cpu`: the first of [`TABLE`] that matches.
+    pub(super) fn for_cpu(cpu: CpuModel) -> &'static CpuRow {
+        TABLE
+            .iter()
+            .find(|row| (row.matches)(cpu))
+            .expect("the table's last row matches every CPU")
+    }
+
+    /// This CPU's row, looked up once per process.
+    pub(super) fn current() -> &'static CpuRow {
+        static CURRENT: OnceLock<&'static CpuRow> = OnceLock::new();
+        CURRENT.get_or_init(|| CpuRow::for_cpu(CpuModel::current()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_match_their_cpus() {
+        let zen4 = CpuModel {
+            vendor: Vendor::Amd,
+            family: 0x19,
+            model: 0x11,
+        };
+        assert_eq!(CpuRow::for_cpu(zen4).name, "AMD Zen 4");
+        assert!(matches!(
+            CpuRow::for_cpu(zen4).provenance,
+            Provenance::Measured(_)
+        ));
+        let sapphire_rapids = CpuModel {
+            vendor: Vendor::Intel,
+            family: 6,
+            model: 0x8f,
+        };
+        let last = TABLE.last().expect("the table has rows");
+        assert_eq!(CpuRow::for_cpu(sapphire_rapids).name, last.name);
+        assert!((last.matches)(CpuModel {
+            vendor: Vendor::Other,
+            family: 0,
+            model: 0
+        }));
+    }
+}
