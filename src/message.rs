@@ -104,9 +104,8 @@ impl<G: PrimeOrderGroup> Elements<G> {
     }
 
     fn elements(&self) -> &[G::Element] {
-        self.elements.get_or_init(|| {
-            G::decode_batch(&self.bytes).expect("the library's own encodings decode")
-        })
+        self.elements
+            .get_or_init(|| self.received().elements().into_owned())
     }
 
     /// The elements if they are decoded already.

@@ -91,13 +91,24 @@ impl<'a, G: PrimeOrderGroup> ReceivedBatch<'a, G> {
         self.lanes.map(|lanes| &lanes.vectors)
     }
 
-    /// The elements: decoded already, or decoded here from the (validated)
+    /// The elements: decoded already, handed over by the engine from the
+    /// points its check kept, or decoded here from the (validated)
     /// encodings.
-    fn elements(&self) -> Cow<'a, [G::Element]> {
-        match self.elements {
-            Some(elements) => Cow::Borrowed(elements),
-            None => Cow::Owned(G::decode_batch(self.encoded).expect("validated encodings decode")),
+    pub(crate) fn elements(&self) -> Cow<'a, [G::Element]> {
+        if let Some(elements) = self.elements {
+            return Cow::Borrowed(elements);
         }
+        let handed_over = self.lanes.and_then(|lanes| {
+            let head = self.count() - lanes.tail.len();
+            let mut elements = Lanes::<G>::elements_of(Lanes::<G>::runs()?, &lanes.vectors, head)?;
+            elements.extend_from_slice(&lanes.tail);
+            Some(elements)
+        });
+        Cow::Owned(
+            handed_over.unwrap_or_else(|| {
+                G::decode_batch(self.encoded).expect("validated encodings decode")
+            }),
+        )
     }
 
     /// The last `tail` elements as a batch of their own, with the elements

@@ -326,6 +326,19 @@ mod engine {
             Some(blinded.ok_or(Error::InvalidInput))
         }
 
+        /// The check's affine points as blst points (a conversion of each
+        /// coordinate into blst's Montgomery form, about 0.2 µs a point,
+        /// where blst's decoding takes about 70 µs).
+        fn elements_of(cpu: LaneCpu, decoded: &DecodedBatch, count: usize) -> Option<Vec<G1>> {
+            let coordinates = lanes::affine_coordinates(cpu, decoded, count)?;
+            Some(
+                coordinates
+                    .iter()
+                    .map(|xy| point_of_coordinates(xy, 0))
+                    .collect(),
+            )
+        }
+
         fn mul_each_element(_: LaneCpu, _: &[Fr], _: &[G1]) -> Option<Vec<G1>> {
             None
         }

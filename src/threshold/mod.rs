@@ -32,10 +32,12 @@
 //! (colluders) change nothing and may go unnamed.
 
 pub mod dkg;
+mod integer_weights;
 mod lagrange;
 mod request;
 mod sharing;
 
+pub use integer_weights::combine_at_zero_vartime;
 pub(crate) use lagrange::lagrange_at;
 pub use lagrange::{check_party_set, lagrange_at_zero, lagrange_for};
 pub use request::{

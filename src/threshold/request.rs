@@ -4,6 +4,7 @@
 
 use rand_core::CryptoRng;
 
+use super::integer_weights::combine_at_zero_vartime;
 use super::lagrange::{check_party_set, lagrange_at_zero, lagrange_for};
 use super::{Commitments, PartyId};
 use crate::group::PrimeOrderGroup;
@@ -327,9 +328,8 @@ fn lagrange_combine<G: PrimeOrderGroup>(
     answers: &[(PartyId, Vec<G::Element>)],
 ) -> Result<Vec<G::Element>, Error> {
     let ids: Vec<PartyId> = answers.iter().map(|(id, _)| *id).collect();
-    let weights = lagrange_at_zero::<G>(&ids)?;
     let columns: Vec<&[G::Element]> = answers.iter().map(|(_, y)| y.as_slice()).collect();
-    Ok(G::weighted_sums_vartime(&weights, &columns))
+    combine_at_zero_vartime::<G>(&ids, &columns)
 }
 
 /// Checks the party ids of a set of answers before anything is spent:

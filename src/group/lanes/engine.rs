@@ -95,6 +95,18 @@ pub trait LaneEngine {
         out: &mut [u8],
     ) -> Option<Result<Self::Decoded, Error>>;
 
+    /// The group's elements for the first `count` points of `decoded` (a
+    /// batch the engine's check decoded), where handing them over costs
+    /// less than decoding the encodings again. `None` if the engine
+    /// declines, as it does by default.
+    fn elements_of(
+        _cpu: LaneCpu,
+        _decoded: &Self::Decoded,
+        _count: usize,
+    ) -> Option<Vec<Self::Element>> {
+        None
+    }
+
     /// `s_i·X_i` for elements the group already holds in its own form,
     /// constant time in the scalars and elements. `None` if the engine
     /// declines, as it does where converting the group's form costs more

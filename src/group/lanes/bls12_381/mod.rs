@@ -30,6 +30,7 @@ mod tests;
 #[cfg(test)]
 mod timing;
 
+use crate::group::lanes::montgomery::be_of_limbs;
 use crate::group::lanes::toolkit::LANES;
 use crate::group::lanes::LaneCpu;
 pub(crate) use map::UNIFORM_LEN;
@@ -69,6 +70,34 @@ pub(crate) fn decode(_cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
         vectors,
         elements: encoded.len() / codec::ENCODING_LEN,
     })
+}
+
+/// The affine coordinates of the first `count` points a check decoded
+/// (`decoded`), so the group's one-at-a-time code takes them without
+/// decoding the encodings again (a square root and a subgroup check each).
+/// `None` if `decoded` holds fewer. Public data: the points of a received
+/// message.
+pub(crate) fn affine_coordinates(
+    _cpu: LaneCpu,
+    decoded: &DecodedBatch,
+    count: usize,
+) -> Option<Vec<Coordinates>> {
+    if count > decoded.elements {
+        return None;
+    }
+    let mut out = Vec::with_capacity(count);
+    for vector in decoded.vectors.iter().take(count.div_ceil(LANES)) {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
+        let (xs, ys) = unsafe { vector.canonical_coordinates() };
+        for (x, y) in xs.iter().zip(&ys).take(count - out.len()) {
+            let mut xy = [0u8; 96];
+            let (x_bytes, y_bytes) = xy.split_at_mut(48);
+            be_of_limbs(x, x_bytes);
+            be_of_limbs(y, y_bytes);
+            out.push(xy);
+        }
+    }
+    Some(out)
 }
 
 /// `k·X_i` encoded into `out` for every element `X_i` of a batch (`out` as

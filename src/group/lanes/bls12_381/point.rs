@@ -30,7 +30,8 @@
 use core::arch::x86_64::*;
 
 use super::field::{splat, Fp8, LIMBS};
-use crate::group::lanes::toolkit::{LanePoints, PlainLimbs};
+use crate::group::lanes::montgomery::unslice;
+use crate::group::lanes::toolkit::{LanePoints, PlainLimbs, LANES};
 
 /// `b = 4` of the curve equation, in Montgomery form.
 const B: [u64; LIMBS] = [
@@ -93,6 +94,13 @@ pub(super) struct Affine8 {
 unsafe impl PlainLimbs for Affine8 {}
 
 impl Affine8 {
+    /// The lanes' canonical coordinates (below p), as radix-2^52 limbs per
+    /// lane.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn canonical_coordinates(&self) -> ([[u64; LIMBS]; LANES], [[u64; LIMBS]; LANES]) {
+        (unslice(&self.x.canonical()), unslice(&self.y.canonical()))
+    }
+
     /// `−self` in the lanes of `mask`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
