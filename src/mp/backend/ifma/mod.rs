@@ -641,6 +641,41 @@ mod tests {
             .collect()
     }
 
+    /// The select gives each lane the entry of its own digit, whatever the
+    /// other lanes want, for every digit, in whole blocks of registers and
+    /// in a partial one.
+    #[test]
+    fn select_picks_each_lanes_entry() {
+        use crate::mp::limbs::aligned::AlignedWords;
+        if !ifma_supported() {
+            return;
+        }
+        let entries = 16;
+        for digits_per_entry in [20usize, 13, 3] {
+            let words = VECTOR_LANES * digits_per_entry;
+            let mut table = AlignedWords::zeroed(words * entries);
+            for (i, word) in table.iter_mut().enumerate() {
+                *word = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            }
+            let mut masks = [[0u64; MAX_LANES]; 16];
+            for shift in 0..entries {
+                let digits: Vec<u64> = (0..VECTOR_LANES)
+                    .map(|j| ((5 * j + shift) % entries) as u64)
+                    .collect();
+                let mut out = AlignedWords::zeroed(words);
+                IfmaArith::select(&mut out, &table, &digits, &mut masks);
+                for (k, &word) in out.iter().enumerate() {
+                    let wanted = digits[k % VECTOR_LANES] as usize;
+                    assert_eq!(
+                        word,
+                        table[wanted * words + k],
+                        "{digits_per_entry} digits, word {k}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Every reduction form, window width and product form the tuning can
     /// pick gives the portable backend's results bit for bit, on every size
     /// class (the dedicated instances and the generic path), with a batch
