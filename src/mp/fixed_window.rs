@@ -11,7 +11,6 @@ use zeroize::Zeroize;
 
 use super::backend::{LaneArith, MAX_WINDOW_BITS};
 use super::limbs::aligned::AlignedWords;
-use super::limbs::masks;
 use super::limits::MAX_LANES;
 
 /// Bits `[pos, pos + w)` of a little-endian limb string; limbs past its end
@@ -28,13 +27,10 @@ fn window_digit(exponent: &[u64], pos: usize, w: usize) -> u64 {
     bits & ((1u64 << w) - 1)
 }
 
-/// `out = table[digits[j]]` in every lane `j` (`masks` is scratch, one row
-/// per table entry), reading all entries: each
-/// word of each entry is ANDed with its lane's mask, all-ones only for the
-/// wanted entry, and ORed into `out` ([`LaneArith::select_masked`]). The
-/// masks are computed arithmetically for all entries and lanes at once and
-/// pass through `black_box`, so they stay data: no branch and no address
-/// depends on a digit.
+/// `out = table[digits[j]]` in every lane `j` ([`LaneArith::select`]:
+/// every entry is read, no branch and no address depends on a digit;
+/// `masks` is scratch, one row per table entry, for backends that keep
+/// their masks in memory).
 #[inline(always)]
 pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     table: &[u64],
@@ -43,16 +39,9 @@ pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     masks: &mut [[u64; MAX_LANES]],
     out: &mut [u64],
 ) {
-    for (index, entry_masks) in masks.iter_mut().enumerate() {
-        for (mask, &digit) in entry_masks.iter_mut().zip(digits) {
-            *mask = masks::mask_eq_arith(index as u64, digit);
-        }
-    }
     #[cfg(feature = "ct-planted-leak")]
     crate::planted_leak::table_index(table, digits[0] as usize * words);
-    // Through black_box by reference: the masks stay data in memory.
-    let masks: &[[u64; MAX_LANES]] = core::hint::black_box(masks);
-    A::select_masked(&mut out[..words], table, masks);
+    A::select(&mut out[..words], table, digits, masks);
 }
 
 /// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`.

@@ -10,7 +10,7 @@ pub(crate) mod ifma;
 pub(crate) mod portable;
 
 use crate::mp::context::MontContext;
-use crate::mp::limbs::masks::accumulate_masked_words;
+use crate::mp::limbs::masks::{accumulate_masked_words, mask_eq_arith};
 use crate::mp::limits::MAX_LANES;
 
 /// Widest window considered (a table of 2^6 entries).
@@ -72,15 +72,25 @@ pub(crate) trait LaneArith<'a>: Sized {
     /// Montgomery square of an element.
     fn sqr(&mut self, out: &mut [u64], a: &[u64]);
 
-    /// `out = OR over e of (table entry e & masks[e][lane])` for every
-    /// word (word `k` in lane `k % LANES`; `out.len()` words per entry,
-    /// `masks.len()` entries): the constant-time table select of
-    /// `fixed_window::select_entry`, which makes the masks (all-ones for
-    /// the one wanted entry of each lane). Every entry is read whatever the
-    /// masks. A SIMD backend overrides it to keep the accumulators in
-    /// registers and do each register in one instruction.
+    /// `out = table entry digits[lane]` in every lane (word `k` in lane
+    /// `k % LANES`; `out.len()` words per entry): the constant-time table
+    /// select of `fixed_window::select_entry`. Every entry is read whatever
+    /// the digits, and neither a branch nor an address depends on them.
+    /// This default makes a mask per entry and lane in `masks` (scratch,
+    /// one row per entry, wiped by the caller), all-ones for the wanted
+    /// entry, keeps them in memory behind `black_box`, and ORs in each
+    /// entry ANDed with its masks. A SIMD backend overrides it to make the
+    /// masks in registers (leaving `masks` untouched) and do each register
+    /// of an entry in one instruction.
     #[inline(always)]
-    fn select_masked(out: &mut [u64], table: &[u64], masks: &[[u64; MAX_LANES]]) {
+    fn select(out: &mut [u64], table: &[u64], digits: &[u64], masks: &mut [[u64; MAX_LANES]]) {
+        for (index, entry_masks) in masks.iter_mut().enumerate() {
+            for (mask, &digit) in entry_masks.iter_mut().zip(digits) {
+                *mask = mask_eq_arith(index as u64, digit);
+            }
+        }
+        // Through black_box by reference: the masks stay data in memory.
+        let masks: &[[u64; MAX_LANES]] = core::hint::black_box(masks);
         out.fill(0);
         for (entry, mask) in table.chunks_exact(out.len()).zip(masks) {
             accumulate_masked_words(Self::LANES, out, entry, mask);

@@ -55,9 +55,17 @@ impl MontContext {
     /// Reduces a secret big-endian integer of any (public) length modulo `m`, in
     /// constant time: Horner's rule over `n`-limb chunks in the Montgomery domain
     /// (each step multiplies the running value by `R` and adds the next chunk).
+    /// A value of at most `n` limbs (the usual base of an exponentiation)
+    /// is below `R <= m·R` and takes [`MontContext::reduce_below_m_r`]'s
+    /// route instead: one reduction and one product, not three products
+    /// (the length is public).
     pub(crate) fn reduce_into(&self, bytes: &[u8], out: &mut [u64]) {
         let (m, k, r2) = (self.modulus(), self.m_inv_neg(), self.r2_mod_m());
         let n = m.len();
+        if bytes.len() <= 8 * n {
+            self.reduce_below_m_r(bytes, out);
+            return;
+        }
         let mut acc = Zeroizing::new(vec![0u64; n]); // Montgomery form of the value so far
         let mut scaled = Zeroizing::new(vec![0u64; n]);
         let mut chunk = Zeroizing::new(vec![0u64; n]);

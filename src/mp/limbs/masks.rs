@@ -74,7 +74,7 @@ pub(crate) fn add_mod(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]) {
 
 /// `out |= entry & masks[lane]`, word `k` in lane `k % LANES`: the inner
 /// step of the constant-time table select (the default of the backends'
-/// `LaneArith::select_masked`).
+/// `LaneArith::select`).
 #[inline(always)]
 pub(crate) fn accumulate_masked_words(
     lanes: usize,

@@ -272,10 +272,10 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         );
     }
 
-    fn select_masked(out: &mut [u64], table: &[u64], masks: &[[u64; MAX_LANES]]) {
+    fn select(out: &mut [u64], table: &[u64], digits: &[u64], _masks: &mut [[u64; MAX_LANES]]) {
         // SAFETY: this backend's methods run only on a CPU with AVX-512F
         // (an IfmaArith exists, see `new`).
-        unsafe { select_masked_avx512(as_vectors_mut(out), as_vectors(table), masks) }
+        unsafe { select_avx512(as_vectors_mut(out), as_vectors(table), digits) }
     }
 
     fn exp(
@@ -292,54 +292,83 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
 }
 
 /// Registers selected together: their accumulators stay in registers
-/// while every entry passes (one mask load per entry and block, one
-/// ternary-logic op per register and entry, one store per register).
-const SELECT_BLOCK: usize = 8;
+/// while every entry passes (one ternary-logic op per register and entry,
+/// its entry word a memory operand; one store per register).
+const SELECT_BLOCK: usize = 10;
 
-/// [`LaneArith::select_masked`] a block of registers at a time (whole
-/// blocks, then the rest as one shorter block: no per-register tests).
+/// [`LaneArith::select`] a block of registers at a time (whole blocks,
+/// then the rest as one shorter block: no per-register tests). The lane
+/// masks are made in registers from the 8 digits, once per entry and
+/// block: no mask goes through memory.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn select_masked_avx512(out: &mut [__m512i], table: &[__m512i], masks: &[[u64; MAX_LANES]]) {
+fn select_avx512(out: &mut [__m512i], table: &[__m512i], digits: &[u64]) {
+    assert_eq!(digits.len(), VECTOR_LANES, "one digit per lane");
+    // SAFETY: 8 words are readable at `digits` (checked above); an
+    // unaligned load.
+    let wanted = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
     let words = out.len();
     let whole = words - words % SELECT_BLOCK;
     for start in (0..whole).step_by(SELECT_BLOCK) {
-        select_block::<SELECT_BLOCK>(out, table, masks, start);
+        select_block::<SELECT_BLOCK>(out, table, wanted, start);
     }
     match words - whole {
         0 => {}
-        1 => select_block::<1>(out, table, masks, whole),
-        2 => select_block::<2>(out, table, masks, whole),
-        3 => select_block::<3>(out, table, masks, whole),
-        4 => select_block::<4>(out, table, masks, whole),
-        5 => select_block::<5>(out, table, masks, whole),
-        6 => select_block::<6>(out, table, masks, whole),
-        _ => select_block::<7>(out, table, masks, whole),
+        1 => select_block::<1>(out, table, wanted, whole),
+        2 => select_block::<2>(out, table, wanted, whole),
+        3 => select_block::<3>(out, table, wanted, whole),
+        4 => select_block::<4>(out, table, wanted, whole),
+        5 => select_block::<5>(out, table, wanted, whole),
+        6 => select_block::<6>(out, table, wanted, whole),
+        7 => select_block::<7>(out, table, wanted, whole),
+        8 => select_block::<8>(out, table, wanted, whole),
+        _ => select_block::<9>(out, table, wanted, whole),
     }
 }
 
-/// Registers `start .. start + N` of the selected entry.
+/// Registers `start .. start + N` of the entry `wanted` holds for each
+/// lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn select_block<const N: usize>(
     out: &mut [__m512i],
     table: &[__m512i],
-    masks: &[[u64; MAX_LANES]],
+    wanted: __m512i,
     start: usize,
 ) {
     let words = out.len();
+    let one = _mm512_set1_epi64(1);
+    let mut index = _mm512_setzero_si512();
     let mut acc = [_mm512_setzero_si512(); N];
-    for (e, mask) in masks.iter().enumerate() {
-        // SAFETY: [u64; 8] and __m512i have the same size, any bits are
-        // valid.
-        let mask: __m512i = unsafe { core::mem::transmute(*mask) };
-        let entry = &table[e * words + start..][..N];
+    for entry in table.chunks_exact(words) {
+        let mask = lane_mask_eq(wanted, index);
+        index = _mm512_add_epi64(index, one);
+        let entry = &entry[start..][..N];
         unrolled!(k < N => {
             // 0xF8 = A | (B & C)
             acc[k] = _mm512_ternarylogic_epi64::<0xF8>(acc[k], entry[k], mask);
         });
     }
     out[start..start + N].copy_from_slice(&acc);
+}
+
+/// All-ones in the lanes where `a == b`, zeros elsewhere, for `a` and `b`
+/// below 2^63, by arithmetic (`(a ^ b) - 1` is negative exactly when they
+/// are equal), and hidden from the optimiser: seen as a comparison, the
+/// mask would let LLVM fold the select into an OR masked by an opmask with
+/// the table entry as its memory operand, a masked load under a secret
+/// mask.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn lane_mask_eq(a: __m512i, b: __m512i) -> __m512i {
+    let difference = _mm512_xor_si512(a, b);
+    let mut mask = _mm512_srai_epi64::<63>(_mm512_sub_epi64(difference, _mm512_set1_epi64(1)));
+    // SAFETY: an empty instruction sequence: `mask` is unchanged, only
+    // hidden from the optimiser (no memory, stack or flags touched).
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(zmm_reg) mask, options(pure, nomem, nostack, preserves_flags));
+    }
+    mask
 }
 
 /// The shared exponentiation, compiled with AVX-512 enabled (it is inlined
@@ -425,7 +454,7 @@ mod timing {
         if !ifma_supported() {
             return;
         }
-        for (digits, w) in [(20usize, 6usize), (20, 5), (40, 5), (80, 5)] {
+        for (digits, w) in [(20usize, 4usize), (20, 5), (20, 6), (40, 5), (80, 5)] {
             let words = VECTOR_LANES * digits;
             let table = crate::mp::limbs::aligned::AlignedWords::zeroed(words << w);
             let mut out = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
@@ -610,6 +639,41 @@ mod tests {
                 x as u8
             })
             .collect()
+    }
+
+    /// The select gives each lane the entry of its own digit, whatever the
+    /// other lanes want, for every digit, in whole blocks of registers and
+    /// in a partial one.
+    #[test]
+    fn select_picks_each_lanes_entry() {
+        use crate::mp::limbs::aligned::AlignedWords;
+        if !ifma_supported() {
+            return;
+        }
+        let entries = 16;
+        for digits_per_entry in [20usize, 13, 3] {
+            let words = VECTOR_LANES * digits_per_entry;
+            let mut table = AlignedWords::zeroed(words * entries);
+            for (i, word) in table.iter_mut().enumerate() {
+                *word = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            }
+            let mut masks = [[0u64; MAX_LANES]; 16];
+            for shift in 0..entries {
+                let digits: Vec<u64> = (0..VECTOR_LANES)
+                    .map(|j| ((5 * j + shift) % entries) as u64)
+                    .collect();
+                let mut out = AlignedWords::zeroed(words);
+                IfmaArith::select(&mut out, &table, &digits, &mut masks);
+                for (k, &word) in out.iter().enumerate() {
+                    let wanted = digits[k % VECTOR_LANES] as usize;
+                    assert_eq!(
+                        word,
+                        table[wanted * words + k],
+                        "{digits_per_entry} digits, word {k}"
+                    );
+                }
+            }
+        }
     }
 
     /// Every reduction form, window width and product form the tuning can
