@@ -321,11 +321,7 @@ impl Jacobian8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn to_affine(&self, inverse: &Fp8) -> Affine8 {
-        let inverse_squared = inverse.square();
-        Affine8 {
-            x: self.x.mul(&inverse_squared),
-            y: self.y.mul(&inverse_squared.mul(inverse)),
-        }
+        affine_of(&self.x, &self.y, inverse)
     }
 
     /// `other` in the lanes of `mask`, `self` elsewhere.
@@ -337,6 +333,18 @@ impl Jacobian8 {
             y: self.y.select(&other.y, mask),
             z: self.z.select(&other.z, mask),
         }
+    }
+}
+
+/// `(X/Z², Y/Z³)` for the Jacobian coordinates `X`, `Y` and `1/Z`
+/// (`inverse`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn affine_of(x: &Fp8, y: &Fp8, inverse: &Fp8) -> Affine8 {
+    let inverse_squared = inverse.square();
+    Affine8 {
+        x: x.mul(&inverse_squared),
+        y: y.mul(&inverse_squared.mul(inverse)),
     }
 }
 

@@ -74,7 +74,7 @@ use super::codec::{
 use super::decompose::{split, split_by_u, split_each, HALF_BITS, QUARTER_BITS};
 use super::field::Fp8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
-use super::point::{Affine8, Jacobian8};
+use super::point::{affine_of, Affine8, Jacobian8};
 use crate::group::lanes::field::invert_all;
 use crate::group::lanes::toolkit::{
     broadcast_digits, in_pairs, lanes_of, passes, per_lane_digits, select, wipe, PlainLimbs, LANES,
@@ -175,36 +175,51 @@ fn multiples_of_jacobian(q: &Jacobian8) -> [Jacobian8; 8] {
     multiples_with(q, |acc| acc.add_incomplete(q).0)
 }
 
-/// The tables of `B` bases per vector given as their Jacobian multiples
-/// `jacobian` (wiped), affine with one inversion of every `Z`, followed by
-/// their images by σ (`D = 2B` tables). Every lane must hold a point of G1
-/// other than the identity (padding lanes included), so that no `Z` is
-/// zero.
+/// The tables of `B` bases per point of `points` (`multiples_of` gives
+/// their Jacobian multiples), affine with one inversion of every `Z`,
+/// followed by their images by σ (`D = 2B` tables). Every lane must hold a
+/// point of G1 other than the identity (padding lanes included), so that
+/// no `Z` is zero. Each vector's `X` and `Y` wait in its table for the
+/// inversion and are made affine there: a pass's tables (32 KiB per vector
+/// with four) are its only large buffer, which keeps a batch's peak memory
+/// low enough for the allocator to reuse it rather than fault pages in
+/// anew.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn affine_tables<const B: usize, const D: usize>(
-    mut jacobian: Vec<[[Jacobian8; 8]; B]>,
+fn affine_tables<T, const B: usize, const D: usize>(
+    points: &[T],
+    multiples_of: impl Fn(&T) -> [[Jacobian8; 8]; B],
 ) -> Vec<Tables<D>> {
     const { assert!(D == 2 * B, "each base and its image") };
-    let mut inverses: Vec<Fp8> = jacobian.iter().flatten().flatten().map(|e| e.z).collect();
+    let empty = Affine8 {
+        x: Fp8::zero(),
+        y: Fp8::zero(),
+    };
+    let mut tables: Vec<Tables<D>> = vec![[[empty; 8]; D]; points.len()];
+    let mut inverses: Vec<Fp8> = Vec::with_capacity(8 * B * points.len());
+    for (point, table) in points.iter().zip(tables.iter_mut()) {
+        let mut jacobian = multiples_of(point);
+        for (base, entries) in jacobian.iter().zip(table.iter_mut()) {
+            for (multiple, entry) in base.iter().zip(entries.iter_mut()) {
+                (entry.x, entry.y) = (multiple.x, multiple.y);
+                inverses.push(multiple.z);
+            }
+        }
+        wipe(&mut jacobian);
+    }
     if cfg!(debug_assertions) {
         let zero = inverses.iter().fold(0, |any, z| any | z.is_zero());
         assert_eq!(zero, 0, "a table entry is the identity");
     }
     invert_all(&mut inverses);
-    let tables = jacobian
-        .iter()
-        .zip(inverses.chunks_exact(8 * B))
-        .map(|(bases, inverses)| {
-            let affine: [[Affine8; 8]; B] = core::array::from_fn(|b| {
-                core::array::from_fn(|k| bases[b][k].to_affine(&inverses[8 * b + k]))
-            });
-            core::array::from_fn(|t| match t.checked_sub(B) {
-                None => affine[t],
-                Some(b) => affine[b].map(|e| e.endomorphism()),
-            })
-        })
-        .collect();
-    wipe(&mut jacobian);
+    for (table, inverses) in tables.iter_mut().zip(inverses.chunks_exact(8 * B)) {
+        let (bases, images) = table.split_at_mut(B);
+        for ((entries, image), inverses) in bases.iter_mut().zip(images).zip(inverses.chunks(8)) {
+            for ((entry, image), inverse) in entries.iter_mut().zip(image).zip(inverses) {
+                *entry = affine_of(&entry.x, &entry.y, inverse);
+                *image = entry.endomorphism();
+            }
+        }
+    }
     wipe(&mut inverses);
     tables
 }
@@ -212,18 +227,15 @@ fn affine_tables<const B: usize, const D: usize>(
 /// The four tables of decoded points: P, `Q = u·P`, σ(P), σ(Q).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn tables_with_times_u(points: &[Decoded8]) -> Vec<Tables<4>> {
-    affine_tables(
-        points
-            .iter()
-            .map(|d| [multiples(&d.point), multiples_of_jacobian(&d.times_u)])
-            .collect(),
-    )
+    affine_tables(points, |d| {
+        [multiples(&d.point), multiples_of_jacobian(&d.times_u)]
+    })
 }
 
 /// The two tables of points: P and σ(P).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn glv_tables(points: &[Affine8]) -> Vec<Tables<2>> {
-    affine_tables(points.iter().map(|p| [multiples(p)]).collect())
+    affine_tables(points, |p| [multiples(p)])
 }
 
 /// `Σ_t Σ_j 16^j·d_{t,j}·T_t` per lane for the `D` tables of the bases `T_t`

@@ -9,6 +9,7 @@ use super::decompose::{split, split_by_u, HALF_BITS, QUARTER_BITS};
 use super::point::{Affine8, Jacobian8};
 use super::scalar_mul::{glv_tables, multiply, tables_with_times_u};
 use crate::group::lanes::toolkit::{broadcast_digits, LANES};
+use crate::group::PrimeOrderGroup;
 
 /// Median TSC ticks of `run` over a few repetitions, divided by `per`.
 fn ticks(per: u64, mut run: impl FnMut()) -> f64 {
@@ -148,6 +149,41 @@ fn print_cycle_counts() {
             }),
         );
         let encodings = [[GENERATOR_ENCODING; LANES]; 2];
+        {
+            let g = crate::group::Bls12381G1::generator();
+            let batch: Vec<u8> = (0..256u64)
+                .flat_map(|i| {
+                    let s = crate::group::Bls12381G1::scalar_from_u64(i + 2);
+                    let mut e = [0u8; 48];
+                    crate::group::Bls12381G1::encode(
+                        &crate::group::Bls12381G1::mul(&g, &s),
+                        &mut e,
+                    );
+                    e
+                })
+                .collect();
+            let mut out = vec![0u8; batch.len()];
+            let key = [0x5au8; 31];
+            let mut key32 = [0u8; 32];
+            key32[..31].copy_from_slice(&key);
+            report(
+                "server: decode_all, 256 (per vector)",
+                ticks(32, || {
+                    black_box(super::scalar_mul::decode_all(black_box(&batch)));
+                }),
+            );
+            report(
+                "server: mul_by_key from encodings, 256 (per vector)",
+                ticks(32, || {
+                    black_box(super::scalar_mul::mul_by_key(
+                        &key32,
+                        super::scalar_mul::Kept::NONE,
+                        black_box(&batch),
+                        &mut out,
+                    ));
+                }),
+            );
+        }
         report(
             "decode_each::<2> (per vector)",
             ticks(2, || {
