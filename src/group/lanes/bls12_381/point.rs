@@ -320,7 +320,7 @@ impl Jacobian8 {
     /// zeros).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn to_affine(&self, inverse: &Fp8) -> Affine8 {
+    pub(super) fn affine(&self, inverse: &Fp8) -> Affine8 {
         affine_of(&self.x, &self.y, inverse)
     }
 

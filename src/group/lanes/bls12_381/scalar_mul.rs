@@ -350,7 +350,7 @@ pub(super) fn hash_mul_encode(
     let mut affine: Vec<Affine8> = hashed
         .iter()
         .zip(&inverses)
-        .map(|(p, inverse)| p.to_affine(inverse))
+        .map(|(p, inverse)| p.affine(inverse))
         .collect();
     wipe(&mut hashed);
     wipe(&mut inverses);
@@ -443,7 +443,7 @@ fn mul_vectors<const D: usize, T: PlainLimbs>(
             )
             .zip(&tables)
         {
-            let mut affine = p.to_affine(inverse);
+            let mut affine = p.affine(inverse);
             if let Some(kept) = kept.as_mut() {
                 let input = &table[0][0];
                 kept.push(Affine8 {
