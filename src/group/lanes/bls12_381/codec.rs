@@ -9,18 +9,22 @@
 //! not in the group, it has order 3); `x³ + 4` not a square; a point
 //! outside G1. The subgroup check is Scott's (eprint 2021/1130, as blst
 //! runs it): P is in G1 exactly when `[z²]P = −σ²(P)` with `σ(x, y) =
-//! (βx, y)`, `z` the curve's parameter: 127 doublings and 16 additions
-//! instead of a multiplication by r. Its additions meet the identity, or
-//! equal or opposite operands, only for points of small order (public:
-//! a received encoding), and handle each case exactly (masks, and a
-//! doubling computed in the rare vectors where some lane needs it).
+//! (βx, y)`, `z` the curve's parameter, computed as `u·(u·P)` (`u = |z|`,
+//! `z² = u²`): 126 doublings, 5 mixed additions of P and 5 Jacobian ones
+//! of `Q = u·P`, instead of a multiplication by r; the decoded points keep
+//! Q for the scalar multiplications' base-u decomposition
+//! (`decompose.rs`). Its additions meet the identity, or equal or opposite
+//! operands, only for points of small order (public: a received encoding),
+//! and handle each case exactly (masks, and a doubling computed in the
+//! rare vectors where some lane needs it).
 
 use core::arch::x86_64::*;
 
+use super::decompose::U;
 use super::field::{splat, sqrt_candidate_each, Fp8, LIMBS, P_BYTES};
 use super::point::{curve_rhs, Affine8, Jacobian8, BETA_SQUARED};
 use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
-use crate::group::lanes::toolkit::{bitselect, opaque_lanes, LANES};
+use crate::group::lanes::toolkit::{bitselect, opaque_lanes, PlainLimbs, LANES};
 
 /// Bytes of a compressed encoding.
 pub(super) const ENCODING_LEN: usize = 48;
@@ -40,8 +44,16 @@ const INFINITY: u8 = 0x40;
 /// The flag of the larger root `y`.
 const LARGEST: u8 = 0x20;
 
-/// `z²` for the curve's parameter `z = −0xd201000000010000`.
-const Z_SQUARED: u128 = 0xac45a4010001a4020000000100000000;
+/// 8 decoded points of G1 and their multiples `u·P` (`u = |z|`), which the
+/// subgroup check computed on the way.
+#[derive(Clone, Copy)]
+pub(super) struct Decoded8 {
+    pub(super) point: Affine8,
+    pub(super) times_u: Jacobian8,
+}
+
+// SAFETY: points (`PlainLimbs`), nothing else.
+unsafe impl PlainLimbs for Decoded8 {}
 
 /// The limbs of x and the sign flag of an encoding whose bytes pass (the
 /// flags, x below p and not zero), else `None`. Public data (a received
@@ -58,13 +70,14 @@ fn x_of_bytes(encoding: &[u8; ENCODING_LEN]) -> Option<([u64; LIMBS], u8)> {
     Some((limbs_of_be(&x), (encoding[0] & LARGEST) >> 5))
 }
 
-/// The points of `N` vectors of 8 compressed encodings each, and the mask
-/// of the lanes that hold a valid one (see the module documentation). The
-/// `N` square roots run side by side (`field::sqrt_candidate_each`).
+/// The points of `N` vectors of 8 compressed encodings each (with their
+/// multiples by u), and the mask of the lanes that hold a valid one (see
+/// the module documentation). The `N` square roots run side by side
+/// (`field::sqrt_candidate_each`).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn decode_each<const N: usize>(
     encodings: &[[[u8; ENCODING_LEN]; LANES]; N],
-) -> [(Affine8, __mmask8); N] {
+) -> [(Decoded8, __mmask8); N] {
     let mut bytes_valid = [0u8; N];
     let mut largest = [0u8; N];
     let mut xs = [[[0u64; LIMBS]; LANES]; N];
@@ -85,31 +98,44 @@ pub(super) fn decode_each<const N: usize>(
         let y = roots[i].negate_where(roots[i].is_largest() ^ largest[i]);
         let point = Affine8 { x: x[i], y };
         let valid = bytes_valid[i] & is_root;
-        (point, valid & in_subgroup(&point))
+        let (times_u, in_g1) = in_subgroup(&point);
+        (Decoded8 { point, times_u }, valid & in_g1)
     })
 }
 
-/// Lanes where the points `p` (on the curve, or anything where the caller
-/// discards the lane) are in G1: `[z²]P = (β²x, −y)`.
+/// `u·P` and the lanes where the points `p` (on the curve, or anything
+/// where the caller discards the lane) are in G1: `[z²]P = u·(u·P) = (β²x,
+/// −y)`.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn in_subgroup(p: &Affine8) -> __mmask8 {
-    let product = times_z_squared(p);
+fn in_subgroup(p: &Affine8) -> (Jacobian8, __mmask8) {
+    let times_u = times_u_vartime(p);
+    let product = times_u_with(&times_u, |acc| acc.add_or_double_vartime(&times_u));
     let zz = product.z.square();
     let x = p.x.mul(&splat(BETA_SQUARED)).mul(&zz);
     let y = p.y.neg().mul(&zz.mul(&product.z));
     // The product's X is unreduced (below 18p, `point.rs`).
     let x_differs = Fp8::combination::<2, 20, 1, 1>([(&product.x, 0)], [(&x, 0)]);
-    !product.z.is_zero() & x_differs.is_zero() & product.y.equals(&y)
+    let in_g1 = !product.z.is_zero() & x_differs.is_zero() & product.y.equals(&y);
+    (times_u, in_g1)
 }
 
-/// `[z²]P`, the bits of `z²` from the top, for points received (public).
+/// `u·P` for points received or computed (public), the identity exact
+/// (points of small order; see [`add_public`]).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn times_z_squared(p: &Affine8) -> Jacobian8 {
-    let mut acc = Jacobian8::from_affine(p);
-    for bit in (0..127).rev() {
+pub(super) fn times_u_vartime(p: &Affine8) -> Jacobian8 {
+    times_u_with(&Jacobian8::from_affine(p), |acc| add_public(acc, p))
+}
+
+/// `u·start` by the bits of u from the top (63 doublings, 5 additions),
+/// `add_start(acc)` being `acc + start`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn times_u_with(start: &Jacobian8, add_start: impl Fn(&Jacobian8) -> Jacobian8) -> Jacobian8 {
+    let mut acc = *start;
+    for bit in (0..63).rev() {
         acc = acc.double();
-        if (Z_SQUARED >> bit) & 1 == 1 {
-            acc = add_public(&acc, p);
+        if (U >> bit) & 1 == 1 {
+            acc = add_start(&acc);
         }
     }
     acc

@@ -207,13 +207,6 @@ impl Fp8 {
         Fp8::zero().sub(self)
     }
 
-    /// `2·self`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn double(&self) -> Fp8 {
-        self.add(self)
-    }
-
     /// `self · other / R` (operands below `2^17·p`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]

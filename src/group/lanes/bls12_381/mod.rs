@@ -7,11 +7,14 @@
 //! (each element its own scalar), and the balancer's, the check's and a
 //! VOPRF proof's multi-scalar multiplications (`msm.rs`). The field is the generic
 //! Montgomery arithmetic of `lanes::montgomery` with 8 limbs (`field.rs`);
-//! scalar multiplication uses the GLV endomorphism (`scalar_mul.rs`).
+//! scalar multiplication splits the scalar in base `|z|` through the
+//! points' multiples by `|z|` that the subgroup check computes, and by the
+//! GLV endomorphism where those are not at hand (`decompose.rs`,
+//! `scalar_mul.rs`).
 //!
 //! Constant time in keys, blinds' inverses and the unblinded products: the
-//! argument is in `scalar_mul.rs` (a division by the public λ made of
-//! masks, digits as lane masks, every table entry read, the additions'
+//! argument is in `scalar_mul.rs` (divisions by the public `|z|` and λ
+//! made of masks, digits as lane masks, every table entry read, the additions'
 //! exceptional cases handled by masks, not branches) and `codec.rs`
 //! (encoding); decoding and its subgroup check work on received, public
 //! encodings.
@@ -20,6 +23,7 @@
 
 mod codec;
 mod complete;
+mod decompose;
 mod field;
 mod map;
 mod msm;
@@ -36,11 +40,14 @@ use crate::group::lanes::LaneCpu;
 pub(crate) use map::UNIFORM_LEN;
 pub(crate) use msm::Coordinates;
 
-/// The points of a batch a message's check decoded, 8 per vector in order
-/// (padding lanes: the generator), kept beside its encodings for the
-/// engine.
+/// The points of a batch a message's check decoded (with their multiples
+/// by `|z|`, which its subgroup check computed), or a client's blinding
+/// computed (without), 8 per vector in order (padding lanes: the
+/// generator), kept beside its encodings for the engine.
 pub struct DecodedBatch {
     vectors: Vec<point::Affine8>,
+    /// `|z|·P` for each vector, or none.
+    times_u: Vec<point::Jacobian8>,
     /// How many elements the vectors hold.
     elements: usize,
 }
@@ -51,11 +58,18 @@ impl DecodedBatch {
     /// the full ones of a head of it (a check leaves a tail to blst: its
     /// partial last vector has padding where the batch goes on); the rest
     /// is decoded from the encodings.
-    fn vectors(batch: Option<&DecodedBatch>, count: usize) -> &[point::Affine8] {
-        match batch {
-            Some(batch) if batch.elements == count => &batch.vectors,
-            Some(batch) if batch.elements < count => &batch.vectors[..batch.elements / LANES],
-            _ => &[],
+    fn vectors(batch: Option<&DecodedBatch>, count: usize) -> scalar_mul::Kept<'_> {
+        let Some(batch) = batch else {
+            return scalar_mul::Kept::NONE;
+        };
+        let used = match batch.elements {
+            elements if elements == count => batch.vectors.len(),
+            elements if elements < count => elements / LANES,
+            _ => 0,
+        };
+        scalar_mul::Kept {
+            points: &batch.vectors[..used],
+            times_u: &batch.times_u[..used.min(batch.times_u.len())],
         }
     }
 }
@@ -65,9 +79,10 @@ impl DecodedBatch {
 /// `None`.
 pub(crate) fn decode(_cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    let vectors = unsafe { scalar_mul::decode_all(encoded) };
-    vectors.map(|vectors| DecodedBatch {
-        vectors,
+    let decoded = unsafe { scalar_mul::decode_all(encoded) }?;
+    Some(DecodedBatch {
+        vectors: decoded.iter().map(|d| d.point).collect(),
+        times_u: decoded.iter().map(|d| d.times_u).collect(),
         elements: encoded.len() / codec::ENCODING_LEN,
     })
 }
@@ -157,7 +172,7 @@ pub(crate) fn msm_ct(
     }
     let decoded = DecodedBatch::vectors(decoded, scalars.len());
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    unsafe { msm::msm_ct(encoded, decoded, scalars, bits) }
+    unsafe { msm::msm_ct(encoded, decoded.points, scalars, bits) }
 }
 
 /// `s_i·H_i` encoded into `out` (48 bytes per input), for `H_i` the point
@@ -182,6 +197,7 @@ pub(crate) fn hash_mul_encode(
     let vectors = unsafe { scalar_mul::hash_mul_encode(uniform, scalars, out) };
     Some(vectors.map(|vectors| DecodedBatch {
         vectors,
+        times_u: Vec::new(),
         elements: uniform.len(),
     }))
 }

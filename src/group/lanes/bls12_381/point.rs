@@ -3,10 +3,11 @@
 //!
 //! The formulas are the fast incomplete ones for `a = 0` (doubling
 //! `dbl-2009-l`, `D = 4XB` as a product: 3S + 4M, two of them reduced
-//! together; mixed addition `madd-2007-bl`, 7M + 4S, two of them reduced
-//! together, of an affine point), made exact by their callers, which know from public or
-//! masked facts when an operand is the identity and when an addition could
-//! meet equal or opposite operands:
+//! together; mixed addition `madd-2007-bl`, 7M + 4S, of an affine point,
+//! and addition `add-2007-bl`, 11M + 5S, two of them reduced together in
+//! each), made exact by their callers, which know from public or masked
+//! facts when an operand is the identity and when an addition could meet
+//! equal or opposite operands:
 //! - the doubling is exact for every point, the identity (`Z = 0`)
 //!   included: `E(GF(p))` has no point of order 2 (its order `h·r` is
 //!   odd), so `Y ≠ 0` on every finite point;
@@ -22,7 +23,7 @@
 //! Bounds. The formulas' linear steps are unreduced (`Fp8::combination`:
 //! one carry, no subtraction of `2p`), and Y3 sums two products before
 //! one reduction (`Fp8::mul_sum`), so a point's coordinates are below
-//! `18p` (X), `2p` (Y) and `6p` (Z): they only feed products (which take
+//! `18p` (X), `2p` (Y) and `6p` (Z) (the additions' X below `8p`): they only feed products (which take
 //! operands up to `2^17·p`), the formulas' combinations (whose biases
 //! cover those bounds), selections and zero tests. Each combination's
 //! bound is asserted in debug builds.
@@ -251,32 +252,38 @@ impl Jacobian8 {
 
     /// `add-2007-bl` as is: right unless an operand is the identity or the
     /// operands are equal; also returns `H` and `r` (here `H = U2 − U1`,
-    /// `r = 2(S2 − S1)`, with the same meaning as in [`Difference`]).
+    /// `r = 2(S2 − S1)`, with the same meaning as in [`Difference`]). Its
+    /// linear steps unreduced, as in [`Jacobian8::add_mixed_incomplete`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    fn add_incomplete(&self, other: &Jacobian8) -> (Jacobian8, Difference) {
+    pub(super) fn add_incomplete(&self, other: &Jacobian8) -> (Jacobian8, Difference) {
         let z1z1 = self.z.square();
         let z2z2 = other.z.square();
         let u1 = self.x.mul(&z2z2);
         let u2 = other.x.mul(&z1z1);
         let s1 = self.y.mul(&other.z).mul(&z2z2);
         let s2 = other.y.mul(&self.z).mul(&z1z1);
-        let h = u2.sub(&u1);
-        let two_h = h.add_lazy(&h);
-        let i = two_h.square();
+        // H = U2 − U1 < 4, I = (2H)² = 4HH < 8.
+        let h = Fp8::combination::<2, 4, 1, 1>([(&u2, 0)], [(&u1, 0)]);
+        let hh = h.square();
+        let i = Fp8::combination::<0, 8, 1, 0>([(&hh, 2)], []);
         let j = h.mul(&i);
-        let half_r = s2.sub_lazy(&s1);
-        let r = half_r.add_lazy(&half_r);
+        // r = 2(S2 − S1) < 8.
+        let r = Fp8::combination::<4, 8, 1, 1>([(&s2, 1)], [(&s1, 1)]);
         let v = u1.mul(&i);
-        let x = r.square().sub(&j).sub(&v.double());
-        let y = r.mul(&v.sub_lazy(&x)).sub(&s1.mul(&j).double());
-        let z = self
-            .z
-            .add_lazy(&other.z)
-            .square()
-            .sub(&z1z1)
-            .sub(&z2z2)
-            .mul(&h);
+        // X3 = r² − J − 2V < 8.
+        let x = Fp8::combination::<6, 8, 1, 2>([(&r.square(), 0)], [(&j, 0), (&v, 1)]);
+        // Y3 = r·(V − X3) + S1·(4p − 2J) < 2, one reduction for the two
+        // products (V − X3 < 10, 4p − 2J ≤ 4: 8·10 + 2·4 < 2^35).
+        let v_minus_x = Fp8::combination::<8, 10, 1, 1>([(&v, 0)], [(&x, 0)]);
+        let minus_two_j = Fp8::combination::<4, 5, 0, 1>([], [(&j, 1)]);
+        let y = r.mul_sum(&v_minus_x, &s1, &minus_two_j);
+        // Z3 = ((Z1 + Z2)² − Z1Z1 − Z2Z2)·H < 2 (the difference < 6).
+        let z = Fp8::combination::<4, 6, 1, 2>(
+            [(&self.z.add_lazy(&other.z).square(), 0)],
+            [(&z1z1, 0), (&z2z2, 0)],
+        )
+        .mul(&h);
         (Jacobian8 { x, y, z }, Difference { h, r })
     }
 
@@ -287,13 +294,42 @@ impl Jacobian8 {
     /// (constant time: the hash to the curve adds secret points).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add_or_double(&self, other: &Jacobian8) -> Jacobian8 {
-        let self_identity = self.z.is_zero();
-        let other_identity = other.z.is_zero();
         let (sum, difference) = self.add_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
-        sum.select(&self.double(), equal)
-            .select(other, self_identity)
-            .select(self, other_identity & !self_identity)
+        sum.select(&self.double(), equal).or_operand(self, other)
+    }
+
+    /// As [`Jacobian8::add_or_double`] for public points (the subgroup
+    /// check's): the doubling is computed only for a vector where some
+    /// lane needs it, so the time depends on the points.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn add_or_double_vartime(&self, other: &Jacobian8) -> Jacobian8 {
+        let (sum, difference) = self.add_incomplete(other);
+        let equal = difference.h.is_zero() & difference.r.is_zero();
+        let sum = if equal & !self.z.is_zero() & !other.z.is_zero() != 0 {
+            sum.select(&self.double(), equal)
+        } else {
+            sum
+        };
+        sum.or_operand(self, other)
+    }
+
+    /// `self` (a sum of `a` and `b`) where neither operand is the identity,
+    /// `b` where `a` is, and `a` where only `b` is.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn or_operand(&self, a: &Jacobian8, b: &Jacobian8) -> Jacobian8 {
+        let a_identity = a.z.is_zero();
+        self.select(b, a_identity)
+            .select(a, b.z.is_zero() & !a_identity)
+    }
+
+    /// The affine points, given `1/Z` (`inverse`; lanes where `Z = 0` give
+    /// zeros).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn affine(&self, inverse: &Fp8) -> Affine8 {
+        affine_of(&self.x, &self.y, inverse)
     }
 
     /// `other` in the lanes of `mask`, `self` elsewhere.
@@ -305,6 +341,18 @@ impl Jacobian8 {
             y: self.y.select(&other.y, mask),
             z: self.z.select(&other.z, mask),
         }
+    }
+}
+
+/// `(X/Z², Y/Z³)` for the Jacobian coordinates `X`, `Y` and `1/Z`
+/// (`inverse`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+pub(super) fn affine_of(x: &Fp8, y: &Fp8, inverse: &Fp8) -> Affine8 {
+    let inverse_squared = inverse.square();
+    Affine8 {
+        x: x.mul(&inverse_squared),
+        y: y.mul(&inverse_squared.mul(inverse)),
     }
 }
 

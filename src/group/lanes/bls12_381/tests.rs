@@ -6,15 +6,17 @@
 use num_bigint::BigUint;
 
 use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
+use super::decompose::{split, split_by_u, Coefficient, HALF_BITS, LAMBDA, QUARTER_BITS, U};
 use super::field::{sqrt_candidate_each, Fp8, LIMBS, MODULUS, P_BYTES};
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
-use super::scalar_mul::{self, split};
+use super::scalar_mul::{self, Kept};
 use crate::group::batch::{self, ReceivedBatch};
 use crate::group::bls12_381::{Fr, G1};
 use crate::group::lanes::field::invert_all;
 use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
 use crate::group::lanes::toolkit::LANES;
+use crate::group::straus::signed_digits;
 use crate::group::{Bls12381G1, PrimeOrderGroup, ShortScalar};
 
 /// The encodings of 8 points in Jacobian coordinates, with an inversion
@@ -48,7 +50,20 @@ fn r() -> BigUint {
 }
 
 fn lambda() -> BigUint {
-    BigUint::from(0xac45a4010001a40200000000ffffffffu128)
+    BigUint::from(LAMBDA)
+}
+
+/// `u = |z|`.
+fn u() -> BigUint {
+    BigUint::from(U)
+}
+
+/// The 32 little-endian bytes of `k < 2^256`.
+fn le32(k: &BigUint) -> [u8; 32] {
+    let mut le = [0u8; 32];
+    let bytes = k.to_bytes_le();
+    le[..bytes.len()].copy_from_slice(&bytes);
+    le
 }
 
 fn be48(x: &BigUint) -> [u8; 48] {
@@ -205,9 +220,13 @@ fn chained_operations_match_bigint() {
             x = match step % 6 {
                 0 => x.add(&x).add(&y),
                 1 => x.sub(&y).sub(&y),
-                2 => x.mul(&y).double().double(),
+                2 => {
+                    let xy = x.mul(&y);
+                    let twice = xy.add(&xy);
+                    twice.add(&twice)
+                }
                 3 => x.square().neg(),
-                4 => x.double().add(&x).sub(&x.square()),
+                4 => x.add(&x).add(&x).sub(&x.square()),
                 _ => x.add_lazy(&y).mul(&x.sub(&y)),
             };
             for (w, o) in want.iter_mut().zip(others) {
@@ -287,35 +306,127 @@ fn encoding(point: &G1) -> [u8; ENCODING_LEN] {
 
 #[test]
 fn split_recombines() {
-    let r = r();
     let lambda = lambda();
-    let mut scalars = vec![
-        BigUint::from(0u32),
-        BigUint::from(1u32),
-        &r - 1u32,
-        &r - 2u32,
-        lambda.clone(),
-        &lambda - 1u32,
-        &lambda + 1u32,
-        &lambda * &lambda,
-        &lambda * &lambda + 1u32,
-    ];
-    let mut state = 3u64;
-    for _ in 0..200 {
-        scalars.push(BigUint::from_bytes_be(&random_bytes::<32>(&mut state)) % &r);
-    }
-    for k in &scalars {
-        let mut le = [0u8; 32];
-        let bytes = k.to_bytes_le();
-        le[..bytes.len()].copy_from_slice(&bytes);
-        let halves = split(&le);
-        let (k1, k2) = (
-            BigUint::from_bytes_le(&halves[0]),
-            BigUint::from_bytes_le(&halves[1]),
-        );
-        assert!(k1 < lambda, "k = {k}");
+    let u_squared = u() * u();
+    for k in &edge_and_random_big(300) {
+        let [k1, k2] = split(&le32(k)).map(|c| BigUint::from_bytes_le(&c));
+        assert!(k1 < &u_squared * 2u32 && k2 < u_squared, "k = {k}");
         assert_eq!(&k1 + &k2 * &lambda, *k, "k = {k}");
     }
+}
+
+/// `k mod r` for the edge scalars of [`edge_scalars`] and random ones.
+fn edge_and_random_big(count: usize) -> Vec<BigUint> {
+    let r = r();
+    let mut scalars: Vec<BigUint> = edge_scalars().iter().map(|k| k % &r).collect();
+    let mut state = 3u64;
+    while scalars.len() < count {
+        scalars.push(BigUint::from_bytes_be(&random_bytes::<32>(&mut state)) % &r);
+    }
+    scalars
+}
+
+#[test]
+fn split_by_u_recombines() {
+    let (u, lambda) = (u(), lambda());
+    for k in &edge_and_random_big(300) {
+        let c = split_by_u(&le32(k)).map(|c| BigUint::from_bytes_le(&c));
+        // The coefficients of P, u·P, σ(P) and σ(u·P): d₀ + d₂, d₁ + d₃,
+        // d₂, d₃ for the base-u digits d.
+        assert!(c[2] < u && c[3] < u, "k = {k}");
+        assert!(c[0] >= c[2] && &c[0] - &c[2] < u, "k = {k}");
+        assert!(c[1] >= c[3] && &c[1] - &c[3] < u, "k = {k}");
+        assert!(c.iter().all(|c| c.bits() <= QUARTER_BITS as u64));
+        assert_eq!(
+            &c[0] + &c[1] * &u + &c[2] * &lambda + &c[3] * &u * &lambda,
+            *k,
+            "k = {k}"
+        );
+    }
+}
+
+/// Where `scalar_mul::multiply`'s additions meet the exceptional cases of
+/// the incomplete formulas for coefficients `coefficients` of the bases
+/// `τ_t·P` (as `(digit position, table)`): the running sum (not the
+/// identity by its digits) equal or opposite to a non-zero entry, or the
+/// identity by cancellation. A model over the integers mod r of the
+/// additions' order; also checks that the sum is k.
+fn exceptional_additions(
+    k: &BigUint,
+    coefficients: &[Coefficient],
+    bits: usize,
+    tau: &[BigUint],
+) -> Vec<(usize, usize)> {
+    let r = r();
+    let digits: Vec<_> = coefficients
+        .iter()
+        .map(|c| signed_digits(c, bits))
+        .collect();
+    let (mut acc, mut no_digit, mut found) = (BigUint::from(0u32), true, Vec::new());
+    for position in (0..digits[0].len()).rev() {
+        acc = acc * 16u32 % &r;
+        for (t, (digits, tau)) in digits.iter().zip(tau).enumerate() {
+            let d = digits[position];
+            let magnitude = tau * BigUint::from(d.unsigned_abs()) % &r;
+            let entry = if d < 0 {
+                (&r - magnitude) % &r
+            } else {
+                magnitude
+            };
+            let meets = acc == entry || (&acc + &entry) % &r == BigUint::from(0u32);
+            if d != 0 && !no_digit && meets {
+                found.push((position, t));
+            }
+            acc = (acc + entry) % &r;
+            no_digit &= d == 0;
+            if !no_digit && acc == BigUint::from(0u32) {
+                found.push((position, t));
+            }
+        }
+    }
+    assert_eq!(acc, *k);
+    found
+}
+
+/// The proof in `scalar_mul.rs`, checked on the edge scalars and random
+/// ones for both decompositions: the additions meet equal, opposite or
+/// cancelling operands only at the last digit position (where they are
+/// doublings-or-additions), and the edge scalars do reach that case in
+/// both (so that the tests against blst run it).
+#[test]
+fn additions_meet_exceptional_cases_only_at_the_last_digit() {
+    let (r, u, lambda) = (r(), u(), lambda());
+    let base_u = [
+        BigUint::from(1u32),
+        u.clone(),
+        lambda.clone(),
+        &u * &lambda % &r,
+    ];
+    let glv = [BigUint::from(1u32), lambda.clone()];
+    let mut reached = [false; 2];
+    for k in &edge_and_random_big(2000) {
+        let le = le32(k);
+        let found = [
+            exceptional_additions(k, &*split_by_u(&le), QUARTER_BITS, &base_u),
+            exceptional_additions(k, &*split(&le), HALF_BITS, &glv),
+        ];
+        for (reached, found) in reached.iter_mut().zip(&found) {
+            assert!(
+                found.iter().all(|&(position, _)| position == 0),
+                "k = {k}: {found:?}"
+            );
+            *reached |= !found.is_empty();
+        }
+    }
+    assert_eq!(reached, [true, true]);
+    // 2(u³ − u) (digits 0, u − 2, u − 1, 1): the last addition adds σ(Q)
+    // to σ(Q); 2λ (k₁ = λ, k₂ = 1): σ(P) to σ(P).
+    let k = (&u * &u * &u - &u) * 2u32;
+    let found = exceptional_additions(&k, &*split_by_u(&le32(&k)), QUARTER_BITS, &base_u);
+    assert_eq!(found, [(0, 3)]);
+    let k = &lambda * 2u32;
+    let found = exceptional_additions(&k, &*split(&le32(&k)), HALF_BITS, &glv);
+    assert_eq!(found, [(0, 1)]);
 }
 
 #[test]
@@ -335,6 +446,7 @@ fn decode_encode_add_double_match_blst() {
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
         let (valid, valid_other, results) = unsafe {
             let [(a, valid), (b, valid_other)] = decode_each(&[bytes, other_bytes]);
+            let (a, b) = (a.point, b.point);
             let ja = Jacobian8::from_affine(&a);
             let minus_a = Affine8 {
                 x: a.x,
@@ -457,9 +569,9 @@ fn invalid_encodings_are_flagged_like_blst() {
         let lanes: [[u8; ENCODING_LEN]; LANES] =
             core::array::from_fn(|i| *chunk.get(i).unwrap_or(&GENERATOR_ENCODING));
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-        let [(point, valid)] = unsafe { decode_each(&[lanes]) };
+        let [(decoded, valid)] = unsafe { decode_each(&[lanes]) };
         // SAFETY: as above.
-        let round_trip = unsafe { encoded_lanes(&Jacobian8::from_affine(&point)) };
+        let round_trip = unsafe { encoded_lanes(&Jacobian8::from_affine(&decoded.point)) };
         for lane in 0..LANES {
             let portable = Bls12381G1::decode(&lanes[lane]);
             assert_eq!(
@@ -495,20 +607,23 @@ fn invalid_encodings_anywhere_stop_the_batch() {
             // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
             assert!(unsafe { scalar_mul::decode_all(&encoded) }.is_none());
             // SAFETY: as above.
-            assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], &[], &encoded, &mut out) });
+            assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], Kept::NONE, &encoded, &mut out) });
         }
     }
     // SAFETY: as above.
     assert!(unsafe { scalar_mul::decode_all(&valid) }.is_some());
 }
 
-/// Scalars at the edges of the window method, of GLV and of the formulas,
-/// then random ones: 0, 1, 2, small values, r − 1, r − 2, λ and its
-/// neighbours, λ² + 1 (`k₁ = 1`, `k₂ = λ`: the first addition at the last
-/// digit meets opposite points), all-8 and all-7 digits.
-fn edge_and_random_scalars(count: usize) -> Vec<Fr> {
+/// Scalars at the edges of the window method, of the decompositions and
+/// of the formulas (not reduced mod r): 0, 1, 2, small values, r − 1, r −
+/// 2, λ and its neighbours, λ² + 1, 2λ (`k₁ = λ`, `k₂ = 1`: the last
+/// addition of the GLV decomposition meets equal points), u and its powers
+/// and their neighbours, `(u − 1)·u³` (`d₃ = u − 1`), `2(u³ − u)` (the
+/// last addition of the base-u decomposition meets equal points), all-8
+/// and all-7 digits in both decompositions.
+fn edge_scalars() -> Vec<BigUint> {
     let r = r();
-    let lambda = lambda();
+    let (lambda, u) = (lambda(), u());
     let mut big: Vec<BigUint> = [0u64, 1, 2, 3, 8, 9, 15, 16, 17]
         .iter()
         .map(|&v| BigUint::from(v))
@@ -522,13 +637,33 @@ fn edge_and_random_scalars(count: usize) -> Vec<Fr> {
     big.push(&lambda * &lambda + 1u32);
     big.push(&lambda * &lambda + 2u32);
     big.push(&lambda * &lambda - 1u32);
+    big.push(&lambda * 2u32);
     big.push(
         BigUint::from_bytes_be(&[0x88; 16]) * (&lambda + 1u32)
             + BigUint::from_bytes_be(&[0x88; 16]),
     );
     big.push(BigUint::from_bytes_be(&[0x77; 16]) * &lambda + BigUint::from_bytes_be(&[0xff; 15]));
     big.push((BigUint::from(1u32) << 254u32) - 1u32);
-    let mut out: Vec<Fr> = big.iter().map(|x| scalar_of(&(x % &r))).collect();
+    let (u2, u3) = (&u * &u, &u * &u * &u);
+    for power in [&u, &u2, &u3] {
+        big.extend([power - 1u32, power.clone(), power + 1u32]);
+    }
+    big.push((&u - 1u32) * &u3);
+    big.push((&u3 - &u) * 2u32);
+    for digit in [0x8888_8888_8888_8888u64, 0x7777_7777_7777_7777] {
+        let d = BigUint::from(digit);
+        big.push(&d * (1u32 + &u + &u2 + &u3));
+    }
+    big
+}
+
+/// [`edge_scalars`] mod r, then random scalars, `count` in all.
+fn edge_and_random_scalars(count: usize) -> Vec<Fr> {
+    let r = r();
+    let mut out: Vec<Fr> = edge_scalars()
+        .iter()
+        .map(|x| scalar_of(&(x % &r)))
+        .collect();
     let mut state = 5u64;
     while out.len() < count {
         out.push(Bls12381G1::hash_to_scalar(
@@ -546,21 +681,34 @@ fn key_multiplication_matches_blst() {
         return;
     }
     let points = random_points(270, 3);
-    for (index, key) in edge_and_random_scalars(28).iter().enumerate().skip(1) {
+    for (index, key) in edge_and_random_scalars(44).iter().enumerate().skip(1) {
         for count in [1usize, 7, 8, 9, 17, 257, 270] {
             let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
             let mut out = vec![0u8; encoded.len()];
             // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
             let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
+            let affine: Vec<Affine8> = decoded.iter().map(|d| d.point).collect();
+            let times_u: Vec<Jacobian8> = decoded.iter().map(|d| d.times_u).collect();
             // Decoded points for the whole batch, for its full vectors
-            // only (a check's head), or none.
-            let decoded = match count {
-                9 => &decoded[..],
-                17 | 270 => &decoded[..count / LANES],
-                _ => &decoded[..0],
+            // only (a check's head; at 17 without their multiples by u, as
+            // a blinding keeps them), or none.
+            let kept = match count {
+                9 => Kept {
+                    points: &affine,
+                    times_u: &times_u,
+                },
+                17 => Kept {
+                    points: &affine[..count / LANES],
+                    times_u: &[],
+                },
+                270 => Kept {
+                    points: &affine[..count / LANES],
+                    times_u: &times_u[..count / LANES],
+                },
+                _ => Kept::NONE,
             };
             // SAFETY: as above.
-            assert!(unsafe { scalar_mul::mul_by_key(&le_bytes(key), decoded, &encoded, &mut out) });
+            assert!(unsafe { scalar_mul::mul_by_key(&le_bytes(key), kept, &encoded, &mut out) });
             for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
                 assert_eq!(
                     answer,
@@ -580,15 +728,15 @@ fn per_element_multiplication_matches_blst() {
     if !supported() {
         return;
     }
-    let scalars = edge_and_random_scalars(40);
-    let mut points = random_points(40, 11);
+    let scalars = edge_and_random_scalars(48);
+    let mut points = random_points(48, 11);
     points[5] = points[4]; // P twice in one vector
     points[6] = Bls12381G1::neg(&points[4]); // and −P
     let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
     let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
     let mut out = vec![0u8; encoded.len()];
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
-    assert!(unsafe { scalar_mul::mul_each(&bytes, &[], &encoded, &mut out) });
+    assert!(unsafe { scalar_mul::mul_each(&bytes, Kept::NONE, &encoded, &mut out) });
     for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
         // The zero scalar's product, the identity, encodes as blst's.
         assert_eq!(
@@ -722,8 +870,12 @@ fn hashing_and_blinding_matches_blst() {
         // encode the same.
         let mut again = vec![0u8; out.len()];
         let ones = vec![le_bytes(&Bls12381G1::scalar_from_u64(1)); count];
+        let kept = Kept {
+            points: &kept,
+            times_u: &[],
+        };
         // SAFETY: as above.
-        assert!(unsafe { scalar_mul::mul_each(&ones, &kept, &out, &mut again) });
+        assert!(unsafe { scalar_mul::mul_each(&ones, kept, &out, &mut again) });
         assert_eq!(again, out);
     }
 }

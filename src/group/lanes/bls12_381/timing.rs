@@ -5,8 +5,11 @@
 use core::hint::black_box;
 
 use super::codec::{decode_each, GENERATOR_ENCODING};
+use super::decompose::{split, split_by_u, HALF_BITS, QUARTER_BITS};
 use super::point::{Affine8, Jacobian8};
-use crate::group::lanes::toolkit::LANES;
+use super::scalar_mul::{glv_tables, multiply, tables_with_times_u};
+use crate::group::lanes::toolkit::{broadcast_digits, LANES};
+use crate::group::PrimeOrderGroup;
 
 /// Median TSC ticks of `run` over a few repetitions, divided by `per`.
 fn ticks(per: u64, mut run: impl FnMut()) -> f64 {
@@ -26,9 +29,9 @@ fn ticks(per: u64, mut run: impl FnMut()) -> f64 {
 
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn generator() -> Affine8 {
-    let [(point, valid)] = decode_each(&[[GENERATOR_ENCODING; LANES]]);
+    let [(decoded, valid)] = decode_each(&[[GENERATOR_ENCODING; LANES]]);
     assert_eq!(valid, 0xff);
-    point
+    decoded.point
 }
 
 #[test]
@@ -135,11 +138,115 @@ fn print_cycle_counts() {
                 black_box(a);
             }),
         );
+        report(
+            "add_incomplete (Jacobian), chain",
+            ticks(K, || {
+                let mut a = black_box(j2);
+                for _ in 0..K {
+                    a = a.add_incomplete(&j2).0;
+                }
+                black_box(a);
+            }),
+        );
         let encodings = [[GENERATOR_ENCODING; LANES]; 2];
+        {
+            let g = crate::group::Bls12381G1::generator();
+            let batch: Vec<u8> = (0..256u64)
+                .flat_map(|i| {
+                    let s = crate::group::Bls12381G1::scalar_from_u64(i + 2);
+                    let mut e = [0u8; 48];
+                    crate::group::Bls12381G1::encode(
+                        &crate::group::Bls12381G1::mul(&g, &s),
+                        &mut e,
+                    );
+                    e
+                })
+                .collect();
+            let mut out = vec![0u8; batch.len()];
+            let key = [0x5au8; 31];
+            let mut key32 = [0u8; 32];
+            key32[..31].copy_from_slice(&key);
+            report(
+                "server: decode_all, 256 (per vector)",
+                ticks(32, || {
+                    black_box(super::scalar_mul::decode_all(black_box(&batch)));
+                }),
+            );
+            report(
+                "server: mul_by_key from encodings, 256 (per vector)",
+                ticks(32, || {
+                    black_box(super::scalar_mul::mul_by_key(
+                        &key32,
+                        super::scalar_mul::Kept::NONE,
+                        black_box(&batch),
+                        &mut out,
+                    ));
+                }),
+            );
+        }
         report(
             "decode_each::<2> (per vector)",
             ticks(2, || {
                 black_box(decode_each(black_box(&encodings)));
+            }),
+        );
+        // A pass of 32 vectors: its tables, then one multiplication, by
+        // the two decompositions (a scalar of full length).
+        let [(decoded, _), _] = decode_each(&encodings);
+        let pass = [decoded; 32];
+        let key = [0xa5u8; 31];
+        let mut key32 = [0u8; 32];
+        key32[..31].copy_from_slice(&key);
+        report(
+            "GLV tables, 2 (per vector of a pass)",
+            ticks(32, || {
+                black_box(glv_tables(black_box(&pass.map(|d| d.point))));
+            }),
+        );
+        report(
+            "base-u tables, 4 (per vector of a pass)",
+            ticks(32, || {
+                black_box(tables_with_times_u(black_box(&pass)));
+            }),
+        );
+        let halves = split(&key32);
+        let glv_digits = halves.map(|h| broadcast_digits(&h, HALF_BITS));
+        let glv_table = glv_tables(&[decoded.point])[0];
+        report(
+            "GLV multiply (per vector)",
+            ticks(1, || {
+                black_box(multiply(
+                    black_box(&glv_table),
+                    glv_digits.each_ref().map(|d| d.as_slice()),
+                ));
+            }),
+        );
+        let quarters = split_by_u(&key32);
+        let base_u_digits = quarters.map(|q| broadcast_digits(&q, QUARTER_BITS));
+        let base_u_table = tables_with_times_u(&[decoded])[0];
+        report(
+            "base-u multiply (per vector)",
+            ticks(1, || {
+                black_box(multiply(
+                    black_box(&base_u_table),
+                    base_u_digits.each_ref().map(|d| d.as_slice()),
+                ));
+            }),
+        );
+        report(
+            "split (GLV), per scalar",
+            ticks(100, || {
+                for _ in 0..100 {
+                    black_box(split(black_box(&key32)));
+                }
+            }),
+        );
+        report(
+            "split_by_u, per scalar",
+            ticks(100, || {
+                for _ in 0..100 {
+                    black_box(split_by_u(black_box(&key32)));
+                }
             }),
         );
     }
