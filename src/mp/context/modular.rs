@@ -60,12 +60,12 @@ impl MontContext {
     /// route instead: one reduction and one product, not three products
     /// (the length is public).
     pub(crate) fn reduce_into(&self, bytes: &[u8], out: &mut [u64]) {
-        let (m, k, r2) = (self.modulus(), self.m_inv_neg(), self.r2_mod_m());
-        let n = m.len();
-        if bytes.len() <= 8 * n {
+        if bytes.len() <= 8 * self.limbs() {
             self.reduce_below_m_r(bytes, out);
             return;
         }
+        let (m, k, r2) = (self.modulus(), self.m_inv_neg(), self.r2_mod_m());
+        let n = m.len();
         let mut acc = Zeroizing::new(vec![0u64; n]); // Montgomery form of the value so far
         let mut scaled = Zeroizing::new(vec![0u64; n]);
         let mut chunk = Zeroizing::new(vec![0u64; n]);

@@ -110,7 +110,8 @@ impl Thresholds {
 /// choice made at run time inside a kernel made the strips lose their
 /// inlining, see docs/PERFORMANCE.md). A CPU picks its profile at run time
 /// from the table of `cpu_table.rs`; a new profile is a type here, a
-/// variant of [`ProfileId`] and an arm of the backend's `dispatch!`.
+/// variant of [`ProfileId`], an arm of [`tuning_of`] and one of the
+/// backend's `dispatch!`.
 pub(super) trait Profile {
     const THRESHOLDS: Thresholds;
 }
@@ -119,14 +120,6 @@ pub(super) trait Profile {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum ProfileId {
     Zen4,
-}
-
-impl ProfileId {
-    pub(super) const fn thresholds(self) -> Thresholds {
-        match self {
-            ProfileId::Zen4 => Zen4::THRESHOLDS,
-        }
-    }
 }
 
 /// Zen 4's choices. Measured by `tuning_sweep` on the development machine
@@ -175,11 +168,9 @@ pub(super) fn tuning<P: Profile>(digits: usize) -> Tuning {
 
 /// [`tuning`] for a profile known at run time.
 pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
-    #[cfg(test)]
-    if let Some(forced) = sweep::forced() {
-        return forced;
+    match profile {
+        ProfileId::Zen4 => tuning::<Zen4>(digits),
     }
-    profile.thresholds().for_digits(digits)
 }
 
 /// The thresholds that give `winners`, the fastest configuration measured
@@ -259,8 +250,7 @@ mod tests {
     /// from, for every profile.
     #[test]
     fn thresholds_reproduce_the_winners() {
-        for profile in [ProfileId::Zen4] {
-            let thresholds = profile.thresholds();
+        for (profile, thresholds) in [(ProfileId::Zen4, Zen4::THRESHOLDS)] {
             let winners: Vec<_> = [8, 20, 30, 40, 60, 80]
                 .iter()
                 .map(|&d| (d, thresholds.for_digits(d)))
