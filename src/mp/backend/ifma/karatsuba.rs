@@ -13,16 +13,34 @@
 //! c_b·s_a) + c_a·c_b·X^2`. The middle term is formed column by column and
 //! may make single columns negative; every later carry pass shifts
 //! arithmetically, and no column leaves `(-2^62, 2^62)`.
+//!
+//! A square (`b = a`) is the same with three half *squares* ([`square`]):
+//! `3·(h^2 + h) = 0.75·L^2 + 1.5·L` multiply-adds instead of `L^2 + L`.
 
 use core::arch::x86_64::*;
 
-use super::strip::{load_rows, strip, Span, FULL};
+use super::strip::{
+    load_rows, strip, strip_instance, Span, FULL, HALF_SQUARE, HEAD_ABOVE_DIAGONAL,
+};
+use super::tuning::half_square_rows;
 use super::vectors::{lanes, Workspace};
 
 /// Whether the Karatsuba product applies to `l` digits with strips of `ti`
 /// rows (the halves must be whole strips).
 pub(super) fn applies(l: usize, ti: usize) -> bool {
     l.is_multiple_of(2 * ti)
+}
+
+/// Where strip `i0` of a half product or half square of `h` digits into
+/// `out[col0..]` starts storing instead of adding: the earlier strips
+/// cover the columns up to `col0 + i0 + h`; `fresh_from` is where the
+/// whole half starts storing.
+fn half_fresh_from(i0: usize, h: usize, col0: usize, fresh_from: usize) -> usize {
+    if i0 == 0 {
+        fresh_from
+    } else {
+        (col0 + i0 + h + 1).max(fresh_from)
+    }
 }
 
 /// `out[col0..]` (+)= `x[xi..xi+h] · y[yj..yj+h]` by strips.
@@ -38,11 +56,7 @@ fn half_product<const TI: usize>(
 ) {
     for i0 in (0..h).step_by(TI) {
         let rows = load_rows::<TI>(x, i0);
-        let fresh = if i0 == 0 {
-            fresh_from
-        } else {
-            (col0 + i0 + h + 1).max(fresh_from)
-        };
+        let fresh = half_fresh_from(i0, h, col0, fresh_from);
         strip::<TI, FULL, FULL, false>(
             &rows,
             y,
@@ -127,4 +141,105 @@ pub(super) fn product<const TI: usize>(
     for c in 0..=2 * h {
         columns[h + c] = _mm512_add_epi64(columns[h + c], p1[c]);
     }
+}
+
+/// Forms `work.columns = a^2` (redundant, possibly negative columns, the
+/// diagonal included) by three half squares where the digit count `L` has
+/// a half-square width in `tuning.rs` ([`half_square_rows`]); returns
+/// whether it did (otherwise nothing is touched). `L` is a constant, so
+/// the choice folds and each size's half squares are their own instance.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn square<const L: usize>(work: &mut Workspace, a: &[__m512i]) -> bool {
+    match L {
+        40 => square_in_halves::<20, { half_square_rows(40) }>(work, a),
+        60 => square_in_halves::<30, { half_square_rows(60) }>(work, a),
+        80 => square_in_halves::<40, { half_square_rows(80) }>(work, a),
+        _ => return false,
+    }
+    true
+}
+
+/// `out[col0..]` (+)= the cross products of `x[..H]^2`, each once and
+/// doubled, by square strips of `TI` rows (the half squares' own
+/// instance, see `strip::HALF_SQUARE`); the diagonal is left out. Writes
+/// the columns `col0 .. col0 + 2H + 1` (the top two hold no cross product).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn half_square_cross<const H: usize, const TI: usize>(
+    x: &[__m512i],
+    out: &mut [__m512i],
+    col0: usize,
+    fresh_from: usize,
+) {
+    for i0 in (0..H).step_by(TI) {
+        let rows = load_rows::<TI>(x, i0);
+        let span = Span {
+            y_first: i0,
+            steps: H - i0,
+            col0: col0 + 2 * i0,
+            fresh_from: half_fresh_from(i0, H, col0, fresh_from),
+        };
+        strip_instance::<TI, HEAD_ABOVE_DIAGONAL, FULL, true, HALF_SQUARE>(&rows, x, out, span);
+    }
+}
+
+/// The diagonal term of `x^2` in column `c < 2·len(x)`: `lo(x_i^2)` for
+/// `c = 2i`, `hi(x_i^2)` for `c = 2i + 1`, added to `v`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn plus_diagonal(v: __m512i, x: &[__m512i], c: usize) -> __m512i {
+    let digit = x[c / 2];
+    if c.is_multiple_of(2) {
+        _mm512_madd52lo_epu64(v, digit, digit)
+    } else {
+        _mm512_madd52hi_epu64(v, digit, digit)
+    }
+}
+
+/// `work.columns = a^2` for `2H` digits from the cross products of
+/// `P0 = a0^2`, `P2 = a1^2` and `P1 = s^2`, `s = a0 + a1 = s' + c·X`
+/// (`c` the carry, 0 or 1 per lane): `s^2 = s'^2 + 2c·s'·X + c·X^2`.
+/// The diagonals of the three half squares, the carry's terms and the
+/// middle term `(P1 - P0 - P2)·X` are added in one pass over the columns.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn square_in_halves<const H: usize, const TI: usize>(work: &mut Workspace, a: &[__m512i]) {
+    const { assert!(H.is_multiple_of(TI)) };
+    let (s, p1) = work.karatsuba.split_at_mut(H);
+    let t = &mut work.columns;
+
+    // P0 into columns 0 .. 2H, P2 into 2H .. 4H (P0 leaves column 2H zero,
+    // so P2 adds there and stores above), P1 into its own buffer.
+    half_square_cross::<H, TI>(a, t, 0, 0);
+    half_square_cross::<H, TI>(&a[H..], t, 2 * H, 2 * H + 1);
+    let carry = half_sum(a, H, s);
+    half_square_cross::<H, TI>(s, p1, 0, 0);
+
+    // Column k of the middle term goes to column H + k. For c < H, the
+    // pass reads the columns c, H + c, 2H + c, 3H + c of P0 and P2 and
+    // writes the same four, so no column is overwritten before it is read
+    // (a later c reads only higher columns of each quarter). The diagonal
+    // of a0^2 is that of a^2 in columns < 2H, the one of a1^2 from 2H on.
+    for c in 0..H {
+        let p0_lo = plus_diagonal(t[c], a, c);
+        let p0_hi = plus_diagonal(t[H + c], a, H + c);
+        let p2_lo = plus_diagonal(t[2 * H + c], a, 2 * H + c);
+        let p2_hi = plus_diagonal(t[3 * H + c], a, 3 * H + c);
+        let p1_lo = plus_diagonal(p1[c], s, c);
+        let p1_hi = _mm512_add_epi64(
+            plus_diagonal(p1[H + c], s, H + c),
+            _mm512_and_si512(_mm512_add_epi64(s[c], s[c]), carry),
+        );
+        let middle_lo = _mm512_sub_epi64(p1_lo, _mm512_add_epi64(p0_lo, p2_lo));
+        let middle_hi = _mm512_sub_epi64(p1_hi, _mm512_add_epi64(p0_hi, p2_hi));
+        t[c] = p0_lo;
+        t[H + c] = _mm512_add_epi64(p0_hi, middle_lo);
+        t[2 * H + c] = _mm512_add_epi64(p2_lo, middle_hi);
+        t[3 * H + c] = p2_hi;
+    }
+    // Column 2H of the middle term: P1's top column and c·X^2 (P0 and P2
+    // have nothing there).
+    let top = _mm512_add_epi64(p1[2 * H], _mm512_and_si512(carry, _mm512_set1_epi64(1)));
+    t[3 * H] = _mm512_add_epi64(t[3 * H], top);
 }

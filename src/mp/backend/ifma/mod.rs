@@ -473,8 +473,8 @@ mod timing {
 
     /// One Montgomery squaring and multiplication of each dedicated size in
     /// a loop, in cycles (the core's IFMA issue rate measured in the same
-    /// run) against the kernels' multiply-add counts, for each product
-    /// form. Run with `cargo test --release kernel_timing -- --ignored
+    /// run), with products and squares by one level of Karatsuba off and
+    /// on (docs/PERFORMANCE.md has their multiply-add counts). Run with `cargo test --release kernel_timing -- --ignored
     /// --nocapture`.
     #[test]
     #[ignore]
@@ -483,7 +483,7 @@ mod timing {
         if !ifma_supported() {
             return;
         }
-        for bits in [1024usize, 2048] {
+        for bits in [1024usize, 2048, 3072, 4096] {
             let mut m = vec![0xa7u8; bits / 8];
             m[0] |= 0x80;
             let ctx = MontContext::new(&m).unwrap();
@@ -497,15 +497,17 @@ mod timing {
             arith.one(&mut a);
             arith.one(&mut b);
             let chosen = tuning_of(arith.profile, l);
-            for karatsuba in [false, true] {
-                sweep::force(Some(Tuning {
-                    karatsuba,
-                    ..chosen
-                }));
-                // Best of 9 rounds: the figure least disturbed by other load.
-                let (mut sqr, mut mul) = (f64::MAX, f64::MAX);
-                for _ in 0..9 {
-                    let iters = 5_000;
+            // Both forms in every round, best of 9 rounds: the figures least
+            // disturbed by other load. Karatsuba on: products and squares.
+            let mut best = [(f64::MAX, f64::MAX); 2];
+            let iters = 2_000_000 / (l * l);
+            for _ in 0..9 {
+                for (karatsuba, (sqr, mul)) in [false, true].into_iter().zip(best.iter_mut()) {
+                    sweep::force(Some(Tuning {
+                        karatsuba,
+                        karatsuba_square: karatsuba,
+                        ..chosen
+                    }));
                     // SAFETY: ifma_supported() checked above.
                     let rate = unsafe { ifma_peak_rate() };
                     let start = Instant::now();
@@ -514,22 +516,23 @@ mod timing {
                         arith.sqr(&mut a, &b);
                     }
                     let cycles = start.elapsed().as_secs_f64() * rate / (2 * iters) as f64;
-                    sqr = sqr.min(cycles);
+                    *sqr = sqr.min(cycles);
                     let start = Instant::now();
                     for _ in 0..iters {
                         arith.mul(&mut c, &a, &b);
                         arith.mul(&mut b, &a, &c);
                     }
                     let cycles = start.elapsed().as_secs_f64() * rate / (2 * iters) as f64;
-                    mul = mul.min(cycles);
+                    *mul = mul.min(cycles);
                 }
-                println!(
-                    "L={l} karatsuba={karatsuba}: squaring {sqr:.0} cycles ({} multiply-adds), \
-                     multiplication {mul:.0} cycles",
-                    3 * l * l + 2 * l
-                );
             }
             sweep::force(None);
+            for (karatsuba, (sqr, mul)) in [false, true].into_iter().zip(best) {
+                println!(
+                    "L={l} karatsuba={karatsuba}: squaring {sqr:.0} cycles, multiplication \
+                     {mul:.0} cycles"
+                );
+            }
         }
     }
 
@@ -563,15 +566,18 @@ mod timing {
                 }
                 for window_bits in [4usize, 5, 6] {
                     for karatsuba in [false, true] {
-                        configs.push((
-                            values,
-                            Tuning {
-                                reduction,
-                                window_bits,
-                                karatsuba,
-                            },
-                            f64::MAX,
-                        ));
+                        for karatsuba_square in [false, true] {
+                            configs.push((
+                                values,
+                                Tuning {
+                                    reduction,
+                                    window_bits,
+                                    karatsuba,
+                                    karatsuba_square,
+                                },
+                                f64::MAX,
+                            ));
+                        }
                     }
                 }
             }
@@ -597,10 +603,12 @@ mod timing {
             }
             for &(values, tuning, best) in &configs {
                 println!(
-                    "{bits} bits, {values} values, {:?} w={} karatsuba={}: {:.1} µs per value",
+                    "{bits} bits, {values} values, {:?} w={} karatsuba={} karatsuba_square={}: \
+                     {:.1} µs per value",
                     tuning.reduction,
                     tuning.window_bits,
                     tuning.karatsuba,
+                    tuning.karatsuba_square,
                     best * 1e6
                 );
             }
@@ -704,10 +712,13 @@ mod tests {
             for reduction in [Reduction::Window, Reduction::Truncated, Reduction::Blocks] {
                 for karatsuba in [false, true] {
                     for window_bits in [1usize, 4, 6] {
+                        // Both products' forms at once: each is tried on
+                        // and off at no extra test time.
                         sweep::force(Some(Tuning {
                             reduction,
                             window_bits,
                             karatsuba,
+                            karatsuba_square: karatsuba,
                         }));
                         let got = ctx
                             .mod_exp_batch_on(

@@ -31,7 +31,7 @@ use super::karatsuba;
 use super::strip::{
     load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, TAIL_ANTI_DIAGONAL,
 };
-use super::tuning::{tuning, Profile, Reduction, MAX_WINDOW_DIGITS};
+use super::tuning::{karatsuba_square, tuning, Profile, Reduction, MAX_WINDOW_DIGITS};
 use super::vectors::{lanes, Workspace};
 
 /// The kernels are instantiated per size by const parameters: `L`, the
@@ -129,7 +129,9 @@ pub(super) fn mont_mul<const L: usize, const TI: usize, P: Profile>(
 /// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits):
 /// each cross product `a_i·a_j`, `i < j`, once (doubled as its column is
 /// stored); the squares `a_i^2` on the diagonal are added by the reduction
-/// while it passes over the columns anyway.
+/// while it passes over the columns anyway. Where the profile says so and
+/// the size has a half-square width, the square is formed by one level of
+/// Karatsuba instead (`karatsuba::square`, the diagonal included).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn mont_sqr<const L: usize, const TI: usize, P: Profile>(
@@ -141,6 +143,10 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize, P: Profile>(
 ) {
     let l = digits::<L>(l);
     debug_assert_normalized(&a[..l]);
+    if karatsuba_square::<P, L>() && karatsuba::square::<L>(work, a) {
+        reduce::<L, TI, P>(l, modulus, work, out, None);
+        return;
+    }
     for i0 in (0..l).step_by(TI) {
         let rows = load_rows::<TI>(a, i0);
         let span = Span {

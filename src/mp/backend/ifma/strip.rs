@@ -59,15 +59,45 @@ pub(super) struct Span {
     pub(super) fresh_from: usize,
 }
 
+/// [`strip`]'s own instance for the Karatsuba square's half squares
+/// (`karatsuba.rs`), as a tag of [`strip_instance`]. A strip shape called
+/// from two kernels has two callers and is no longer inlined into either
+/// (`objdump` showed the 20-digit square calling its strips and copying
+/// their rows when the half squares shared them): the half squares,
+/// which have the plain squares' shape, get a copy of their own.
+pub(super) const HALF_SQUARE: u8 = 1;
+
+/// The copy of [`strip`] every kernel but the half squares calls.
+const SHARED: u8 = 0;
+
+/// [`strip_instance`] in its shared copy.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBLE: bool>(
+    rows: &Rows,
+    y: &[__m512i],
+    out: &mut [__m512i],
+    span: Span,
+) {
+    strip_instance::<TI, HEAD, TAIL, DOUBLE, SHARED>(rows, y, out, span);
+}
+
 /// Adds the partial products of `rows` (rows `i0 .. i0+TI`) with
 /// `y[span.y_first ..][.. span.steps]` to the columns of `out`, where step
 /// `s` (`j = j0 + s`) has its lowest column at `out[span.col0 + s]`.
 /// `HEAD`/`TAIL` shape the first/last `TI` steps (see the constants above; a
 /// strip has at most one of the two). With `DOUBLE`, every product is added
-/// twice (the cross products of a square).
+/// twice (the cross products of a square). `COPY` only tells instances
+/// apart ([`HALF_SQUARE`]); the code is the same.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn strip<const TI: usize, const HEAD: u8, const TAIL: u8, const DOUBLE: bool>(
+pub(super) fn strip_instance<
+    const TI: usize,
+    const HEAD: u8,
+    const TAIL: u8,
+    const DOUBLE: bool,
+    const COPY: u8,
+>(
     rows: &Rows,
     y: &[__m512i],
     out: &mut [__m512i],

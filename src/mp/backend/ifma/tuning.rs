@@ -40,6 +40,25 @@ pub(super) const fn square_rows(digits: usize) -> usize {
     }
 }
 
+/// Rows per strip of the Karatsuba square's half squares
+/// (`karatsuba::square`) at the dedicated digit counts where it can run (a
+/// divisor of half the count; a profile's `karatsuba_square_from` says
+/// where it does). The half squares have strip instances of their own, so
+/// their width is free of the plain squares'. Measured on Zen 4 (squarings
+/// alone, `kernel_timing` with every width in one process, best of 15
+/// interleaved rounds, two runs, cycles): 40 digits plain 5661/5857, half
+/// squares of 4 rows 5806/5481, 5 rows 6723/6473, 10 rows 5743/5758; 60
+/// digits plain 12593/12522, 5 rows 13684/13196, 6 rows 12340/12208, 10
+/// rows 12317/12235; 80 digits plain 22424/21619, 5 rows 22839/22683, 8
+/// rows 20875/19031, 10 rows 21269/20943.
+pub(super) const fn half_square_rows(digits: usize) -> usize {
+    match digits {
+        40 => 10,
+        60 => 6,
+        _ => 8,
+    }
+}
+
 /// A form of the Montgomery reduction (see `montgomery.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reduction {
@@ -62,6 +81,9 @@ pub(super) struct Tuning {
     pub(super) window_bits: usize,
     /// Whether products (not squares) use one level of Karatsuba.
     pub(super) karatsuba: bool,
+    /// Whether squares use one level of Karatsuba (three half squares;
+    /// only where [`half_square_rows`] has a width).
+    pub(super) karatsuba_square: bool,
 }
 
 /// A CPU family's choices, as thresholds in digits (`L = ⌈bits/52⌉`: 20,
@@ -74,6 +96,8 @@ pub(super) struct Thresholds {
     pub(super) window_reduction_up_to: usize,
     /// Products use one level of Karatsuba from this digit count.
     pub(super) karatsuba_from: usize,
+    /// Squares use one level of Karatsuba from this digit count.
+    pub(super) karatsuba_square_from: usize,
     /// Exponent window width below `wide_window_from` digits.
     pub(super) window_bits: usize,
     /// Exponent window width from `wide_window_from` digits.
@@ -101,6 +125,7 @@ impl Thresholds {
                 self.window_bits
             },
             karatsuba: digits >= self.karatsuba_from,
+            karatsuba_square: digits >= self.karatsuba_square_from,
         }
     }
 }
@@ -142,12 +167,21 @@ pub(super) enum ProfileId {
 /// the nearest dedicated size. Re-run after the squarings' narrower strips
 /// ([`square_rows`]; on a loaded machine, so the absolute figures are not
 /// comparable): the same choices win at every size.
+///
+/// Squares by one level of Karatsuba (issue 26, second attempt; widths in
+/// [`half_square_rows`]): `tuning_sweep`, the chosen form with and without
+/// them, two runs: 4096 bits 4561 against 4365 µs and 4162 against 4075
+/// (and `bench_modexp`, three alternated runs of the libraries: medians
+/// 4499 against 4308 µs); 3072 bits 1862 against 1872 and 1839 against
+/// 1802 (within the spread: off); 2048 bits 621 against 679 and 598
+/// against 603 (off).
 pub(super) struct Zen4;
 
 impl Profile for Zen4 {
     const THRESHOLDS: Thresholds = Thresholds {
         window_reduction_up_to: MAX_WINDOW_DIGITS,
         karatsuba_from: 36,
+        karatsuba_square_from: 80,
         window_bits: 4,
         wide_window_bits: 5,
         wide_window_from: 36,
@@ -164,6 +198,21 @@ pub(super) fn tuning<P: Profile>(digits: usize) -> Tuning {
         return forced;
     }
     P::THRESHOLDS.for_digits(digits)
+}
+
+/// Whether profile `P` forms squares of `L` digits by one level of
+/// Karatsuba, as a constant of the instance outside test builds: the
+/// plain square's branch is then the only one from the start, before
+/// the inliner weighs its calls (with [`tuning`] the other branch was
+/// folded only after the inlining, and its second call of the reduction
+/// changed how the 40-digit square, where it is off, was inlined).
+#[inline(always)]
+pub(super) fn karatsuba_square<P: Profile, const L: usize>() -> bool {
+    #[cfg(test)]
+    if let Some(forced) = sweep::forced() {
+        return forced.karatsuba_square;
+    }
+    const { P::THRESHOLDS.for_digits(L).karatsuba_square }
 }
 
 /// [`tuning`] for a profile known at run time.
@@ -196,6 +245,7 @@ pub(super) fn thresholds_choosing(winners: &[(usize, Tuning)]) -> Thresholds {
             .last()
             .map_or(0, |w| w.0),
         karatsuba_from: from(&|t| t.karatsuba),
+        karatsuba_square_from: from(&|t| t.karatsuba_square),
         window_bits,
         wide_window_bits,
         wide_window_from: from(&|t| t.window_bits == wide_window_bits),
@@ -212,18 +262,21 @@ pub(super) mod sweep {
     static REDUCTION: AtomicUsize = AtomicUsize::new(0);
     static WINDOW: AtomicUsize = AtomicUsize::new(0);
     static KARATSUBA: AtomicUsize = AtomicUsize::new(0);
+    static KARATSUBA_SQUARE: AtomicUsize = AtomicUsize::new(0);
 
     pub(in super::super) fn force(tuning: Option<Tuning>) {
-        let (r, w, k) = match tuning {
-            None => (0, 0, 0),
+        let (r, w, k, ks) = match tuning {
+            None => (0, 0, 0, 0),
             Some(t) => (
                 1 + t.reduction as usize,
                 t.window_bits,
                 usize::from(t.karatsuba),
+                usize::from(t.karatsuba_square),
             ),
         };
         WINDOW.store(w, Ordering::Relaxed);
         KARATSUBA.store(k, Ordering::Relaxed);
+        KARATSUBA_SQUARE.store(ks, Ordering::Relaxed);
         REDUCTION.store(r, Ordering::Relaxed);
     }
 
@@ -238,6 +291,7 @@ pub(super) mod sweep {
             reduction,
             window_bits: WINDOW.load(Ordering::Relaxed),
             karatsuba: KARATSUBA.load(Ordering::Relaxed) == 1,
+            karatsuba_square: KARATSUBA_SQUARE.load(Ordering::Relaxed) == 1,
         })
     }
 }
@@ -267,12 +321,13 @@ mod tests {
     fn zen4_chooses_as_measured() {
         let at = |digits| {
             let t = Zen4::THRESHOLDS.for_digits(digits);
-            (t.reduction, t.window_bits, t.karatsuba)
+            (t.reduction, t.window_bits, t.karatsuba, t.karatsuba_square)
         };
-        assert_eq!(at(20), (Reduction::Window, 4, false));
-        assert_eq!(at(30), (Reduction::Truncated, 4, false));
-        for digits in [40, 60, 80] {
-            assert_eq!(at(digits), (Reduction::Truncated, 5, true));
+        assert_eq!(at(20), (Reduction::Window, 4, false, false));
+        assert_eq!(at(30), (Reduction::Truncated, 4, false, false));
+        for digits in [40, 60] {
+            assert_eq!(at(digits), (Reduction::Truncated, 5, true, false));
         }
+        assert_eq!(at(80), (Reduction::Truncated, 5, true, true));
     }
 }
