@@ -62,6 +62,9 @@ pub(super) struct Tuning {
     pub(super) window_bits: usize,
     /// Whether products (not squares) use one level of Karatsuba.
     pub(super) karatsuba: bool,
+    /// Whether squarings run the fused kernel (`fused.rs`; only where the
+    /// size has one: 20 digits) instead of strips and a reduction.
+    pub(super) fused_square: bool,
 }
 
 /// A CPU family's choices, as thresholds in digits (`L = ⌈bits/52⌉`: 20,
@@ -79,6 +82,9 @@ pub(super) struct Thresholds {
     /// Exponent window width from `wide_window_from` digits.
     pub(super) wide_window_bits: usize,
     pub(super) wide_window_from: usize,
+    /// Largest digit count whose squarings run the fused kernel
+    /// ([`Tuning::fused_square`]; 0: none).
+    pub(super) fused_square_up_to: usize,
 }
 
 impl Thresholds {
@@ -101,6 +107,7 @@ impl Thresholds {
                 self.window_bits
             },
             karatsuba: digits >= self.karatsuba_from,
+            fused_square: digits <= self.fused_square_up_to,
         }
     }
 }
@@ -141,7 +148,10 @@ pub(super) enum ProfileId {
 /// is within the run's spread and is left off). The generic path follows
 /// the nearest dedicated size. Re-run after the squarings' narrower strips
 /// ([`square_rows`]; on a loaded machine, so the absolute figures are not
-/// comparable): the same choices win at every size.
+/// comparable): the same choices win at every size. The fused 20-digit
+/// squaring (`fused.rs`): 0.7 to 5 % fewer cycles per squaring than the
+/// strips and the window reduction (`kernel_timing`, three runs), 1024-bit
+/// exponentiations within the machine's spread (docs/PERFORMANCE.md).
 pub(super) struct Zen4;
 
 impl Profile for Zen4 {
@@ -151,6 +161,7 @@ impl Profile for Zen4 {
         window_bits: 4,
         wide_window_bits: 5,
         wide_window_from: 36,
+        fused_square_up_to: 20,
     };
 }
 
@@ -199,6 +210,11 @@ pub(super) fn thresholds_choosing(winners: &[(usize, Tuning)]) -> Thresholds {
         window_bits,
         wide_window_bits,
         wide_window_from: from(&|t| t.window_bits == wide_window_bits),
+        fused_square_up_to: winners
+            .iter()
+            .take_while(|(_, t)| t.fused_square)
+            .last()
+            .map_or(0, |w| w.0),
     }
 }
 
@@ -212,18 +228,21 @@ pub(super) mod sweep {
     static REDUCTION: AtomicUsize = AtomicUsize::new(0);
     static WINDOW: AtomicUsize = AtomicUsize::new(0);
     static KARATSUBA: AtomicUsize = AtomicUsize::new(0);
+    static FUSED: AtomicUsize = AtomicUsize::new(0);
 
     pub(in super::super) fn force(tuning: Option<Tuning>) {
-        let (r, w, k) = match tuning {
-            None => (0, 0, 0),
+        let (r, w, k, f) = match tuning {
+            None => (0, 0, 0, 0),
             Some(t) => (
                 1 + t.reduction as usize,
                 t.window_bits,
                 usize::from(t.karatsuba),
+                usize::from(t.fused_square),
             ),
         };
         WINDOW.store(w, Ordering::Relaxed);
         KARATSUBA.store(k, Ordering::Relaxed);
+        FUSED.store(f, Ordering::Relaxed);
         REDUCTION.store(r, Ordering::Relaxed);
     }
 
@@ -238,6 +257,7 @@ pub(super) mod sweep {
             reduction,
             window_bits: WINDOW.load(Ordering::Relaxed),
             karatsuba: KARATSUBA.load(Ordering::Relaxed) == 1,
+            fused_square: FUSED.load(Ordering::Relaxed) == 1,
         })
     }
 }
@@ -267,12 +287,12 @@ mod tests {
     fn zen4_chooses_as_measured() {
         let at = |digits| {
             let t = Zen4::THRESHOLDS.for_digits(digits);
-            (t.reduction, t.window_bits, t.karatsuba)
+            (t.reduction, t.window_bits, t.karatsuba, t.fused_square)
         };
-        assert_eq!(at(20), (Reduction::Window, 4, false));
-        assert_eq!(at(30), (Reduction::Truncated, 4, false));
+        assert_eq!(at(20), (Reduction::Window, 4, false, true));
+        assert_eq!(at(30), (Reduction::Truncated, 4, false, false));
         for digits in [40, 60, 80] {
-            assert_eq!(at(digits), (Reduction::Truncated, 5, true));
+            assert_eq!(at(digits), (Reduction::Truncated, 5, true, false));
         }
     }
 }
