@@ -17,6 +17,7 @@ mod unroll;
 mod constants;
 mod cpu;
 mod cpu_table;
+mod fused;
 mod karatsuba;
 mod montgomery;
 mod strip;
@@ -472,9 +473,12 @@ mod timing {
     }
 
     /// One Montgomery squaring and multiplication of each dedicated size in
-    /// a loop, in cycles (the core's IFMA issue rate measured in the same
-    /// run), with products and squares by one level of Karatsuba off and
-    /// on (docs/PERFORMANCE.md has their multiply-add counts). Run with `cargo test --release kernel_timing -- --ignored
+    /// a loop, in cycles against the plain kernels' multiply-add counts,
+    /// for each form: plain, products and squares by one level of
+    /// Karatsuba (docs/PERFORMANCE.md has their counts), and the fused
+    /// square. The forms take turns within each round; each figure is its
+    /// best round's time at the fastest IFMA issue rate measured between
+    /// rounds (the least disturbed figures of both). Run with `cargo test --release kernel_timing -- --ignored
     /// --nocapture`.
     #[test]
     #[ignore]
@@ -497,40 +501,48 @@ mod timing {
             arith.one(&mut a);
             arith.one(&mut b);
             let chosen = tuning_of(arith.profile, l);
-            // Both forms in every round, best of 9 rounds: the figures least
-            // disturbed by other load. Karatsuba on: products and squares.
-            let mut best = [(f64::MAX, f64::MAX); 2];
-            let iters = 2_000_000 / (l * l);
-            for _ in 0..9 {
-                for (karatsuba, (sqr, mul)) in [false, true].into_iter().zip(best.iter_mut()) {
+            // (Karatsuba for products and squares, fused square)
+            let forms = [(false, false), (true, false), (false, true)];
+            // Best seconds per squaring and multiplication of each form.
+            let mut best = [(f64::MAX, f64::MAX); 3];
+            let mut rate = 0f64;
+            for _ in 0..15 {
+                // SAFETY: ifma_supported() checked above.
+                rate = rate.max(unsafe { ifma_peak_rate() });
+                for (&(karatsuba, fused_square), best) in forms.iter().zip(&mut best) {
                     sweep::force(Some(Tuning {
                         karatsuba,
                         karatsuba_square: karatsuba,
+                        fused_square,
                         ..chosen
                     }));
-                    // SAFETY: ifma_supported() checked above.
-                    let rate = unsafe { ifma_peak_rate() };
+                    let iters = 5_000;
                     let start = Instant::now();
                     for _ in 0..iters {
                         arith.sqr(&mut b, &a);
                         arith.sqr(&mut a, &b);
                     }
-                    let cycles = start.elapsed().as_secs_f64() * rate / (2 * iters) as f64;
-                    *sqr = sqr.min(cycles);
+                    best.0 = best
+                        .0
+                        .min(start.elapsed().as_secs_f64() / (2 * iters) as f64);
                     let start = Instant::now();
                     for _ in 0..iters {
                         arith.mul(&mut c, &a, &b);
                         arith.mul(&mut b, &a, &c);
                     }
-                    let cycles = start.elapsed().as_secs_f64() * rate / (2 * iters) as f64;
-                    *mul = mul.min(cycles);
+                    best.1 = best
+                        .1
+                        .min(start.elapsed().as_secs_f64() / (2 * iters) as f64);
                 }
             }
             sweep::force(None);
-            for (karatsuba, (sqr, mul)) in [false, true].into_iter().zip(best) {
+            for (&(karatsuba, fused_square), &(sqr, mul)) in forms.iter().zip(&best) {
                 println!(
-                    "L={l} karatsuba={karatsuba}: squaring {sqr:.0} cycles, multiplication \
-                     {mul:.0} cycles"
+                    "L={l} karatsuba={karatsuba} fused_square={fused_square}: squaring {:.0} \
+                     cycles ({} multiply-adds), multiplication {:.0} cycles",
+                    sqr * rate,
+                    3 * l * l + 2 * l,
+                    mul * rate
                 );
             }
         }
@@ -567,19 +579,24 @@ mod timing {
                 for window_bits in [4usize, 5, 6] {
                     for karatsuba in [false, true] {
                         for karatsuba_square in [false, true] {
-                            configs.push((
-                                values,
-                                Tuning {
-                                    reduction,
-                                    window_bits,
-                                    karatsuba,
-                                    karatsuba_square,
-                                },
-                                f64::MAX,
-                            ));
+                            // The fused square exists at 20 digits only.
+                            for fused_square in [false, digits == 20] {
+                                configs.push((
+                                    values,
+                                    Tuning {
+                                        reduction,
+                                        window_bits,
+                                        karatsuba,
+                                        karatsuba_square,
+                                        fused_square,
+                                    },
+                                    f64::MAX,
+                                ));
+                            }
                         }
                     }
                 }
+                configs.dedup_by_key(|c| c.1);
             }
             let bases = vec![0x5au8; 16 * bits / 8];
             let exponents = vec![0xc3u8; 16 * bits / 8];
@@ -603,12 +620,14 @@ mod timing {
             }
             for &(values, tuning, best) in &configs {
                 println!(
-                    "{bits} bits, {values} values, {:?} w={} karatsuba={} karatsuba_square={}: \
+                    "{bits} bits, {values} values, {:?} w={} karatsuba={} karatsuba_square={} \
+                     fused_square={}: \
                      {:.1} µs per value",
                     tuning.reduction,
                     tuning.window_bits,
                     tuning.karatsuba,
                     tuning.karatsuba_square,
+                    tuning.fused_square,
                     best * 1e6
                 );
             }
@@ -710,7 +729,7 @@ mod tests {
                 .mod_exp_batch_on(Backend::Portable, &bases, len + 3, &exponents, exponent_len)
                 .unwrap();
             for reduction in [Reduction::Window, Reduction::Truncated, Reduction::Blocks] {
-                for karatsuba in [false, true] {
+                for (karatsuba, fused_square) in [(false, false), (true, false), (false, true)] {
                     for window_bits in [1usize, 4, 6] {
                         // Both products' forms at once: each is tried on
                         // and off at no extra test time.
@@ -719,6 +738,7 @@ mod tests {
                             window_bits,
                             karatsuba,
                             karatsuba_square: karatsuba,
+                            fused_square,
                         }));
                         let got = ctx
                             .mod_exp_batch_on(
@@ -732,7 +752,8 @@ mod tests {
                         sweep::force(None);
                         assert!(
                             got == expected,
-                            "{bits} bits, {reduction:?}, karatsuba {karatsuba}, window {window_bits}"
+                            "{bits} bits, {reduction:?}, karatsuba {karatsuba}, \
+                             fused square {fused_square}, window {window_bits}"
                         );
                     }
                 }

@@ -27,6 +27,7 @@
 
 use core::arch::x86_64::*;
 
+use super::fused::mont_sqr_fused;
 use super::karatsuba;
 use super::strip::{
     load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, TAIL_ANTI_DIAGONAL,
@@ -60,7 +61,7 @@ pub(super) struct Modulus<'a> {
     pub(super) m_prime: &'a [__m512i],
 }
 
-const DIGIT_MASK: i64 = (1 << 52) - 1;
+pub(super) const DIGIT_MASK: i64 = (1 << 52) - 1;
 
 /// Carries through the columns `v[range]` (plus their diagonal terms),
 /// starting from `carry`, storing the normalized digits when `STORE`;
@@ -142,6 +143,11 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize, P: Profile>(
     a: &[__m512i],
 ) {
     let l = digits::<L>(l);
+    // The profile may square 20 digits in one fused pass (`fused.rs`).
+    if L == 20 && tuning::<P>(l).fused_square {
+        mont_sqr_fused::<20>(modulus, out, a);
+        return;
+    }
     debug_assert_normalized(&a[..l]);
     if karatsuba_square::<P, L>() && karatsuba::square::<L>(work, a) {
         reduce::<L, TI, P>(l, modulus, work, out, None);
@@ -413,7 +419,7 @@ fn finish(
 /// Debug check: every lane of every digit is normalized (`< 2^52`), as
 /// IFMA operands must be (it reads only their low 52 bits, so a larger
 /// digit would be silently truncated).
-fn debug_assert_normalized(digits: &[__m512i]) {
+pub(super) fn debug_assert_normalized(digits: &[__m512i]) {
     if cfg!(debug_assertions) {
         for &digit in digits {
             assert!(
@@ -426,7 +432,7 @@ fn debug_assert_normalized(digits: &[__m512i]) {
 
 /// Debug check of the column bound in the module documentation: a column
 /// (with its carry) stays within `±2^62`, so no 64-bit lane wraps.
-fn debug_assert_column_bound(column: __m512i) {
+pub(super) fn debug_assert_column_bound(column: __m512i) {
     if cfg!(debug_assertions) {
         assert!(
             lanes(column)

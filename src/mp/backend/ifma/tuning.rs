@@ -84,6 +84,9 @@ pub(super) struct Tuning {
     /// Whether squares use one level of Karatsuba (three half squares;
     /// only where [`half_square_rows`] has a width).
     pub(super) karatsuba_square: bool,
+    /// Whether squarings run the fused kernel (`fused.rs`; only where the
+    /// size has one: 20 digits) instead of strips and a reduction.
+    pub(super) fused_square: bool,
 }
 
 /// A CPU family's choices, as thresholds in digits (`L = ⌈bits/52⌉`: 20,
@@ -103,6 +106,9 @@ pub(super) struct Thresholds {
     /// Exponent window width from `wide_window_from` digits.
     pub(super) wide_window_bits: usize,
     pub(super) wide_window_from: usize,
+    /// Largest digit count whose squarings run the fused kernel
+    /// ([`Tuning::fused_square`]; 0: none).
+    pub(super) fused_square_up_to: usize,
 }
 
 impl Thresholds {
@@ -126,6 +132,7 @@ impl Thresholds {
             },
             karatsuba: digits >= self.karatsuba_from,
             karatsuba_square: digits >= self.karatsuba_square_from,
+            fused_square: digits <= self.fused_square_up_to,
         }
     }
 }
@@ -166,7 +173,10 @@ pub(super) enum ProfileId {
 /// is within the run's spread and is left off). The generic path follows
 /// the nearest dedicated size. Re-run after the squarings' narrower strips
 /// ([`square_rows`]; on a loaded machine, so the absolute figures are not
-/// comparable): the same choices win at every size.
+/// comparable): the same choices win at every size. The fused 20-digit
+/// squaring (`fused.rs`): 0.7 to 5 % fewer cycles per squaring than the
+/// strips and the window reduction (`kernel_timing`, three runs), 1024-bit
+/// exponentiations within the machine's spread (docs/PERFORMANCE.md).
 ///
 /// Squares by one level of Karatsuba (issue 26, second attempt; widths in
 /// [`half_square_rows`]): `tuning_sweep`, the chosen form with and without
@@ -185,6 +195,7 @@ impl Profile for Zen4 {
         window_bits: 4,
         wide_window_bits: 5,
         wide_window_from: 36,
+        fused_square_up_to: 20,
     };
 }
 
@@ -249,6 +260,11 @@ pub(super) fn thresholds_choosing(winners: &[(usize, Tuning)]) -> Thresholds {
         window_bits,
         wide_window_bits,
         wide_window_from: from(&|t| t.window_bits == wide_window_bits),
+        fused_square_up_to: winners
+            .iter()
+            .take_while(|(_, t)| t.fused_square)
+            .last()
+            .map_or(0, |w| w.0),
     }
 }
 
@@ -263,20 +279,23 @@ pub(super) mod sweep {
     static WINDOW: AtomicUsize = AtomicUsize::new(0);
     static KARATSUBA: AtomicUsize = AtomicUsize::new(0);
     static KARATSUBA_SQUARE: AtomicUsize = AtomicUsize::new(0);
+    static FUSED: AtomicUsize = AtomicUsize::new(0);
 
     pub(in super::super) fn force(tuning: Option<Tuning>) {
-        let (r, w, k, ks) = match tuning {
-            None => (0, 0, 0, 0),
+        let (r, w, k, ks, f) = match tuning {
+            None => (0, 0, 0, 0, 0),
             Some(t) => (
                 1 + t.reduction as usize,
                 t.window_bits,
                 usize::from(t.karatsuba),
                 usize::from(t.karatsuba_square),
+                usize::from(t.fused_square),
             ),
         };
         WINDOW.store(w, Ordering::Relaxed);
         KARATSUBA.store(k, Ordering::Relaxed);
         KARATSUBA_SQUARE.store(ks, Ordering::Relaxed);
+        FUSED.store(f, Ordering::Relaxed);
         REDUCTION.store(r, Ordering::Relaxed);
     }
 
@@ -292,6 +311,7 @@ pub(super) mod sweep {
             window_bits: WINDOW.load(Ordering::Relaxed),
             karatsuba: KARATSUBA.load(Ordering::Relaxed) == 1,
             karatsuba_square: KARATSUBA_SQUARE.load(Ordering::Relaxed) == 1,
+            fused_square: FUSED.load(Ordering::Relaxed) == 1,
         })
     }
 }
@@ -321,13 +341,19 @@ mod tests {
     fn zen4_chooses_as_measured() {
         let at = |digits| {
             let t = Zen4::THRESHOLDS.for_digits(digits);
-            (t.reduction, t.window_bits, t.karatsuba, t.karatsuba_square)
+            (
+                t.reduction,
+                t.window_bits,
+                t.karatsuba,
+                t.karatsuba_square,
+                t.fused_square,
+            )
         };
-        assert_eq!(at(20), (Reduction::Window, 4, false, false));
-        assert_eq!(at(30), (Reduction::Truncated, 4, false, false));
+        assert_eq!(at(20), (Reduction::Window, 4, false, false, true));
+        assert_eq!(at(30), (Reduction::Truncated, 4, false, false, false));
         for digits in [40, 60] {
-            assert_eq!(at(digits), (Reduction::Truncated, 5, true, false));
+            assert_eq!(at(digits), (Reduction::Truncated, 5, true, false, false));
         }
-        assert_eq!(at(80), (Reduction::Truncated, 5, true, true));
+        assert_eq!(at(80), (Reduction::Truncated, 5, true, true, false));
     }
 }

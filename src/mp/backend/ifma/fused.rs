@@ -1,0 +1,211 @@
+//! Montgomery squaring with the square and the word-by-word reduction
+//! fused into one straight-line pass over a register window: no product
+//! column goes through memory (small `L`; the profile chooses it,
+//! `tuning.rs`).
+//!
+//! The window holds the `L + 1` live columns `i .. i + L` while row `i`
+//! runs (`acc[p]` is column `i + p`). Row `i` adds the reduction's row
+//! (`y_i·m`, `y_i` taken from column `i`, which it clears; the carry into
+//! column `i + 1`) and the square's row `i` (operand scanning: `a_i^2` at
+//! columns `2i, 2i+1`, `a_i·(2a)_j` for `j > i` at `i+j, i+j+1`), then
+//! slides the window. Column `i` receives nothing from the square's rows
+//! after row `i/2`, so it is complete when its quotient digit is taken.
+//! The dependency chain from row to row (two multiply-adds into column
+//! `i + 1`, the carry, `y_{i+1}`) comes first in each row's code, so that
+//! the processor, which issues the oldest ready instruction first, starts
+//! the next row while the square's multiply-adds (off the chain: the
+//! square's row `i >= 2` only touches columns `>= i + 2`) and the rest of
+//! `y_i·m` keep the multiplier busy. Empty `asm` barriers hold the
+//! compiler to that order (`row_boundary`, `sequence_after`).
+//!
+//! Each cross product is formed once: the other operand is `b = 2a` with
+//! normalized digits, `b_j = 2a_j − t_j·2^52 + t_{j−1}` (`t_j` the top bit
+//! of `a_j`; `2a < 4m <= R`, so `t_{L−1} = 0` and `b` has `L` digits).
+//! Then `Σ_{i<j} a_i·b_j·β^(i+j) = 2·Σ_{i<j} a_i·a_j·β^(i+j) +
+//! Σ_k t_k·a_k·β^(2k+1)` (`β = 2^52`; the terms `i < k` of `t_k` cancel
+//! between the two shifted sums), so row `k` subtracts `t_k·a_k` from
+//! column `2k + 1` with vector logic. Multiply-adds: `L^2 + L` for the
+//! square, `2L^2 + L` for the reduction, as the separated kernels.
+//!
+//! Column bounds as in `montgomery.rs`: a column collects at most `2L`
+//! halves of the square and `2L` of `y·m`, each `< 2^52`, less one
+//! correction `< 2^52`, plus a carry: within `±2^62`; it may be negative
+//! for a while, so the carries shift arithmetically.
+
+use core::arch::x86_64::*;
+
+use super::montgomery::{debug_assert_column_bound, debug_assert_normalized, Modulus, DIGIT_MASK};
+use super::vectors::lanes;
+
+/// Largest digit count of the fused squaring: `L + 1` accumulators, two
+/// quotient digits, the row's digit `a_i`, `m'_0` and a temporary must fit
+/// in the 32 zmm registers with room for the compiler's scheduling.
+const MAX_FUSED_DIGITS: usize = 24;
+
+/// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits),
+/// in one straight-line pass (see the module documentation).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+// The last row's (and the unrolled list's dead rows') next quotient digit
+// is assigned and not read.
+#[allow(unused_assignments)]
+pub(super) fn mont_sqr_fused<const L: usize>(
+    modulus: &Modulus<'_>,
+    out: &mut [__m512i],
+    a: &[__m512i],
+) {
+    const { assert!(L >= 2 && L <= MAX_FUSED_DIGITS) };
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(DIGIT_MASK);
+    let a = &a[..L];
+    debug_assert_normalized(a);
+    let m = &modulus.m_padded[1..L + 1];
+    let k0 = modulus.m_prime[0];
+
+    // b = 2a, normalized: each digit's top bit moves into the next digit.
+    let mut b = [zero; MAX_FUSED_DIGITS];
+    unrolled_window!(j < L => {
+        let low = _mm512_and_si512(_mm512_slli_epi64::<1>(a[j]), mask);
+        b[j] = if j == 0 {
+            low
+        } else {
+            _mm512_or_si512(low, _mm512_srli_epi64::<51>(a[j.saturating_sub(1)]))
+        };
+    });
+    debug_assert!(
+        lanes(a[L - 1]).iter().all(|&d| d < 1 << 51),
+        "2a < R: the top digit's top bit is clear"
+    );
+
+    // Indexed only by compile-time constants (`unroll.rs`): the window lives
+    // in registers.
+    let mut acc = [zero; MAX_FUSED_DIGITS + 1];
+
+    // The square's row `$i` (window at column `$i`), the terms whose
+    // position `$p` passes `$wanted`: the diagonal at positions i, i+1,
+    // less the correction t_i·a_i at i+1 (a_i masked by its top bit spread
+    // over the lane), and a_i·b_j at j, j+1 for j > i.
+    macro_rules! square_row {
+        ($i:expr, $ai:expr, |$p:ident| $wanted:expr) => {{
+            let i: usize = $i;
+            let ai: __m512i = $ai;
+            if { let $p = i; $wanted } {
+                acc[i] = _mm512_madd52lo_epu64(acc[i], ai, ai);
+            }
+            if { let $p = i + 1; $wanted } {
+                let top = _mm512_srai_epi64::<63>(_mm512_slli_epi64::<12>(ai));
+                acc[i + 1] = _mm512_sub_epi64(
+                    _mm512_madd52hi_epu64(acc[i + 1], ai, ai),
+                    _mm512_and_si512(ai, top),
+                );
+            }
+            unrolled_window!(j < L => {
+                if j > i {
+                    if { let $p = j; $wanted } {
+                        acc[j] = _mm512_madd52lo_epu64(acc[j], ai, b[j]);
+                    }
+                    if { let $p = j + 1; $wanted } {
+                        acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], ai, b[j]);
+                    }
+                }
+            });
+        }};
+    }
+
+    // Each row first finishes columns i and i+1 and takes the next
+    // quotient digit (the dependency chain from row to row), then adds the
+    // rest of y·m and the square's row, which wait for nothing but the
+    // quotient digit: the processor issues the next quotient digit as soon
+    // as it is ready, ahead of this row's bulk. Square terms that land in
+    // columns i or i+1 (rows 0 and 1 only) come before the chain; every
+    // other term lands in a column >= i + 2, whose quotient digit is taken
+    // in a later row.
+    square_row!(0, a[0], |p| p <= 1);
+    let mut y = _mm512_madd52lo_epu64(zero, acc[0], k0);
+    unrolled_window!(i < L => {
+        if i == 1 {
+            square_row!(1, a[1], |p| p <= 1);
+        }
+        debug_assert_column_bound(acc[0]);
+        acc[0] = _mm512_madd52lo_epu64(acc[0], y, m[0]);
+        acc[1] = _mm512_madd52hi_epu64(acc[1], y, m[0]);
+        acc[1] = _mm512_madd52lo_epu64(acc[1], y, m[1]);
+        // acc_0 is a multiple of 2^52 now; column i+1 is complete with its
+        // carry.
+        acc[1] = _mm512_add_epi64(acc[1], _mm512_srai_epi64::<52>(acc[0]));
+        let y_next = if i + 1 < L {
+            _mm512_madd52lo_epu64(zero, acc[1], k0)
+        } else {
+            zero
+        };
+        // The rest of the row after the next quotient digit (in the code:
+        // the processor issues the oldest ready instruction first).
+        let mut ai = a[i];
+        sequence_after(y_next, &mut y, &mut ai);
+        unrolled_window!(j < L => {
+            if j >= 1 {
+                acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
+            }
+            if j >= 2 {
+                acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
+            }
+        });
+        square_row!(i, ai, |p| p >= 2);
+        unrolled_window!(j < L => {
+            acc[j] = acc[j + 1];
+        });
+        acc[L] = zero;
+        y = y_next;
+        unrolled_window!(j < L + 1 => {
+            row_boundary(&mut acc[j]);
+        });
+    });
+
+    let out = &mut out[..L];
+    let mut carry = zero;
+    unrolled_window!(j < L => {
+        debug_assert_column_bound(acc[j]);
+        let sum = _mm512_add_epi64(acc[j], carry);
+        out[j] = _mm512_and_si512(sum, mask);
+        carry = _mm512_srai_epi64::<52>(sum);
+    });
+    debug_assert!(lanes(carry).iter().all(|&c| c == 0), "result < 2m < R");
+}
+
+/// Marks the end of a row for the compiler: `v` (an accumulator) is in a
+/// register here and unchanged. Without it LLVM schedules the straight
+/// line by columns, each a chain of dependent multiply-adds, and spills
+/// the window; with it every row's work stays between its boundaries (the
+/// processor still overlaps rows: nothing is emitted).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn row_boundary(v: &mut __m512i) {
+    // SAFETY: an empty instruction sequence: `v` is unchanged, only hidden
+    // from the optimiser (no memory, stack or flags touched).
+    unsafe {
+        core::arch::asm!(
+            "/* {0} */",
+            inout(zmm_reg) * v,
+            options(nomem, nostack, preserves_flags)
+        );
+    }
+}
+
+/// Orders the compiler's code: `first` is computed before anything that
+/// uses `y` or `ai` after this point (both pass through unchanged; nothing
+/// is emitted).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn sequence_after(first: __m512i, y: &mut __m512i, ai: &mut __m512i) {
+    // SAFETY: an empty instruction sequence: `y` and `ai` are unchanged,
+    // only hidden from the optimiser (no memory, stack or flags touched).
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} */",
+            in(zmm_reg) first,
+            inout(zmm_reg) *y,
+            inout(zmm_reg) *ai,
+            options(nomem, nostack, preserves_flags)
+        );
+    }
+}
