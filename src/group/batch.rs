@@ -173,14 +173,32 @@ pub fn mul_by_key<G: PrimeOrderGroup>(
 
 /// `s_i·X_i` for every element of a batch received, encoded into `out`
 /// (`ELEMENT_LEN` bytes each), constant time in the scalars: the client's
-/// unblinding. The products are secret: nothing of them is kept.
+/// unblinding. The engine takes the batch but its `portable_tail` (a
+/// checked request's answer has one element past the caller's, its
+/// balancer's, which the check decoded one at a time). The products are
+/// secret: nothing of them is kept.
 pub fn mul_each<G: PrimeOrderGroup>(
     scalars: &[G::Scalar],
     batch: ReceivedBatch<'_, G>,
     out: &mut [u8],
 ) {
-    if let Some(cpu) = Lanes::<G>::runs() {
-        if Lanes::<G>::mul_each(cpu, scalars, batch.encoded, batch.vectors(), out) {
+    if let Some(cpu) = Lanes::<G>::runs().filter(|_| scalars.len() == batch.count()) {
+        let count = batch.count();
+        let tail = Lanes::<G>::portable_tail(count);
+        let head = count - tail;
+        let (head_out, tail_out) = out.split_at_mut(head * G::ELEMENT_LEN);
+        let head_encoded = &batch.encoded[..head_out.len()];
+        if head == 0
+            || Lanes::<G>::mul_each(cpu, &scalars[..head], head_encoded, batch.vectors(), head_out)
+        {
+            if tail > 0 {
+                let products = Zeroizing::new(G::mul_each_encode(
+                    &scalars[head..],
+                    &batch.tail(tail).elements(),
+                    tail_out,
+                ));
+                drop(products);
+            }
             return;
         }
     }
