@@ -189,7 +189,13 @@ pub fn mul_each<G: PrimeOrderGroup>(
         let (head_out, tail_out) = out.split_at_mut(head * G::ELEMENT_LEN);
         let head_encoded = &batch.encoded[..head_out.len()];
         if head == 0
-            || Lanes::<G>::mul_each(cpu, &scalars[..head], head_encoded, batch.vectors(), head_out)
+            || Lanes::<G>::mul_each(
+                cpu,
+                &scalars[..head],
+                head_encoded,
+                batch.vectors(),
+                head_out,
+            )
         {
             if tail > 0 {
                 let products = Zeroizing::new(G::mul_each_encode(
@@ -221,15 +227,32 @@ fn engine_msm<G: PrimeOrderGroup>(
 }
 
 /// [`engine_msm`] of short scalars, if the engine runs and takes the
-/// batch.
+/// batch. Where the engine's check left a tail to the one-at-a-time path
+/// (a checked request's answer: the balancer's element past the
+/// caller's), the tail's elements, decoded already, are summed by
+/// `one_at_a_time` (the group's method of the same timing) and added,
+/// rather than decoded again in a vector of their own.
 fn engine_short_msm<G: PrimeOrderGroup>(
     scalars: &[ShortScalar],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
+    one_at_a_time: fn(&[ShortScalar], &[G::Element], usize) -> G::Element,
 ) -> Option<G::Element> {
     let cpu = Lanes::<G>::runs()?;
     let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    engine_msm(cpu, &bytes, batch, bits)
+    let count = batch.count();
+    let tail = batch.lanes.map_or(0, |lanes| lanes.tail.len());
+    if tail == 0 || tail == count || scalars.len() != count {
+        return engine_msm(cpu, &bytes, batch, bits);
+    }
+    let head = count - tail;
+    let encoded = &batch.encoded[..head * G::ELEMENT_LEN];
+    let sum = Lanes::<G>::msm(cpu, &bytes[..head], encoded, batch.vectors(), bits)?;
+    let tail_elements = &batch.lanes?.tail;
+    Some(G::add(
+        &sum,
+        &one_at_a_time(&scalars[head..], tail_elements, bits),
+    ))
 }
 
 /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time in
@@ -239,7 +262,7 @@ pub fn msm_short_ct<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_short_msm(scalars, &batch, bits)
+    engine_short_msm(scalars, &batch, bits, G::msm_short_ct)
         .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
 }
 
@@ -251,7 +274,7 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_short_msm(scalars, &batch, bits)
+    engine_short_msm(scalars, &batch, bits, G::msm_short_vartime)
         .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
 }
 

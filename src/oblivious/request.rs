@@ -442,7 +442,11 @@ mod tests {
                     let mut kept: Vec<usize> = (0..sent).collect();
                     kept.remove(position);
                     kept.truncate(count);
-                    assert_eq!(caller_slots(position, count), kept, "{sent} {count} {position}");
+                    assert_eq!(
+                        caller_slots(position, count),
+                        kept,
+                        "{sent} {count} {position}"
+                    );
                 }
             }
         }

@@ -1,11 +1,25 @@
 //! BLS12-381 G1 points, 8 at once, in homogeneous projective coordinates
-//! `(X : Y : Z)` for `(X/Z, Y/Z)`, with the complete addition of Renes,
-//! Costello and Batina (eprint 2015/1060, algorithm 7 for `a = 0`, `3b =
-//! 12`): right for every pair of points of `E(GF(p))`, the identity `(0 :
-//! 1 : 0)` and equal operands included, with no lane mask. For sums of
+//! `(X : Y : Z)` for `(X/Z, Y/Z)`, with the complete addition and doubling
+//! of Renes, Costello and Batina (eprint 2015/1060, algorithms 7 and 9
+//! for `a = 0`, `3b = 12`): right for every pair of points of
+//! `E(GF(p))`, the identity `(0 : 1 : 0)` and equal or opposite operands
+//! included, with no lane mask (the formulas are complete on a curve
+//! without points of order 2; `E(GF(p))` has odd order). For sums of
 //! points a malicious server may have chosen (`msm.rs`), where any two
-//! partial sums could meet; 12 multiplications and one by `3b` per
-//! addition.
+//! partial sums could meet.
+//!
+//! Cost and bounds. The formulas are computed as written, with the
+//! multiplications by `3b = 12` done as shifts (`12·a = 8a + 4a`), every
+//! linear step one unreduced `Fp8::combination` (its bias a multiple of
+//! p covering what it subtracts, its bound asserted in debug builds), and
+//! each output coordinate, a sum of two products in both formulas but
+//! the doubling's X and Z, one `Fp8::mul_sum` (the two products reduced
+//! once). Operands are below `2p` (products, sums of products, decoded
+//! coordinates, the identity's 0 and 1); the unreduced values stay below
+//! `148p`, and every product below `1,924·p²` (the doubling's `(t0 −
+//! 3·3b·t2)·(t0 + 3b·t2)`, `74p · 26p`), far below the `2^34·p²` that
+//! `Fp8::mul` and `Fp8::mul_sum` take, so every coordinate returned is
+//! again below `2p`.
 
 use core::arch::x86_64::__mmask8;
 
@@ -99,7 +113,8 @@ impl Projective8 {
         let b3_t2 = Fp8::combination::<0, 24, 2, 0>([(&zz, 3), (&zz, 2)], []);
         // 2·(t0 − 3·b3_t2) below 148p, t0 − 3·b3_t2 below 74p, t0 + b3_t2
         // below 26p, 8·t0 below 16p.
-        let twice_t0_minus = Fp8::combination::<144, 148, 1, 2>([(&t0, 1)], [(&b3_t2, 2), (&b3_t2, 1)]);
+        let twice_t0_minus =
+            Fp8::combination::<144, 148, 1, 2>([(&t0, 1)], [(&b3_t2, 2), (&b3_t2, 1)]);
         let t0_minus = Fp8::combination::<72, 74, 1, 2>([(&t0, 0)], [(&b3_t2, 1), (&b3_t2, 0)]);
         let t0_plus = Fp8::combination::<0, 26, 2, 0>([(&t0, 0), (&b3_t2, 0)], []);
         let eight_t0 = Fp8::combination::<0, 16, 1, 0>([(&t0, 3)], []);

@@ -520,7 +520,10 @@ fn complete_formulas_match_blst() {
     // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
     let results = unsafe {
         let [(a, _), (b, _)] = decode_each(&[bytes, other_bytes]);
-        let (a, b) = (Projective8::from_affine(&a.point), Projective8::from_affine(&b.point));
+        let (a, b) = (
+            Projective8::from_affine(&a.point),
+            Projective8::from_affine(&b.point),
+        );
         let o = Projective8::identity();
         let two_a = a.add(&a);
         let sums = [
@@ -873,12 +876,18 @@ fn msm_matches_blst() {
             .collect();
         let encoded: Vec<u8> = chosen.iter().flat_map(encoding).collect();
         let scalars: Vec<ShortScalar> = (0..40)
-            .map(|i| ShortScalar::from_u128(u128::from(random_bytes::<1>(&mut state)[0] % 4 + i % 2)))
+            .map(|i| {
+                ShortScalar::from_u128(u128::from(random_bytes::<1>(&mut state)[0] % 4 + i % 2))
+            })
             .collect();
-        let expected = chosen.iter().zip(&scalars).fold(Bls12381G1::identity(), |sum, (p, d)| {
-            Bls12381G1::add(&sum, &Bls12381G1::mul(p, &d.to_scalar::<Bls12381G1>()))
-        });
-        let sum = batch::msm_short_ct::<Bls12381G1>(&scalars, ReceivedBatch::new(&encoded, None), 65);
+        let expected = chosen
+            .iter()
+            .zip(&scalars)
+            .fold(Bls12381G1::identity(), |sum, (p, d)| {
+                Bls12381G1::add(&sum, &Bls12381G1::mul(p, &d.to_scalar::<Bls12381G1>()))
+            });
+        let sum =
+            batch::msm_short_ct::<Bls12381G1>(&scalars, ReceivedBatch::new(&encoded, None), 65);
         assert_eq!(encoding(&sum), encoding(&expected), "opposite {opposite}");
     }
     // A sum that is the identity: d·P + d·(−P).

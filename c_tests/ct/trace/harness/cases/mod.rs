@@ -191,6 +191,17 @@ pub const ALL: &[Case] = &[
         runs: 3,
         run: |v| oprf::client_finalize::<Bls12381G1>(8, v),
     },
+    // The checked client: 7 inputs and the balancer fill one vector.
+    Case {
+        name: "bls12381_checked_blind",
+        runs: 3,
+        run: |v| oprf::checked_blind::<Bls12381G1>(7, v),
+    },
+    Case {
+        name: "bls12381_checked_finalize",
+        runs: 3,
+        run: |v| oprf::checked_finalize::<Bls12381G1>(7, v),
+    },
     Case {
         name: "bls12381_signing_share",
         runs: 3,
