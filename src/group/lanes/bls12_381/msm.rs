@@ -8,9 +8,14 @@
 //!
 //! The points may come from a malicious server, which could choose them
 //! so that two partial sums meet (all equal, say): the sums and the
-//! tables are kept in projective coordinates with complete additions
-//! (`complete.rs`), which need no mask. The points are in G1 (decoded
-//! and checked, or the engine's own).
+//! tables are kept in projective coordinates with complete additions and
+//! doublings (`complete.rs`), which need no mask. The points are in G1
+//! (decoded and checked, or the engine's own).
+//!
+//! Cost per vector of 8 points at 65-bit factors (the balancer's), about
+//! 105,000 TSC ticks (`timing.rs`): 17 additions to the accumulator, the
+//! table's 3 additions and 4 doublings, and a share of the pass's 68
+//! doublings.
 
 use zeroize::Zeroizing;
 
