@@ -226,6 +226,14 @@ fn engine_msm<G: PrimeOrderGroup>(
     Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits)
 }
 
+/// A group's one-at-a-time `Σ d_i·X_i` of short scalars
+/// ([`PrimeOrderGroup::msm_short_ct`] or its variable-time twin).
+type ShortSum<G> = fn(
+    &[ShortScalar],
+    &[<G as PrimeOrderGroup>::Element],
+    usize,
+) -> <G as PrimeOrderGroup>::Element;
+
 /// [`engine_msm`] of short scalars, if the engine runs and takes the
 /// batch. Where the engine's check left a tail to the one-at-a-time path
 /// (a checked request's answer: the balancer's element past the
@@ -236,7 +244,7 @@ fn engine_short_msm<G: PrimeOrderGroup>(
     scalars: &[ShortScalar],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
-    one_at_a_time: fn(&[ShortScalar], &[G::Element], usize) -> G::Element,
+    one_at_a_time: ShortSum<G>,
 ) -> Option<G::Element> {
     let cpu = Lanes::<G>::runs()?;
     let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
