@@ -75,6 +75,36 @@ impl<G: PrimeOrderGroup> Blinding<G> {
         unblinded
     }
 
+    /// [`Blinding::unblind_received`] for an answer that holds this
+    /// batch's answers among others (a checked request's balancer and
+    /// padding) at `slots` (one per input, public): the whole answer is
+    /// unblinded as received, the other slots by 1 and their results
+    /// dropped, so that a group's engine works from the points its check
+    /// kept, which are laid out by slot.
+    pub(crate) fn unblind_among(
+        &self,
+        evaluated: &EvaluatedElements<G>,
+        slots: &[usize],
+    ) -> Zeroizing<Vec<u8>> {
+        debug_assert_eq!(slots.len(), self.blinds.len());
+        let len = G::ELEMENT_LEN;
+        let inverses = self.inverted_blinds();
+        // Sized once: a vector that grew would free copies of the inverses
+        // without wiping them.
+        let mut scalars = Vec::with_capacity(evaluated.len());
+        scalars.resize(evaluated.len(), G::scalar_from_u64(1));
+        for (&slot, inverse) in slots.iter().zip(inverses) {
+            scalars[slot] = inverse;
+        }
+        let mut all = Zeroizing::new(vec![0u8; evaluated.as_bytes().len()]);
+        crate::group::batch::mul_each(&scalars, evaluated.received(), &mut all);
+        let mut unblinded = Zeroizing::new(vec![0u8; slots.len() * len]);
+        for (out, &slot) in unblinded.chunks_exact_mut(len).zip(slots) {
+            out.copy_from_slice(&all[slot * len..(slot + 1) * len]);
+        }
+        unblinded
+    }
+
     /// `r_i^{-1}` for every blind (one batch inversion), wiped on drop.
     fn inverted_blinds(&self) -> Vec<G::Scalar> {
         let mut inverses = self.blinds.to_vec();

@@ -173,14 +173,38 @@ pub fn mul_by_key<G: PrimeOrderGroup>(
 
 /// `s_i·X_i` for every element of a batch received, encoded into `out`
 /// (`ELEMENT_LEN` bytes each), constant time in the scalars: the client's
-/// unblinding. The products are secret: nothing of them is kept.
+/// unblinding. The engine takes the batch but its `portable_tail` (a
+/// checked request's answer has one element past the caller's, its
+/// balancer's, which the check decoded one at a time). The products are
+/// secret: nothing of them is kept.
 pub fn mul_each<G: PrimeOrderGroup>(
     scalars: &[G::Scalar],
     batch: ReceivedBatch<'_, G>,
     out: &mut [u8],
 ) {
-    if let Some(cpu) = Lanes::<G>::runs() {
-        if Lanes::<G>::mul_each(cpu, scalars, batch.encoded, batch.vectors(), out) {
+    if let Some(cpu) = Lanes::<G>::runs().filter(|_| scalars.len() == batch.count()) {
+        let count = batch.count();
+        let tail = Lanes::<G>::portable_tail(count);
+        let head = count - tail;
+        let (head_out, tail_out) = out.split_at_mut(head * G::ELEMENT_LEN);
+        let head_encoded = &batch.encoded[..head_out.len()];
+        if head == 0
+            || Lanes::<G>::mul_each(
+                cpu,
+                &scalars[..head],
+                head_encoded,
+                batch.vectors(),
+                head_out,
+            )
+        {
+            if tail > 0 {
+                let products = Zeroizing::new(G::mul_each_encode(
+                    &scalars[head..],
+                    &batch.tail(tail).elements(),
+                    tail_out,
+                ));
+                drop(products);
+            }
             return;
         }
     }
@@ -202,16 +226,41 @@ fn engine_msm<G: PrimeOrderGroup>(
     Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits)
 }
 
+/// A group's one-at-a-time `Σ d_i·X_i` of short scalars
+/// ([`PrimeOrderGroup::msm_short_ct`] or its variable-time twin).
+type ShortSum<G> = fn(
+    &[ShortScalar],
+    &[<G as PrimeOrderGroup>::Element],
+    usize,
+) -> <G as PrimeOrderGroup>::Element;
+
 /// [`engine_msm`] of short scalars, if the engine runs and takes the
-/// batch.
+/// batch. Where the engine's check left a tail to the one-at-a-time path
+/// (a checked request's answer: the balancer's element past the
+/// caller's), the tail's elements, decoded already, are summed by
+/// `one_at_a_time` (the group's method of the same timing) and added,
+/// rather than decoded again in a vector of their own.
 fn engine_short_msm<G: PrimeOrderGroup>(
     scalars: &[ShortScalar],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
+    one_at_a_time: ShortSum<G>,
 ) -> Option<G::Element> {
     let cpu = Lanes::<G>::runs()?;
     let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    engine_msm(cpu, &bytes, batch, bits)
+    let count = batch.count();
+    let tail = batch.lanes.map_or(0, |lanes| lanes.tail.len());
+    if tail == 0 || tail == count || scalars.len() != count {
+        return engine_msm(cpu, &bytes, batch, bits);
+    }
+    let head = count - tail;
+    let encoded = &batch.encoded[..head * G::ELEMENT_LEN];
+    let sum = Lanes::<G>::msm(cpu, &bytes[..head], encoded, batch.vectors(), bits)?;
+    let tail_elements = &batch.lanes?.tail;
+    Some(G::add(
+        &sum,
+        &one_at_a_time(&scalars[head..], tail_elements, bits),
+    ))
 }
 
 /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time in
@@ -221,7 +270,7 @@ pub fn msm_short_ct<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_short_msm(scalars, &batch, bits)
+    engine_short_msm(scalars, &batch, bits, G::msm_short_ct)
         .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
 }
 
@@ -233,7 +282,7 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_short_msm(scalars, &batch, bits)
+    engine_short_msm(scalars, &batch, bits, G::msm_short_vartime)
         .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
 }
 

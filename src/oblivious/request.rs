@@ -221,6 +221,22 @@ impl<G: PrimeOrderGroup> Request<G> {
         self,
         response: &EvaluatedElements<G>,
     ) -> Result<EvaluatedElements<G>, Error> {
+        self.check_answer(response)?;
+        Ok(response.without_slot(self.position, self.count))
+    }
+
+    /// [`Request::verify`] for a caller that works on the whole answer in
+    /// the order sent (a group's engine keeps the points of an answer it
+    /// checked by slot, and an answer without the balancer's slot would
+    /// lose them): the slots of the caller's answers, in order, public
+    /// once the check has run.
+    pub(crate) fn verify_slots(self, response: &EvaluatedElements<G>) -> Result<Vec<usize>, Error> {
+        self.check_answer(response)?;
+        Ok(caller_slots(self.position, self.count))
+    }
+
+    /// The check of [`Request::verify`], which spends the coins.
+    fn check_answer(&self, response: &EvaluatedElements<G>) -> Result<(), Error> {
         if response.len() != self.len() {
             return Err(Error::BadLength);
         }
@@ -239,7 +255,7 @@ impl<G: PrimeOrderGroup> Request<G> {
         if !holds {
             return Err(Error::VerificationFailed);
         }
-        Ok(response.without_slot(self.position, self.count))
+        Ok(())
     }
 
     /// Marks the coins public for constant-time analysis ([`crate::secret_marks`]):
@@ -345,6 +361,13 @@ pub fn request_len(check: Check, kappa: Kappa, count: usize) -> usize {
     count + padding_count(check, kappa, count) + 1
 }
 
+/// The slots of a request's first `count` elements (the caller's) when
+/// its balancer sits at slot `position` (the padding follows the caller's
+/// elements): every slot but the balancer's, from the first.
+fn caller_slots(position: usize, count: usize) -> Vec<usize> {
+    (0..count).map(|i| i + usize::from(i >= position)).collect()
+}
+
 fn padding_count(check: Check, kappa: Kappa, count: usize) -> usize {
     match check {
         // `s` (a full-size secret scalar) hides the relation.
@@ -407,5 +430,25 @@ mod tests {
         // The two cases the old rule got wrong.
         assert_eq!(request_len(Check::KeyFree, Kappa::new(64).unwrap(), 1), 5);
         assert_eq!(request_len(Check::KeyFree, Kappa::new(128).unwrap(), 1), 3);
+    }
+
+    /// The caller's slots are those `without_slot` and `callers_answers`
+    /// keep: every slot but the balancer's, the first `count` of them.
+    #[test]
+    fn caller_slots_skip_the_balancer() {
+        for sent in 2..=12 {
+            for count in 1..sent {
+                for position in 0..sent {
+                    let mut kept: Vec<usize> = (0..sent).collect();
+                    kept.remove(position);
+                    kept.truncate(count);
+                    assert_eq!(
+                        caller_slots(position, count),
+                        kept,
+                        "{sent} {count} {position}"
+                    );
+                }
+            }
+        }
     }
 }

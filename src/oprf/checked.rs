@@ -7,7 +7,7 @@
 
 use rand_core::CryptoRng;
 
-use super::client::{finalize_received, Output};
+use super::client::{finalize_outputs, finalize_received, Output};
 use super::context::{Context, Mode};
 use crate::blinding::Blinding;
 use crate::group::PrimeOrderGroup;
@@ -138,6 +138,13 @@ impl<G: PrimeOrderGroup> CheckedOprfBatch<G> {
     /// element, [`Error::BadLength`] for an answer of the wrong size.
     pub fn finalize(self, response: &EvaluatedElements<G>) -> Result<Vec<Output>, Error> {
         let CheckedOprfBatch { blinding, request } = self;
+        if response.received().lanes.is_some() {
+            // The engine's points of the answer, kept by its check, serve
+            // the unblinding too: not decoded a second time.
+            let slots = request.verify_slots(response)?;
+            let unblinded = blinding.unblind_among(response, &slots);
+            return Ok(finalize_outputs::<G>(&blinding.inputs, &unblinded, None));
+        }
         let answers = request.verify_answer(response)?;
         Ok(finalize_received(&blinding, &answers, None))
     }

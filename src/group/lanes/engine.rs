@@ -30,9 +30,11 @@ pub trait LaneEngine {
     fn runs() -> Option<LaneCpu>;
 
     /// The tail policy: how many trailing elements of a batch of `count`
-    /// a check and a server's evaluation leave to the one-at-a-time path
-    /// (where a vector of 8 lanes costs more than those elements one at a
-    /// time). Depends only on `count`.
+    /// a check, a server's evaluation and a client's unblinding leave to
+    /// the one-at-a-time path (where a vector of 8 lanes costs more than
+    /// those elements one at a time; a short multi-scalar multiplication
+    /// then adds the tail a check decoded one at a time too). Depends
+    /// only on `count`.
     fn portable_tail(count: usize) -> usize;
 
     /// The points of the concatenated encodings `encoded` if every one is

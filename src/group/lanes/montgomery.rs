@@ -9,7 +9,7 @@
 //!
 //! Bounds, for a modulus with `16p < R`. An element has limbs below 2^52
 //! (what an IFMA multiplier reads) and a value below `2p`, and every
-//! function returns such elements, except [`add_lazy`], [`sub_lazy`] and
+//! function returns such elements, except [`add_lazy`] and
 //! [`combination`], whose results (below the sum of the operands' bounds
 //! and the bias) only feed a product. A product of operands `a`, `b` with `a·b < R·p` (both
 //! below `4p`, say) is below `a·b/R + p < 2p`, so it needs no final
@@ -110,21 +110,6 @@ pub(crate) fn add<const N: usize>(
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(crate) fn add_lazy<const N: usize>(a: &[__m512i; N], b: &[__m512i; N]) -> [__m512i; N] {
     carry(core::array::from_fn(|i| _mm512_add_epi64(a[i], b[i])))
-}
-
-/// `a + 2p − b` without the subtraction of `2p` (below `a + 2p`; `b`
-/// below `2p`): only for an operand of [`mul`] or [`square`].
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) fn sub_lazy<const N: usize>(
-    a: &[__m512i; N],
-    b: &[__m512i; N],
-    m: &Modulus<N>,
-) -> [__m512i; N] {
-    let two_p = broadcast(&m.two_p);
-    carry(core::array::from_fn(|i| {
-        _mm512_sub_epi64(_mm512_add_epi64(a[i], two_p[i]), b[i])
-    }))
 }
 
 /// `Σ 2^s·a − Σ 2^t·b + bias` over the terms `(a, s)` of `plus` and `(b, t)`

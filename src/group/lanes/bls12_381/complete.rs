@@ -1,29 +1,31 @@
 //! BLS12-381 G1 points, 8 at once, in homogeneous projective coordinates
-//! `(X : Y : Z)` for `(X/Z, Y/Z)`, with the complete addition of Renes,
-//! Costello and Batina (eprint 2015/1060, algorithm 7 for `a = 0`, `3b =
-//! 12`): right for every pair of points of `E(GF(p))`, the identity `(0 :
-//! 1 : 0)` and equal operands included, with no lane mask. For sums of
+//! `(X : Y : Z)` for `(X/Z, Y/Z)`, with the complete addition and doubling
+//! of Renes, Costello and Batina (eprint 2015/1060, algorithms 7 and 9
+//! for `a = 0`, `3b = 12`): right for every pair of points of
+//! `E(GF(p))`, the identity `(0 : 1 : 0)` and equal or opposite operands
+//! included, with no lane mask (the formulas are complete on a curve
+//! without points of order 2; `E(GF(p))` has odd order). For sums of
 //! points a malicious server may have chosen (`msm.rs`), where any two
-//! partial sums could meet; 12 multiplications and one by `3b` per
-//! addition.
+//! partial sums could meet.
+//!
+//! Cost and bounds. The formulas are computed as written, with the
+//! multiplications by `3b = 12` done as shifts (`12·a = 8a + 4a`), every
+//! linear step one unreduced `Fp8::combination` (its bias a multiple of
+//! p covering what it subtracts, its bound asserted in debug builds), and
+//! each output coordinate, a sum of two products in both formulas but
+//! the doubling's X and Z, one `Fp8::mul_sum` (the two products reduced
+//! once). Operands are below `2p` (products, sums of products, decoded
+//! coordinates, the identity's 0 and 1); the unreduced values stay below
+//! `148p`, and every product below `1,924·p²` (the doubling's `(t0 −
+//! 3·3b·t2)·(t0 + 3b·t2)`, `74p · 26p`), far below the `2^34·p²` that
+//! `Fp8::mul` and `Fp8::mul_sum` take, so every coordinate returned is
+//! again below `2p`.
 
 use core::arch::x86_64::__mmask8;
 
-use super::field::{splat, Fp8, LIMBS};
+use super::field::Fp8;
 use super::point::Affine8;
 use crate::group::lanes::toolkit::{LanePoints, PlainLimbs};
-
-/// `3b = 12` in Montgomery form.
-const B3: [u64; LIMBS] = [
-    0x460afeaf7b431,
-    0xcd5122beb5b19,
-    0xc4664aadd2de0,
-    0x1d78417c77713,
-    0xa4d7d1f9b9711,
-    0x004b2b884890e,
-    0x717302e000d24,
-    0xf618,
-];
 
 /// 8 points in homogeneous projective coordinates.
 #[derive(Clone, Copy)]
@@ -59,39 +61,77 @@ impl Projective8 {
         }
     }
 
-    /// `self + other`, complete (algorithm 7 of the module's reference).
+    /// `self + other`, complete (algorithm 7 of the module's reference):
+    /// 6 products, its linear steps unreduced combinations (`3b = 12` as
+    /// shifts), and its three coordinates each a pair of products reduced
+    /// once (2,760 multiply-adds).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add(&self, other: &Projective8) -> Projective8 {
         let (x1, y1, z1) = (&self.x, &self.y, &self.z);
         let (x2, y2, z2) = (&other.x, &other.y, &other.z);
+        // Products (below 2p).
         let t0 = x1.mul(x2);
         let t1 = y1.mul(y2);
         let t2 = z1.mul(z2);
-        let t3 = x1.add_lazy(y1).mul(&x2.add_lazy(y2)).sub(&t0).sub(&t1);
-        let t4 = y1.add_lazy(z1).mul(&y2.add_lazy(z2)).sub(&t1).sub(&t2);
-        let y3 = x1.add_lazy(z1).mul(&x2.add_lazy(z2)).sub(&t0).sub(&t2);
-        // 3·t0 and 12·y3, only multiplied: unreduced.
-        let three_t0 = t0.add_lazy(&t0).add_lazy(&t0);
-        let three_y3 = y3.add_lazy(&y3).add_lazy(&y3);
-        let six_y3 = three_y3.add_lazy(&three_y3);
-        let twelve_y3 = six_y3.add_lazy(&six_y3);
-        let b3_t2 = t2.mul(&splat(B3));
-        let z3 = t1.add_lazy(&b3_t2);
-        let t1 = t1.sub_lazy(&b3_t2);
+        let xy = x1.add_lazy(y1).mul(&x2.add_lazy(y2));
+        let yz = y1.add_lazy(z1).mul(&y2.add_lazy(z2));
+        let xz = x1.add_lazy(z1).mul(&x2.add_lazy(z2));
+        // X1·Y2 + X2·Y1 and Y1·Z2 + Y2·Z1, below 6p.
+        let t3 = Fp8::combination::<4, 6, 1, 2>([(&xy, 0)], [(&t0, 0), (&t1, 0)]);
+        let t4 = Fp8::combination::<4, 6, 1, 2>([(&yz, 0)], [(&t1, 0), (&t2, 0)]);
+        // ±3b·(X1·Z2 + X2·Z1) = ±12·(xz − t0 − t2), below 72p.
+        let b3_y3 = Fp8::combination::<48, 72, 2, 4>(
+            [(&xz, 3), (&xz, 2)],
+            [(&t0, 3), (&t0, 2), (&t2, 3), (&t2, 2)],
+        );
+        let minus_b3_y3 = Fp8::combination::<24, 72, 4, 2>(
+            [(&t0, 3), (&t0, 2), (&t2, 3), (&t2, 2)],
+            [(&xz, 3), (&xz, 2)],
+        );
+        let three_t0 = Fp8::combination::<0, 6, 2, 0>([(&t0, 1), (&t0, 0)], []);
+        // t1 ± 3b·t2, below 26p.
+        let sum = Fp8::combination::<0, 26, 3, 0>([(&t1, 0), (&t2, 3), (&t2, 2)], []);
+        let difference = Fp8::combination::<24, 26, 1, 2>([(&t1, 0)], [(&t2, 3), (&t2, 2)]);
         Projective8 {
-            x: t3.mul(&t1).sub(&t4.mul(&twelve_y3)),
-            y: t1.mul(&z3).add(&twelve_y3.mul(&three_t0)),
-            z: t4.mul(&z3).add(&three_t0.mul(&t3)),
+            x: t3.mul_sum(&difference, &t4, &minus_b3_y3),
+            y: difference.mul_sum(&sum, &b3_y3, &three_t0),
+            z: t4.mul_sum(&sum, &three_t0, &t3),
         }
     }
 
-    /// `2^k·self` by complete additions.
+    /// `2·self`, complete (algorithm 9 of the module's reference): 2
+    /// squares, 4 products (a pair of them reduced once), the linear steps
+    /// unreduced (1,864 multiply-adds, two thirds of [`Projective8::add`]).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn double(&self) -> Projective8 {
+        let (x, y, z) = (&self.x, &self.y, &self.z);
+        let t0 = y.square();
+        let t1 = y.mul(z);
+        let xy = x.mul(y);
+        // 3b·Z² = 12·Z², below 24p.
+        let zz = z.square();
+        let b3_t2 = Fp8::combination::<0, 24, 2, 0>([(&zz, 3), (&zz, 2)], []);
+        // 2·(t0 − 3·b3_t2) below 148p, t0 − 3·b3_t2 below 74p, t0 + b3_t2
+        // below 26p, 8·t0 below 16p.
+        let twice_t0_minus =
+            Fp8::combination::<144, 148, 1, 2>([(&t0, 1)], [(&b3_t2, 2), (&b3_t2, 1)]);
+        let t0_minus = Fp8::combination::<72, 74, 1, 2>([(&t0, 0)], [(&b3_t2, 1), (&b3_t2, 0)]);
+        let t0_plus = Fp8::combination::<0, 26, 2, 0>([(&t0, 0), (&b3_t2, 0)], []);
+        let eight_t0 = Fp8::combination::<0, 16, 1, 0>([(&t0, 3)], []);
+        Projective8 {
+            x: twice_t0_minus.mul(&xy),
+            y: t0_minus.mul_sum(&t0_plus, &b3_t2, &eight_t0),
+            z: t1.mul(&eight_t0),
+        }
+    }
+
+    /// `2^k·self` by complete doublings.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double_times(&self, k: u32) -> Projective8 {
         let mut p = *self;
         for _ in 0..k {
-            p = p.add(&p);
+            p = p.double();
         }
         p
     }

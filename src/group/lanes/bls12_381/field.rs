@@ -3,7 +3,7 @@
 //! `lanes::montgomery` with 8 limbs of 52 bits (`R = 2^416`), elements
 //! below `2p` in Montgomery form. `R/p > 2^35`, so a product's operands
 //! may be unreduced sums and differences of up to `2^17` elements' worth
-//! ([`Fp8::add_lazy`], [`Fp8::sub_lazy`]); the formulas use a few.
+//! ([`Fp8::add_lazy`], [`Fp8::combination`]); the formulas use a few.
 //! Constant time, as that module is.
 
 use core::arch::x86_64::*;
@@ -161,14 +161,6 @@ impl Fp8 {
     #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn add_lazy(&self, other: &Fp8) -> Fp8 {
         Fp8(montgomery::add_lazy(&self.0, &other.0))
-    }
-
-    /// `self + 2p − other` unreduced (below `self`'s bound plus `2p`), only
-    /// as an operand of [`Fp8::mul`] or [`Fp8::square`].
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub_lazy(&self, other: &Fp8) -> Fp8 {
-        Fp8(montgomery::sub_lazy(&self.0, &other.0, &MODULUS))
     }
 
     /// `Σ 2^s·a − Σ 2^t·b + BIAS·p` over the terms `(a, s)` of `plus` and

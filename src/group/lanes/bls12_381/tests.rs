@@ -6,6 +6,7 @@
 use num_bigint::BigUint;
 
 use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
+use super::complete::Projective8;
 use super::decompose::{split, split_by_u, Coefficient, HALF_BITS, LAMBDA, QUARTER_BITS, U};
 use super::field::{sqrt_candidate_each, Fp8, LIMBS, MODULUS, P_BYTES};
 use super::map::{hash_to_curve, UNIFORM_LEN};
@@ -495,6 +496,78 @@ fn decode_encode_add_double_match_blst() {
     }
 }
 
+/// The encodings of 8 points in projective coordinates, with an inversion
+/// of their own.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn encoded_projective(p: &Projective8) -> [[u8; ENCODING_LEN]; LANES] {
+    let identity = p.z.is_zero();
+    let inverse = p.z.select(&Fp8::one(), identity).invert();
+    encode_affine(&p.x.mul(&inverse), &p.y.mul(&inverse), identity)
+}
+
+/// The complete addition and doubling against blst on their edge cases:
+/// the identity either side, equal and opposite operands, and operands
+/// with `Z ≠ 1` (sums and doubles).
+#[test]
+fn complete_formulas_match_blst() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(LANES, 7);
+    let others = random_points(LANES, 8);
+    let bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&points[i]));
+    let other_bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&others[i]));
+    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    let results = unsafe {
+        let [(a, _), (b, _)] = decode_each(&[bytes, other_bytes]);
+        let (a, b) = (
+            Projective8::from_affine(&a.point),
+            Projective8::from_affine(&b.point),
+        );
+        let o = Projective8::identity();
+        let two_a = a.add(&a);
+        let sums = [
+            o.add(&o),
+            o.add(&a),
+            a.add(&o),
+            a.add(&b),
+            two_a,
+            a.add(&a.negate_where(0xff)),
+            two_a.add(&a),
+            two_a.add(&two_a.negate_where(0b1010_1010)),
+            o.double(),
+            a.double(),
+            two_a.double(),
+            a.add(&b).double_times(3),
+            a.add(&b).add(&b.add(&a)),
+        ];
+        sums.map(|s| encoded_projective(&s))
+    };
+    for lane in 0..LANES {
+        let (a, b, o) = (points[lane], others[lane], Bls12381G1::identity());
+        let add = Bls12381G1::add;
+        let times = |p: &G1, k: u64| Bls12381G1::mul(p, &Bls12381G1::scalar_from_u64(k));
+        let expected = [
+            o,
+            a,
+            a,
+            add(&a, &b),
+            times(&a, 2),
+            o,
+            times(&a, 3),
+            if lane % 2 == 1 { o } else { times(&a, 4) },
+            o,
+            times(&a, 2),
+            times(&a, 4),
+            times(&add(&a, &b), 8),
+            times(&add(&a, &b), 2),
+        ];
+        for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
+            assert_eq!(got[lane], encoding(want), "result {k}, lane {lane}");
+        }
+    }
+}
+
 /// The 48-byte encodings of points on the curve outside G1 (`x` small
 /// integers with `x³ + 4` a square), with either sign.
 fn outside_g1(count: usize) -> Vec<[u8; ENCODING_LEN]> {
@@ -790,6 +863,32 @@ fn msm_matches_blst() {
             let sum = batch::msm_vartime::<Bls12381G1>(full, received);
             assert_eq!(encoding(&sum), encoding(&sum_of(full)), "count {count}");
         }
+    }
+    // A malicious server's answers: one point everywhere, or one point
+    // and its opposite in turn, so that partial sums meet table entries.
+    let point = points[5];
+    for opposite in [false, true] {
+        let chosen: Vec<G1> = (0..40)
+            .map(|i| match opposite && i % 2 == 1 {
+                true => Bls12381G1::neg(&point),
+                false => point,
+            })
+            .collect();
+        let encoded: Vec<u8> = chosen.iter().flat_map(encoding).collect();
+        let scalars: Vec<ShortScalar> = (0..40)
+            .map(|i| {
+                ShortScalar::from_u128(u128::from(random_bytes::<1>(&mut state)[0] % 4 + i % 2))
+            })
+            .collect();
+        let expected = chosen
+            .iter()
+            .zip(&scalars)
+            .fold(Bls12381G1::identity(), |sum, (p, d)| {
+                Bls12381G1::add(&sum, &Bls12381G1::mul(p, &d.to_scalar::<Bls12381G1>()))
+            });
+        let sum =
+            batch::msm_short_ct::<Bls12381G1>(&scalars, ReceivedBatch::new(&encoded, None), 65);
+        assert_eq!(encoding(&sum), encoding(&expected), "opposite {opposite}");
     }
     // A sum that is the identity: d·P + d·(−P).
     let pair = [points[2], points[4]];

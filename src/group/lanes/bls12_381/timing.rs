@@ -5,6 +5,7 @@
 use core::hint::black_box;
 
 use super::codec::{decode_each, GENERATOR_ENCODING};
+use super::complete::Projective8;
 use super::decompose::{split, split_by_u, HALF_BITS, QUARTER_BITS};
 use super::point::{Affine8, Jacobian8};
 use super::scalar_mul::{glv_tables, multiply, tables_with_times_u};
@@ -148,6 +149,27 @@ fn print_cycle_counts() {
                 black_box(a);
             }),
         );
+        let c = Projective8::from_affine(&g).double();
+        report(
+            "complete add (projective), chain",
+            ticks(K, || {
+                let mut a = black_box(c);
+                for _ in 0..K {
+                    a = a.add(&c);
+                }
+                black_box(a);
+            }),
+        );
+        report(
+            "complete double (projective), chain",
+            ticks(K, || {
+                let mut a = black_box(c);
+                for _ in 0..K {
+                    a = a.double();
+                }
+                black_box(a);
+            }),
+        );
         let encodings = [[GENERATOR_ENCODING; LANES]; 2];
         {
             let g = crate::group::Bls12381G1::generator();
@@ -170,6 +192,23 @@ fn print_cycle_counts() {
                 "server: decode_all, 256 (per vector)",
                 ticks(32, || {
                     black_box(super::scalar_mul::decode_all(black_box(&batch)));
+                }),
+            );
+            let factors: Vec<[u8; 9]> = (0..256u64)
+                .map(|i| {
+                    let mut f = [0u8; 9];
+                    f[..8].copy_from_slice(&(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).to_le_bytes());
+                    f[8] = (i & 1) as u8;
+                    f
+                })
+                .collect();
+            let refs: Vec<&[u8]> = factors.iter().map(|f| &f[..]).collect();
+            let decoded = super::scalar_mul::decode_all(&batch).unwrap();
+            let points: Vec<Affine8> = decoded.iter().map(|d| d.point).collect();
+            report(
+                "client: msm_ct of 256 decoded, 65 bits (per vector)",
+                ticks(32, || {
+                    black_box(super::msm::msm_ct(&batch, black_box(&points), &refs, 65));
                 }),
             );
             report(

@@ -191,6 +191,16 @@ pub const ALL: &[Case] = &[
         runs: 3,
         run: |v| oprf::client_finalize::<Bls12381G1>(8, v),
     },
+    // The checked client's blinding (the balancer's multi-scalar
+    // multiplication with the secret factors): 7 inputs and the balancer
+    // fill one vector. Its finalization is left out for the budget (about
+    // 50 s): its check runs on spent coins, and its unblinding is
+    // `bls12381_client_finalize`'s.
+    Case {
+        name: "bls12381_checked_blind",
+        runs: 3,
+        run: |v| oprf::checked_blind::<Bls12381G1>(7, v),
+    },
     Case {
         name: "bls12381_signing_share",
         runs: 3,
