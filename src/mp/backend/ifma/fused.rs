@@ -34,13 +34,37 @@
 
 use core::arch::x86_64::*;
 
-use super::montgomery::{debug_assert_column_bound, debug_assert_normalized, Modulus, DIGIT_MASK};
-use super::vectors::lanes;
+use super::montgomery::{
+    debug_assert_column_bound, debug_assert_normalized, mont_sqr, Modulus, DIGIT_MASK,
+};
+use super::tuning::{tuning, Profile};
+use super::vectors::{lanes, Workspace};
 
 /// Largest digit count of the fused squaring: `L + 1` accumulators, two
 /// quotient digits, the row's digit `a_i`, `m'_0` and a temporary must fit
 /// in the 32 zmm registers with room for the compiler's scheduling.
 const MAX_FUSED_DIGITS: usize = 24;
+
+/// The squaring profile `P` chooses for `L` digits, the kernels' one entry
+/// for squarings (`dispatch!`): the fused pass where the profile asks for
+/// it and the size has one (20 digits), otherwise `montgomery.rs`'s
+/// [`mont_sqr`] (strips, or Karatsuba, and a reduction). The choice is a
+/// constant of the instance outside test builds.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn mont_sqr_chosen<const L: usize, const TI: usize, P: Profile>(
+    l: usize,
+    modulus: &Modulus<'_>,
+    work: &mut Workspace,
+    out: &mut [__m512i],
+    a: &[__m512i],
+) {
+    if L == 20 && tuning::<P>(L).fused_square {
+        mont_sqr_fused::<20>(modulus, out, a);
+    } else {
+        mont_sqr::<L, TI, P>(l, modulus, work, out, a);
+    }
+}
 
 /// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits),
 /// in one straight-line pass (see the module documentation).

@@ -37,7 +37,8 @@ use crate::mp::limbs::masks;
 use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
 use constants::{constants_of, digits_for_bits, Radix52Constants};
 use cpu_table::CpuRow;
-use montgomery::{mont_mul, mont_sqr, Modulus};
+use fused::mont_sqr_chosen;
+use montgomery::{mont_mul, Modulus};
 use tuning::ProfileId;
 use vectors::{zero_vector, Workspace};
 
@@ -265,7 +266,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
 
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
         dispatch!(
-            mont_sqr,
+            mont_sqr_chosen,
             tuning::square_rows,
             self,
             as_vectors_mut(out),

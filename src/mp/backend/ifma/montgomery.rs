@@ -27,7 +27,6 @@
 
 use core::arch::x86_64::*;
 
-use super::fused::mont_sqr_fused;
 use super::karatsuba;
 use super::strip::{
     load_rows, strip, Span, FULL, HEAD_ABOVE_DIAGONAL, HEAD_ANTI_DIAGONAL, TAIL_ANTI_DIAGONAL,
@@ -143,11 +142,6 @@ pub(super) fn mont_sqr<const L: usize, const TI: usize, P: Profile>(
     a: &[__m512i],
 ) {
     let l = digits::<L>(l);
-    // The profile may square 20 digits in one fused pass (`fused.rs`).
-    if L == 20 && tuning::<P>(l).fused_square {
-        mont_sqr_fused::<20>(modulus, out, a);
-        return;
-    }
     debug_assert_normalized(&a[..l]);
     if karatsuba_square::<P, L>() && karatsuba::square::<L>(work, a) {
         reduce::<L, TI, P>(l, modulus, work, out, None);
