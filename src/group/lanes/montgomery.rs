@@ -19,7 +19,13 @@
 //! The product sums the `N²` low and high halves per column (`2N`
 //! columns, each below `2N·2^52`), then `N` Montgomery steps each add
 //! `m·p` shifted to clear the lowest column (`m = c·(−p^{-1}) mod 2^52`),
-//! then one ripple of carries.
+//! then one ripple of carries: `2N²` multiply-adds for a product and `2N`
+//! per step of the reduction (256 for a product of 8 limbs, 200 for a
+//! square). The steps are a chain (each `m` waits for the column the one
+//! before completed), so [`reduce`] keeps its links short: the cleared
+//! column's carry comes from an addition, not from the low half of
+//! `m·p₀`, and the high half of `m·p₀` accumulates beside the next
+//! column rather than after it.
 
 use core::arch::x86_64::*;
 
@@ -253,16 +259,25 @@ fn reduce<const N: usize, const W: usize>(mut c: [__m512i; W], m: &Modulus<N>) -
     let n0 = _mm512_set1_epi64(m.n0 as i64);
     let p = broadcast(&m.p);
     let zero = _mm512_setzero_si512();
+    let low_52 = _mm512_set1_epi64(LOW_52 as i64);
     for i in 0..N {
         let q = _mm512_madd52lo_epu64(zero, c[i], n0);
+        // Column i plus the low half of q·p_0 is a multiple of 2^52: it is
+        // `⌊c_i/2^52⌋ + 1` units of 2^52 where c_i's low 52 bits are not
+        // zero (the low half is then `2^52` minus them), `⌊c_i/2^52⌋`
+        // where they are. `⌊(c_i + 2^52 − 1)/2^52⌋` is both, without the
+        // multiply-add (and without waiting for q).
+        let carried = _mm512_srli_epi64::<52>(_mm512_add_epi64(c[i], low_52));
+        c[i + 1] = _mm512_add_epi64(c[i + 1], carried);
+        // The next step's q waits for column i + 1: the high half of
+        // q·p_0 goes into its own register, beside the low half of q·p_1,
+        // so that the two multiply-adds run side by side.
+        let high_0 = _mm512_madd52hi_epu64(zero, q, p[0]);
         for j in 1..N {
             c[i + j] = _mm512_madd52lo_epu64(c[i + j], q, p[j]);
             c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], q, p[j]);
         }
-        c[i + 1] = _mm512_madd52hi_epu64(c[i + 1], q, p[0]);
-        // Column i plus the low half of q·p_0 is a multiple of 2^52.
-        let cleared = _mm512_madd52lo_epu64(c[i], q, p[0]);
-        c[i + 1] = _mm512_add_epi64(c[i + 1], _mm512_srli_epi64::<52>(cleared));
+        c[i + 1] = _mm512_add_epi64(c[i + 1], high_0);
     }
     carry(core::array::from_fn(|k| c[N + k]))
 }

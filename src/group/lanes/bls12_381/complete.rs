@@ -64,7 +64,7 @@ impl Projective8 {
     /// `self + other`, complete (algorithm 7 of the module's reference):
     /// 6 products, its linear steps unreduced combinations (`3b = 12` as
     /// shifts), and its three coordinates each a pair of products reduced
-    /// once (2,760 multiply-adds).
+    /// once (2,688 multiply-adds).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add(&self, other: &Projective8) -> Projective8 {
         let (x1, y1, z1) = (&self.x, &self.y, &self.z);
@@ -101,7 +101,7 @@ impl Projective8 {
 
     /// `2·self`, complete (algorithm 9 of the module's reference): 2
     /// squares, 4 products (a pair of them reduced once), the linear steps
-    /// unreduced (1,864 multiply-adds, two thirds of [`Projective8::add`]).
+    /// unreduced (1,808 multiply-adds, two thirds of [`Projective8::add`]).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double(&self) -> Projective8 {
         let (x, y, z) = (&self.x, &self.y, &self.z);

@@ -152,7 +152,7 @@ impl Jacobian8 {
     }
 
     /// `2·self` (`dbl-2009-l`, `a = 0`, as 3S, 2M and a sum of two
-    /// products reduced once: 1,544 multiply-adds), its linear steps unreduced (`Fp8::combination`;
+    /// products reduced once: 1,496 multiply-adds), its linear steps unreduced (`Fp8::combination`;
     /// bounds in multiples of p in the comments).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
