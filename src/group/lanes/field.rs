@@ -45,11 +45,22 @@ pub(crate) trait LaneField: PlainLimbs {
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(crate) fn square_times_each<F: LaneField, const N: usize>(x: &[F; N], k: u32) -> [F; N] {
     let mut x = *x;
-    for _ in 0..k {
-        // SAFETY: this function's target features.
-        x = x.map(|x| unsafe { x.squared() });
-    }
+    square_in_place_each(&mut x, k);
     x
+}
+
+/// [`square_times_each`] in place: element by element, not `[F; N]::map`,
+/// whose new array a slow field's out-of-line squarings would have copied
+/// back at every step.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn square_in_place_each<F: LaneField, const N: usize>(x: &mut [F; N], k: u32) {
+    for _ in 0..k {
+        for element in x.iter_mut() {
+            // SAFETY: this function's target features.
+            *element = unsafe { element.squared() };
+        }
+    }
 }
 
 /// `x_i · y_i` for each of `N` vectors (see [`square_times_each`]).
@@ -83,11 +94,16 @@ pub(crate) fn pow_each<F: LaneField, const N: usize>(x: &[F; N], exponent: &[u8]
         let next = times_each(&odd[i - 1], &squared);
         odd.push(next);
     }
-    let mut acc: Option<[F; N]> = None;
+    // SAFETY: this function's target features.
+    let mut acc = [unsafe { F::one_lanes() }; N];
+    // Whether acc still holds 1 (public: the exponent's leading zeros).
+    let mut started = false;
     let mut i = 0;
     while i < bits.len() {
         if !bits[i] {
-            acc = acc.map(|a| square_times_each(&a, 1));
+            if started {
+                square_in_place_each(&mut acc, 1);
+            }
             i += 1;
             continue;
         }
@@ -98,16 +114,21 @@ pub(crate) fn pow_each<F: LaneField, const N: usize>(x: &[F; N], exponent: &[u8]
         }
         let value = bits[i..end].iter().fold(0, |v, &b| 2 * v + usize::from(b));
         let power = &odd[value / 2];
-        acc = Some(match acc {
-            None => *power,
-            Some(a) => times_each(&square_times_each(&a, (end - i) as u32), power),
-        });
+        if started {
+            square_in_place_each(&mut acc, (end - i) as u32);
+            for (a, p) in acc.iter_mut().zip(power) {
+                // SAFETY: this function's target features.
+                *a = unsafe { a.times(p) };
+            }
+        } else {
+            acc = *power;
+            started = true;
+        }
         i = end;
     }
     wipe(&mut odd);
     wipe(core::slice::from_mut(&mut squared));
-    // SAFETY: this function's target features.
-    acc.unwrap_or_else(|| [unsafe { F::one_lanes() }; N])
+    acc
 }
 
 /// Replaces every element by its inverse with one inversion (Montgomery's

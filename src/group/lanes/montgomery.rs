@@ -128,25 +128,33 @@ pub(crate) fn add_lazy<const N: usize>(a: &[__m512i; N], b: &[__m512i; N]) -> [_
 /// with `a·b < R·p`. A shift's limb stays below 2^56 (`s, t ≤ 3`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) fn combination<const N: usize>(
-    plus: &[(&[__m512i; N], u32)],
-    minus: &[(&[__m512i; N], u32)],
+pub(crate) fn combination<T: AsRef<[__m512i; N]>, const N: usize>(
+    plus: &[(&T, u32)],
+    minus: &[(&T, u32)],
     bias: &[u64; N],
 ) -> [__m512i; N] {
-    let shifted = |limb: __m512i, shift: u32| {
-        debug_assert!(shift <= 3, "limbs stay below 2^56");
-        _mm512_sll_epi64(limb, _mm_cvtsi32_si128(shift as i32))
-    };
-    carry(core::array::from_fn(|i| {
-        let mut limb = _mm512_set1_epi64(bias[i] as i64);
+    // Plain loops, not closures passed to `core::array` helpers: those are
+    // compiled without this function's target features, so they could not
+    // take the closures inline, and every linear step of a formula paid
+    // calls.
+    let mut limbs = broadcast(bias);
+    for (i, limb) in limbs.iter_mut().enumerate() {
         for (a, s) in plus {
-            limb = _mm512_add_epi64(limb, shifted(a[i], *s));
+            *limb = _mm512_add_epi64(*limb, shifted_left(a.as_ref()[i], *s));
         }
         for (b, t) in minus {
-            limb = _mm512_sub_epi64(limb, shifted(b[i], *t));
+            *limb = _mm512_sub_epi64(*limb, shifted_left(b.as_ref()[i], *t));
         }
-        limb
-    }))
+    }
+    carry(limbs)
+}
+
+/// `limb·2^shift` (`shift ≤ 3`: a combination's limbs stay below 2^56).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn shifted_left(limb: __m512i, shift: u32) -> __m512i {
+    debug_assert!(shift <= 3, "limbs stay below 2^56");
+    _mm512_sll_epi64(limb, _mm_cvtsi32_si128(shift as i32))
 }
 
 /// The limbs of `k·p` (`k·p < 2^(52N)`), at compile time.

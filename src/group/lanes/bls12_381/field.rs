@@ -109,6 +109,13 @@ pub(super) struct Fp8(pub(super) [__m512i; LIMBS]);
 // SAFETY: eight `__m512i`, nothing else.
 unsafe impl PlainLimbs for Fp8 {}
 
+impl AsRef<[__m512i; LIMBS]> for Fp8 {
+    #[inline]
+    fn as_ref(&self) -> &[__m512i; LIMBS] {
+        &self.0
+    }
+}
+
 /// A constant already in Montgomery form, broadcast to the 8 lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -177,8 +184,8 @@ impl Fp8 {
     ) -> Fp8 {
         const { assert!(BOUND < 1 << 17, "an operand of a product") };
         let value = montgomery::combination(
-            &plus.map(|(a, s)| (&a.0, s)),
-            &minus.map(|(b, t)| (&b.0, t)),
+            &plus,
+            &minus,
             &const { montgomery::times_p(&MODULUS, BIAS) },
         );
         montgomery::debug_assert_below(&value, &const { montgomery::times_p(&MODULUS, BOUND) });
