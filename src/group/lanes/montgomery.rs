@@ -299,9 +299,11 @@ pub(crate) fn canonical<const N: usize, const W: usize>(
     a: &[__m512i; N],
     m: &Modulus<N>,
 ) -> [__m512i; N] {
-    let mut one = [_mm512_setzero_si512(); N];
-    one[0] = _mm512_set1_epi64(1);
-    let plain = mul::<N, W>(a, &one, m);
+    // The product by 1 is the reduction of `a`'s limbs as they are (the
+    // columns of `a·1`), without the multiply-adds of a product.
+    let mut columns = [_mm512_setzero_si512(); W];
+    columns[..N].copy_from_slice(a);
+    let plain = reduce::<N, W>(columns, m);
     below(&plain, &m.p)
 }
 

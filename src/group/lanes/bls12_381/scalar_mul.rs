@@ -77,7 +77,7 @@ use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{affine_of, Affine8, Jacobian8};
 use crate::group::lanes::field::invert_all;
 use crate::group::lanes::toolkit::{
-    broadcast_digits, in_pairs, lanes_of, passes, per_lane_digits, select, wipe, PlainLimbs, LANES,
+    broadcast_digits, lanes_of, passes, per_lane_digits, select, wipe, PlainLimbs, LANES,
 };
 use zeroize::Zeroizing;
 
@@ -128,18 +128,17 @@ fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Decoded8>; N] {
 }
 
 /// The points of the encodings in `encoded`, 8 per vector (`None`: a
-/// vector holds an invalid encoding), decoded two vectors at a time.
+/// vector holds an invalid encoding), one vector at a time: this field's
+/// products are out-of-line calls, each long enough to keep the
+/// multiplier busy, so two square roots side by side (`toolkit::in_pairs`,
+/// which the engines of inlined 5-limb fields gain from) only moved twice
+/// the state through memory.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Decoded8>> + '_ {
-    in_pairs(
-        encoded,
-        LANES * ENCODING_LEN,
-        |chunk| {
-            let [decoded] = decode_chunks([chunk]);
-            decoded
-        },
-        |first, second| decode_chunks([first, second]),
-    )
+    encoded.chunks(LANES * ENCODING_LEN).map(|chunk| {
+        let [decoded] = decode_chunks([chunk]);
+        decoded
+    })
 }
 
 /// The points of the 48-byte compressed encodings in `encoded` (a whole
