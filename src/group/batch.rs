@@ -256,10 +256,10 @@ fn engine_short_msm<G: PrimeOrderGroup>(
     let head = count - tail;
     let encoded = &batch.encoded[..head * G::ELEMENT_LEN];
     let sum = Lanes::<G>::msm(cpu, &bytes[..head], encoded, batch.vectors(), bits)?;
-    let tail_elements = &batch.lanes?.tail;
+    let tail_elements = batch.tail(tail).elements();
     Some(G::add(
         &sum,
-        &one_at_a_time(&scalars[head..], tail_elements, bits),
+        &one_at_a_time(&scalars[head..], &tail_elements, bits),
     ))
 }
 

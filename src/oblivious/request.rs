@@ -210,8 +210,20 @@ impl<G: PrimeOrderGroup> Request<G> {
     /// time: it runs after the whole answer is in and the coins are
     /// discarded with `self`.
     pub fn verify(self, response: &EvaluatedElements<G>) -> Result<Vec<G::Element>, Error> {
-        self.verify_answer(response)
-            .map(|answers| answers.elements().to_vec())
+        if response.received().lanes.is_none() {
+            return self
+                .verify_answer(response)
+                .map(|answers| answers.elements().to_vec());
+        }
+        // The engine's points of the answer, kept by its check, become the
+        // elements (not decoded a second time, one at a time); an answer
+        // without the balancer's slot would have lost them.
+        let slots = self.verify_slots(response)?;
+        let elements = response.elements();
+        Ok(slots
+            .into_iter()
+            .map(|slot| elements[slot].clone())
+            .collect())
     }
 
     /// [`Request::verify`], the caller's answers kept as a message (their
@@ -430,6 +442,61 @@ mod tests {
         // The two cases the old rule got wrong.
         assert_eq!(request_len(Check::KeyFree, Kappa::new(64).unwrap(), 1), 5);
         assert_eq!(request_len(Check::KeyFree, Kappa::new(128).unwrap(), 1), 3);
+    }
+
+    /// `verify` returns the caller's answers in order, for an answer
+    /// received as bytes (whose check keeps the engine's points where an
+    /// engine runs, handed over as the elements), and refuses an answer
+    /// with one element off, with either check.
+    #[test]
+    fn verify_returns_the_callers_answers() {
+        fn on<G: PrimeOrderGroup>() {
+            let mut rng = crate::rng::os_rng().expect("OS randomness");
+            let key = G::random_scalar(&mut rng);
+            let public_key = G::mul_base(&key);
+            let inputs: Vec<G::Element> = (0..20)
+                .map(|_| G::mul_base(&G::random_scalar(&mut rng)))
+                .collect();
+            let encoded = |elements: &[G::Element]| {
+                let mut out = vec![0u8; elements.len() * G::ELEMENT_LEN];
+                G::encode_batch(elements, &mut out);
+                out
+            };
+            let elements = BlindedElements::<G>::from_bytes(&encoded(&inputs)).unwrap();
+            let expected: Vec<G::Element> = inputs.iter().map(|x| G::mul(x, &key)).collect();
+            for committed in [true, false] {
+                for cheat in [false, true] {
+                    let request = if committed {
+                        Request::committed_key(&elements, &public_key, Kappa::DEFAULT, &mut rng)
+                    } else {
+                        Request::key_free(&elements, Kappa::DEFAULT, &mut rng)
+                    }
+                    .unwrap();
+                    let sent = request.message().elements();
+                    let mut answers: Vec<G::Element> =
+                        sent.iter().map(|x| G::mul(x, &key)).collect();
+                    if cheat {
+                        let last = answers.len() - 1;
+                        answers[last] = G::add(&answers[last], &G::generator());
+                    }
+                    let answer = EvaluatedElements::<G>::from_bytes(&encoded(&answers)).unwrap();
+                    let verified = request.verify(&answer);
+                    if cheat {
+                        assert!(matches!(verified, Err(Error::VerificationFailed)));
+                    } else {
+                        assert_eq!(
+                            encoded(&verified.unwrap()),
+                            encoded(&expected),
+                            "{}",
+                            G::SUITE_ID
+                        );
+                    }
+                }
+            }
+        }
+        on::<crate::group::Ristretto255>();
+        on::<crate::group::P256>();
+        on::<crate::group::Bls12381G1>();
     }
 
     /// The caller's slots are those `without_slot` and `callers_answers`
