@@ -10,8 +10,10 @@
 //! columns `2i, 2i+1`, `a_i·(2a)_j` for `j > i` at `i+j, i+j+1`), then
 //! slides the window. Column `i` receives nothing from the square's rows
 //! after row `i/2`, so it is complete when its quotient digit is taken.
-//! The dependency chain from row to row (two multiply-adds into column
-//! `i + 1`, the carry, `y_{i+1}`) comes first in each row's code, so that
+//! The dependency chain from row to row (`hi(y_i·m_0)` and `lo(y_i·m_1)`
+//! side by side, their sum into column `i + 1`, `y_{i+1}`; column `i`'s
+//! carry comes from an addition and a shift off the chain, see
+//! `montgomery::cleared_carry`) comes first in each row's code, so that
 //! the processor, which issues the oldest ready instruction first, starts
 //! the next row while the square's multiply-adds (off the chain: the
 //! square's row `i >= 2` only touches columns `>= i + 2`) and the rest of
@@ -25,7 +27,8 @@
 //! Σ_k t_k·a_k·β^(2k+1)` (`β = 2^52`; the terms `i < k` of `t_k` cancel
 //! between the two shifted sums), so row `k` subtracts `t_k·a_k` from
 //! column `2k + 1` with vector logic. Multiply-adds: `L^2 + L` for the
-//! square, `2L^2 + L` for the reduction, as the separated kernels.
+//! square, `2L^2` for the reduction (the quotient digits included), as
+//! the separated kernels.
 //!
 //! Column bounds as in `montgomery.rs`: a column collects at most `2L`
 //! halves of the square and `2L` of `y·m`, each `< 2^52`, less one
@@ -35,7 +38,8 @@
 use core::arch::x86_64::*;
 
 use super::montgomery::{
-    debug_assert_column_bound, debug_assert_normalized, mont_sqr, Modulus, DIGIT_MASK,
+    cleared_carry, debug_assert_column_bound, debug_assert_normalized, mont_sqr, Modulus,
+    DIGIT_MASK,
 };
 use super::tuning::{tuning, Profile};
 use super::vectors::{lanes, Workspace};
@@ -150,13 +154,16 @@ pub(super) fn mont_sqr_fused<const L: usize>(
         if i == 1 {
             square_row!(1, a[1], |p| p <= 1);
         }
+        // Column i, cleared by lo(y·m_0), is never formed: its carry
+        // enters column i+1 without waiting for y (`cleared_carry`), and
+        // hi(y·m_0) goes into a register of its own beside lo(y·m_1), so
+        // that the chain to the next quotient digit is two multiply-adds
+        // side by side and an addition. Column i+1 is then complete.
         debug_assert_column_bound(acc[0]);
-        acc[0] = _mm512_madd52lo_epu64(acc[0], y, m[0]);
-        acc[1] = _mm512_madd52hi_epu64(acc[1], y, m[0]);
+        acc[1] = _mm512_add_epi64(acc[1], cleared_carry(acc[0]));
+        let high_0 = _mm512_madd52hi_epu64(zero, y, m[0]);
         acc[1] = _mm512_madd52lo_epu64(acc[1], y, m[1]);
-        // acc_0 is a multiple of 2^52 now; column i+1 is complete with its
-        // carry.
-        acc[1] = _mm512_add_epi64(acc[1], _mm512_srai_epi64::<52>(acc[0]));
+        acc[1] = _mm512_add_epi64(acc[1], high_0);
         let y_next = if i + 1 < L {
             _mm512_madd52lo_epu64(zero, acc[1], k0)
         } else {

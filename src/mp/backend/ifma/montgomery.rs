@@ -204,11 +204,17 @@ fn reduce<const L: usize, const TI: usize, P: Profile>(
 
 /// Montgomery reduction, full word-by-word form with every live column in a
 /// register (one group, `L <= 24`): row `i` takes `y = lo(acc_0·m'_0)`, adds
-/// `y·m` (which clears the low 52 bits of `acc_0`), carries `acc_0 >> 52`
-/// into the next column and slides the window one column up, loading
-/// column `i + L + 1`. Each row has `2L + 1` independent multiply-adds
-/// against a dependency chain of three, and no column is normalized until
-/// the result. Result `< 2m` as for the other forms (`Y = Σ y_i·2^(52i) < R`).
+/// `y·m` (which clears the low 52 bits of `acc_0`), carries the cleared
+/// column into the next one and slides the window one column up, loading
+/// column `i + L + 1`. The cleared column is never formed: `acc_0 +
+/// lo(y·m_0)` is a multiple of `2^52`, so its carry is `⌊(acc_0 + 2^52 −
+/// 1)/2^52⌋` ([`cleared_carry`]), an addition and a shift that need not
+/// wait for `y`. Each row has `2L` multiply-adds (the quotient digit's
+/// among them) against a dependency chain from `y` to the next `y` of two
+/// multiply-adds side by side (`hi(y·m_0)` into a register of its own,
+/// `lo(y·m_1)` into the next column) and an addition; no column is
+/// normalized until the result. Result `< 2m` as for the other forms
+/// (`Y = Σ y_i·2^(52i) < R`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn reduce_window<const L: usize>(
@@ -227,20 +233,24 @@ fn reduce_window<const L: usize>(
         acc[j] = add_diagonal(columns[j], diagonal, j);
     });
     for i in 0..L {
-        // Only the low 52 bits of acc_0 matter for y; acc_0 + lo(y·m_0) is
-        // then a multiple of 2^52 (|acc_0| < 2^62, negative after a
-        // Karatsuba product, so nothing wraps and the shift is arithmetic).
+        // Only the low 52 bits of acc_0 matter for y. The carry out of the
+        // cleared column enters column i + 1 before y is known.
         debug_assert_column_bound(acc[0]);
         let y = _mm512_madd52lo_epu64(zero, acc[0], k0);
+        acc[1] = _mm512_add_epi64(acc[1], cleared_carry(acc[0]));
+        // The next row's y waits for column i + 1: hi(y·m_0) goes into a
+        // register of its own, so that it runs beside lo(y·m_1).
+        let high_0 = _mm512_madd52hi_epu64(zero, y, m[0]);
         unrolled_window!(j < L => {
-            acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
-            acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
+            if j >= 1 {
+                acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
+                acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
+            }
         });
-        let carry = _mm512_srai_epi64::<52>(acc[0]);
+        acc[1] = _mm512_add_epi64(acc[1], high_0);
         unrolled_window!(j < L => {
             acc[j] = acc[j + 1];
         });
-        acc[0] = _mm512_add_epi64(acc[0], carry);
         acc[L] = add_diagonal(columns[i + L + 1], diagonal, i + L + 1);
     }
     let mask = _mm512_set1_epi64(DIGIT_MASK);
@@ -256,6 +266,21 @@ fn reduce_window<const L: usize>(
             .all(|&c| c == 0),
         "result < 2m < R"
     );
+}
+
+/// The carry out of a column `c` that the word-by-word reduction clears
+/// by adding `lo(y·m_0)` (`y = lo(c·m'_0)`), without that multiply-add:
+/// `c + lo(y·m_0) ≡ 0 (mod 2^52)`, so with `c = h·2^52 + r`, `0 <= r <
+/// 2^52`, the low half is `2^52 − r` where `r != 0` and 0 where `r = 0`,
+/// and the carry `h + [r != 0]` is `⌊(c + 2^52 − 1)/2^52⌋`. Columns may be
+/// negative (after a Karatsuba product): `h` is the floor, the shift is
+/// arithmetic, and `|c| < 2^62` (asserted by the callers) keeps the sum
+/// from wrapping. The value added to the next column is the one the
+/// multiply-add gave, so no column bound changes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn cleared_carry(column: __m512i) -> __m512i {
+    _mm512_srai_epi64::<52>(_mm512_add_epi64(column, _mm512_set1_epi64(DIGIT_MASK)))
 }
 
 /// Montgomery reduction, full form in blocks of `TI` digits (Montgomery
