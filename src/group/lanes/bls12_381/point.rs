@@ -296,7 +296,12 @@ impl Jacobian8 {
     pub(super) fn add_or_double(&self, other: &Jacobian8) -> Jacobian8 {
         let (sum, difference) = self.add_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
-        sum.select(&self.double(), equal).or_operand(self, other)
+        sum.select(&self.double(), equal).or_operand(
+            self,
+            self.z.is_zero(),
+            other,
+            other.z.is_zero(),
+        )
     }
 
     /// As [`Jacobian8::add_or_double`] for public points (the subgroup
@@ -305,23 +310,30 @@ impl Jacobian8 {
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add_or_double_vartime(&self, other: &Jacobian8) -> Jacobian8 {
         let (sum, difference) = self.add_incomplete(other);
+        let (self_identity, other_identity) = (self.z.is_zero(), other.z.is_zero());
         let equal = difference.h.is_zero() & difference.r.is_zero();
-        let sum = if equal & !self.z.is_zero() & !other.z.is_zero() != 0 {
+        let sum = if equal & !self_identity & !other_identity != 0 {
             sum.select(&self.double(), equal)
         } else {
             sum
         };
-        sum.or_operand(self, other)
+        sum.or_operand(self, self_identity, other, other_identity)
     }
 
     /// `self` (a sum of `a` and `b`) where neither operand is the identity,
-    /// `b` where `a` is, and `a` where only `b` is.
+    /// `b` where `a` is, and `a` where only `b` is (the identities' lanes
+    /// given: each zero test is a reduction).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    fn or_operand(&self, a: &Jacobian8, b: &Jacobian8) -> Jacobian8 {
-        let a_identity = a.z.is_zero();
+    fn or_operand(
+        &self,
+        a: &Jacobian8,
+        a_identity: __mmask8,
+        b: &Jacobian8,
+        b_identity: __mmask8,
+    ) -> Jacobian8 {
         self.select(b, a_identity)
-            .select(a, b.z.is_zero() & !a_identity)
+            .select(a, b_identity & !a_identity)
     }
 
     /// The affine points, given `1/Z` (`inverse`; lanes where `Z = 0` give
