@@ -210,14 +210,10 @@ impl<G: PrimeOrderGroup> Request<G> {
     /// time: it runs after the whole answer is in and the coins are
     /// discarded with `self`.
     pub fn verify(self, response: &EvaluatedElements<G>) -> Result<Vec<G::Element>, Error> {
-        if response.received().lanes.is_none() {
-            return self
-                .verify_answer(response)
-                .map(|answers| answers.elements().to_vec());
-        }
-        // The engine's points of the answer, kept by its check, become the
-        // elements (not decoded a second time, one at a time); an answer
-        // without the balancer's slot would have lost them.
+        // The elements of the whole answer, then the caller's slots: where
+        // an engine's check kept its points, they become the elements (an
+        // answer without the balancer's slot would have lost them, and its
+        // elements would be decoded again, one at a time).
         let slots = self.verify_slots(response)?;
         let elements = response.elements();
         Ok(slots

@@ -116,10 +116,7 @@ pub(crate) fn pow_each<F: LaneField, const N: usize>(x: &[F; N], exponent: &[u8]
         let power = &odd[value / 2];
         if started {
             square_in_place_each(&mut acc, (end - i) as u32);
-            for (a, p) in acc.iter_mut().zip(power) {
-                // SAFETY: this function's target features.
-                *a = unsafe { a.times(p) };
-            }
+            acc = times_each(&acc, power);
         } else {
             acc = *power;
             started = true;
