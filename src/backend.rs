@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 // module: the ground floor points at nothing above it.
 use crate::error::Error;
 
-/// The environment variable that forces a backend: `portable`, `ifma` or
-/// `auto` (the default: the fastest one this CPU runs).
+/// The environment variable that forces a backend: `portable`, `avx2`,
+/// `ifma` or `auto` (the default: the fastest one this CPU runs).
 pub const BACKEND_ENV: &str = "OBLIVEX_BACKEND";
 
 /// A kind of code the library runs: the batch exponentiation's arithmetic
@@ -28,11 +28,14 @@ pub enum Backend {
     /// AVX-512 IFMA, 8 values at once in radix 2^52 (x86-64 CPUs with
     /// AVX-512F and AVX-512 IFMA).
     Ifma,
+    /// AVX2, 4 values at once in 27- to 29-bit digits (x86-64 CPUs with
+    /// AVX2: Haswell, Zen 1 and every later one).
+    Avx2,
 }
 
 impl Backend {
     /// Every backend this build knows, fastest first.
-    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Portable];
+    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Avx2, Backend::Portable];
 
     /// The backend's name as `OBLIVEX_BACKEND` spells it.
     pub fn name(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Backend {
         match self {
             Backend::Portable => c"portable",
             Backend::Ifma => c"ifma",
+            Backend::Avx2 => c"avx2",
         }
     }
 
@@ -52,6 +56,7 @@ impl Backend {
         match self {
             Backend::Portable => true,
             Backend::Ifma => ifma_supported(),
+            Backend::Avx2 => avx2_supported(),
         }
     }
 
@@ -106,6 +111,18 @@ pub(crate) fn ifma_supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU runs the AVX2 backend.
+pub(crate) fn avx2_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -143,8 +143,12 @@ pub(super) fn run_powers(
         Backend::Portable => run_groups::<PortableArith>(context_of, operands),
         #[cfg(target_arch = "x86_64")]
         Backend::Ifma => run_groups::<super::backend::ifma::IfmaArith>(context_of, operands),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => run_groups::<super::backend::avx2::Avx2Arith>(context_of, operands),
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Ifma => unreachable!("resolve() refuses backends this CPU cannot run"),
+        Backend::Ifma | Backend::Avx2 => {
+            unreachable!("resolve() refuses backends this CPU cannot run")
+        }
     };
     powers.sort_unstable_by_key(|(i, _)| *i);
     powers.into_iter().map(|(_, power)| power).collect()

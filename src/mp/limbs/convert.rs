@@ -43,37 +43,41 @@ pub(crate) fn limbs_to_be_bytes(limbs: &[u64], out: &mut [u8]) {
 
 /// Bits per digit of the radix-2^52 representation used by the IFMA backend.
 pub(crate) const RADIX52_BITS: usize = 52;
-const RADIX52_MASK: u64 = (1 << RADIX52_BITS) - 1;
 
-/// Splits 64-bit limbs into 52-bit digits (`digits[k]` = bits `[52k, 52k+52)`);
-/// digits past the value are zero, bits past `digits.len()·52` are dropped.
-pub(crate) fn limbs_to_radix52(limbs: &[u64], digits: &mut [u64]) {
+/// Splits 64-bit limbs into `bits`-bit digits (`digits[k]` = bits
+/// `[bits·k, bits·(k+1))`, `bits` at most 63); digits past the value are
+/// zero, bits past `digits.len()·bits` are dropped. Every backend in reduced
+/// radix (52-bit IFMA digits, 27- to 29-bit AVX2 digits) converts here.
+pub(crate) fn limbs_to_radix(limbs: &[u64], digits: &mut [u64], bits: usize) {
+    assert!((1..64).contains(&bits), "a digit is narrower than a limb");
+    let mask = (1u64 << bits) - 1;
     let limb = |i: usize| limbs.get(i).copied().unwrap_or(0);
     for (k, digit) in digits.iter_mut().enumerate() {
-        let bit = k * RADIX52_BITS;
+        let bit = k * bits;
         let (index, shift) = (bit / 64, bit % 64);
         let mut value = limb(index) >> shift;
-        if shift > 64 - RADIX52_BITS {
+        if shift > 64 - bits {
             value |= limb(index + 1) << (64 - shift);
         }
-        *digit = value & RADIX52_MASK;
+        *digit = value & mask;
     }
 }
 
-/// Joins normalized 52-bit digits (each `< 2^52`) back into 64-bit limbs;
-/// bits past `limbs.len()·64` must be zero (checked in debug builds).
-pub(crate) fn radix52_to_limbs(digits: &[u64], limbs: &mut [u64]) {
+/// Joins normalized `bits`-bit digits (each `< 2^bits`) back into 64-bit
+/// limbs; bits past `limbs.len()·64` must be zero (checked in debug builds).
+pub(crate) fn radix_to_limbs(digits: &[u64], limbs: &mut [u64], bits: usize) {
+    assert!((1..64).contains(&bits), "a digit is narrower than a limb");
     limbs.fill(0);
     for (k, &digit) in digits.iter().enumerate() {
-        debug_assert!(digit <= RADIX52_MASK, "digit not normalized");
-        let bit = k * RADIX52_BITS;
+        debug_assert!(digit >> bits == 0, "digit not normalized");
+        let bit = k * bits;
         let (index, shift) = (bit / 64, bit % 64);
         if let Some(limb) = limbs.get_mut(index) {
             *limb |= digit << shift;
         } else {
             debug_assert_eq!(digit, 0, "value does not fit the limbs");
         }
-        if shift > 64 - RADIX52_BITS {
+        if shift > 64 - bits {
             if let Some(limb) = limbs.get_mut(index + 1) {
                 *limb |= digit >> (64 - shift);
             } else {
@@ -110,13 +114,27 @@ mod tests {
     fn radix52_round_trip() {
         let limbs = [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x0f0f];
         let mut digits = [0u64; 4];
-        limbs_to_radix52(&limbs, &mut digits);
+        limbs_to_radix(&limbs, &mut digits, RADIX52_BITS);
         assert_eq!(digits[0], 0x3_4567_89ab_cdef);
         assert_eq!(digits[1], 0x9_8765_4321_0012);
-        assert!(digits.iter().all(|&d| d <= RADIX52_MASK));
+        assert!(digits.iter().all(|&d| d >> RADIX52_BITS == 0));
         let mut back = [0u64; 3];
-        radix52_to_limbs(&digits, &mut back);
+        radix_to_limbs(&digits, &mut back, RADIX52_BITS);
         assert_eq!(back, limbs);
+    }
+
+    #[test]
+    fn narrow_digits_round_trip() {
+        let limbs = [u64::MAX, 0x8000_0000_0000_0001, 0x7f];
+        for bits in [27, 28, 29] {
+            let mut digits = vec![0u64; (3 * 64usize).div_ceil(bits)];
+            limbs_to_radix(&limbs, &mut digits, bits);
+            assert!(digits.iter().all(|&d| d >> bits == 0), "{bits}-bit digits");
+            assert_eq!(digits[0], (1 << bits) - 1);
+            let mut back = [0u64; 3];
+            radix_to_limbs(&digits, &mut back, bits);
+            assert_eq!(back, limbs, "{bits}-bit digits");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use zeroize::{Zeroize, Zeroizing};
 use std::sync::Arc;
 
 use crate::mp::context::MontContext;
-use crate::mp::limbs::convert::{limbs_to_radix52, RADIX52_BITS};
+use crate::mp::limbs::convert::{limbs_to_radix, RADIX52_BITS};
 
 /// Digit counts with a dedicated kernel instance: moduli of up to 1038,
 /// 1558, 2078, 3118 and 4158 bits (1024, 1536, 2048, 3072, 4096-bit keys).
@@ -56,7 +56,7 @@ impl Radix52Constants {
         let digits = digits_for_bits(ctx.modulus_bits());
         let to_digits = |limbs: &[u64]| {
             let mut d = vec![0u64; digits];
-            limbs_to_radix52(limbs, &mut d);
+            limbs_to_radix(limbs, &mut d, RADIX52_BITS);
             d
         };
         let modulus = to_digits(ctx.modulus());

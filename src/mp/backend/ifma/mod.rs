@@ -11,9 +11,6 @@
 //! select is compiled for AVX-512 as well. Nothing here runs unless
 //! [`ifma_supported`] said yes.
 
-#[macro_use]
-mod unroll;
-
 mod constants;
 mod cpu;
 mod cpu_table;
@@ -32,7 +29,7 @@ use super::LaneArith;
 use crate::backend::ifma_supported;
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
-use crate::mp::limbs::convert::{limbs_to_radix52, radix52_to_limbs};
+use crate::mp::limbs::convert::{limbs_to_radix, radix_to_limbs, RADIX52_BITS};
 use crate::mp::limbs::masks;
 use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
 use constants::{constants_of, digits_for_bits, Radix52Constants};
@@ -199,7 +196,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
         let mut digits = Zeroizing::new(vec![0u64; Self::LANES * self.digits]);
         for (lane_digits, residue) in digits.chunks_exact_mut(self.digits).zip(residues) {
-            limbs_to_radix52(residue, lane_digits);
+            limbs_to_radix(residue, lane_digits, RADIX52_BITS);
         }
         let lanes: Vec<&[u64]> = digits.chunks_exact(self.digits).collect();
         let mut operand = core::mem::take(&mut self.operand);
@@ -242,7 +239,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
                 *d = words[Self::LANES * i + j];
             }
             let n = ctx.limbs();
-            radix52_to_limbs(&lane_digits, &mut value[..n]);
+            radix_to_limbs(&lane_digits, &mut value[..n], RADIX52_BITS);
             masks::reduce_below_2m(residue, &value[..n], 0, ctx.modulus());
         }
         words.zeroize();
