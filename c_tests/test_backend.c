@@ -1,14 +1,23 @@
 /* OBLIVEX_BACKEND is honoured: run with OBLIVEX_BACKEND set to the backend
  * named in argv[1]. "portable" and "auto" must work; "ifma" must work exactly
- * when this CPU has AVX-512 IFMA and otherwise fail with
- * OBLIVEX_ERR_UNSUPPORTED_BACKEND (never a crash or a silent fallback); any
- * other name is unsupported. */
+ * when this CPU has AVX-512 IFMA, "avx2" exactly when it has AVX2, and
+ * otherwise fail with OBLIVEX_ERR_UNSUPPORTED_BACKEND (never a crash or a
+ * silent fallback); any other name is unsupported. */
 #include "test_util.h"
 
 static int cpu_has_ifma(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+#else
+    return 0;
+#endif
+}
+
+static int cpu_has_avx2(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
 #else
     return 0;
 #endif
@@ -27,7 +36,8 @@ int main(int argc, char **argv) {
     printf("test_backend: requested %s, backend %s\n", requested, oblivex_backend_name());
 
     int supported = strcmp(requested, "portable") == 0 || strcmp(requested, "auto") == 0 ||
-                    (strcmp(requested, "ifma") == 0 && cpu_has_ifma());
+                    (strcmp(requested, "ifma") == 0 && cpu_has_ifma()) ||
+                    (strcmp(requested, "avx2") == 0 && cpu_has_avx2());
     const char *name = oblivex_backend_name();
     const uint8_t m[] = {0x01, 0x00, 0x01}, base[] = {2}, exponent[] = {20};
     oblivex_mont_ctx *ctx = NULL;

@@ -38,17 +38,23 @@ static uint64_t test_rng_state = 0x0b11e7c0ffee1234ULL;
 
 /* Seeds the generator from TEST_SEED (decimal) if set, and says which seed.
  * A run forced onto a backend this CPU lacks (OBLIVEX_BACKEND=ifma without
- * AVX-512 IFMA) is skipped; test_backend.c checks that case itself. */
+ * AVX-512 IFMA, =avx2 without AVX2: the library then names no backend) is
+ * skipped; test_backend.c checks that case itself. */
 static inline void test_seed(const char *name) {
     const char *env = getenv("TEST_SEED");
     const char *forced = getenv("OBLIVEX_BACKEND");
     if (env != NULL) {
         test_rng_state = strtoull(env, NULL, 10);
     }
-    if (forced != NULL && strcmp(forced, "ifma") == 0 &&
-        strcmp(oblivex_backend_name(), "ifma") != 0) {
-        printf("%s: skipped, this CPU has no AVX-512 IFMA\n", name);
-        exit(TEST_SKIPPED);
+    if (forced != NULL && strcmp(oblivex_backend_name(), "unsupported") == 0) {
+        if (strcmp(forced, "ifma") == 0) {
+            printf("%s: skipped, this CPU has no AVX-512 IFMA\n", name);
+            exit(TEST_SKIPPED);
+        }
+        if (strcmp(forced, "avx2") == 0) {
+            printf("%s: skipped, this CPU has no AVX2\n", name);
+            exit(TEST_SKIPPED);
+        }
     }
     printf("%s: seed %llu, backend %s\n", name, (unsigned long long)test_rng_state,
            oblivex_backend_name());

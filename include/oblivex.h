@@ -2321,8 +2321,9 @@ void oblivex_elgamal_batch_free(struct oblivex_elgamal_batch *batch);
 
 /**
  * The name of the arithmetic backend that runs batch exponentiations in this
- * process: "portable" or "ifma", as chosen once from the environment variable
- * `OBLIVEX_BACKEND` (`portable`, `ifma` or `auto`, the default). Returns
+ * process: "portable", "avx2" or "ifma", as chosen once from the environment
+ * variable `OBLIVEX_BACKEND` (`portable`, `avx2`, `ifma` or `auto`, the
+ * default: the fastest this CPU runs). Returns
  * "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
  * that this CPU cannot run (exponentiations then fail with
  * `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
@@ -2332,8 +2333,8 @@ const char *oblivex_backend_name(void);
 /**
  * Sets how many threads a large batch exponentiation may use: 1 (the
  * default) runs everything in the calling thread; more spreads the groups
- * of a batch (8 values per group on the IFMA backend, 1 on the portable
- * one) over that many threads, started per call. 0 restores the default,
+ * of a batch (8 values per group on the IFMA backend, 4 on the AVX2 one, 1
+ * on the portable one) over that many threads, started per call. 0 restores the default,
  * taken from the environment variable `OBLIVEX_THREADS` (1 when unset).
  * Values above 1024 are clamped. Applies to the whole process.
  */

@@ -4,7 +4,9 @@
 //!
 //! A kind names an instruction set, not a piece of code: `ifma` selects
 //! both the batch exponentiation's IFMA arithmetic (`mp`) and the curves'
-//! 8-lane engines (`group`), which read the choice here. This module uses
+//! 8-lane engines (`group`), which read the choice here; `avx2` selects the
+//! exponentiation's AVX2 arithmetic, and the curves then take their
+//! portable paths (they have no AVX2 engines yet). This module uses
 //! nothing of the library but [`Error`], so both can stand on it.
 
 use std::ffi::CStr;
@@ -48,6 +50,16 @@ impl Backend {
             Backend::Portable => c"portable",
             Backend::Ifma => c"ifma",
             Backend::Avx2 => c"avx2",
+        }
+    }
+
+    /// What the backend needs of the CPU, as people name it (for messages
+    /// that say why a backend does not run here).
+    pub fn requirement(self) -> &'static str {
+        match self {
+            Backend::Portable => "any CPU",
+            Backend::Ifma => "AVX-512F and AVX-512 IFMA",
+            Backend::Avx2 => "AVX2",
         }
     }
 
@@ -154,6 +166,8 @@ mod tests {
             Backend::from_name("ifma-ish"),
             Err(Error::UnsupportedBackend)
         );
+        let avx2 = Backend::from_name("avx2");
+        assert_eq!(avx2.is_ok(), avx2_supported(), "avx2 exactly where the CPU has it");
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
     modulus[0] |= 0x80;
     modulus[len - 1] |= 1;
     let ctx = MontContext::new(&modulus).unwrap();
-    let count = 8; // one full IFMA group
+    let count = 8; // one full IFMA group, two AVX2 groups
     let fixed_bases: Vec<u8> = (0..count * len).map(|i| (i * 7 + 1) as u8).collect();
     let mut data = state ^ 0xda7a;
     sample(seconds, &mut state, |class_high, _| {
@@ -54,7 +54,7 @@ fn run(backend: Backend, bits: usize, seconds: f64) -> (f64, usize) {
 #[ignore]
 fn dudect_low_vs_high_weight_exponents() {
     let seconds = seconds();
-    for backend in [Backend::Ifma, Backend::Portable] {
+    for &backend in Backend::ALL {
         for bits in [1024usize, 2048] {
             if MontContext::new(&[3])
                 .unwrap()

@@ -25,7 +25,7 @@ fn check_key(rng: &mut TestRng, prime_bits: usize, random_ciphertexts: usize) {
         let [p, q, dp, dq, qinv] = key.crt_params(swapped);
         let ours = RsaCrtKey::new(&p, &q, &dp, &dq, &qinv).expect("a valid key");
         assert_eq!(ours.modulus_be(), key.n.to_bytes_be().as_slice());
-        for backend in [Backend::Portable, Backend::Ifma] {
+        for &backend in Backend::ALL {
             if !backend.is_available() {
                 continue;
             }

@@ -16,8 +16,8 @@ static CHOSEN: AtomicUsize = AtomicUsize::new(0);
 /// Sets the number of threads a large batch is spread over (1 = run in the
 /// calling thread, the default; clamped to [`MAX_THREADS`]); 0 restores the
 /// default from `OBLIVEX_THREADS`. A batch never uses more threads than it
-/// has groups of values (8 per group on the IFMA backend, 1 on the portable
-/// one), and threads are started per call.
+/// has groups of values (8 per group on the IFMA backend, 4 on the AVX2
+/// one, 1 on the portable one), and threads are started per call.
 pub fn set_threads(threads: usize) {
     CHOSEN.store(threads.min(MAX_THREADS), Ordering::Relaxed);
 }

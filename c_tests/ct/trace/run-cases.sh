@@ -12,12 +12,13 @@
 #                  cases (opmasks, gathers, scatters);
 #         check    every case (or the CASEs named) on the ifma backend must
 #                  give the same trace in all its runs;
+#         check-avx2  the same for the CASEs named, on the avx2 backend;
 #         planted  the harness is built with the test-only feature
 #                  `ct-planted-leak`; each CASE, given as CASE:BACKEND:SYMBOL,
 #                  must diverge, and the report must name SYMBOL, the
 #                  planted leak live in that run (OBLIVEX_PLANTED_LEAK).
 #                  BACKEND `best` is ifma where the CPU has it, else
-#                  portable.
+#                  portable; `avx2` needs AVX2.
 # Exits 77 (skipped, with the reason) where the CPU lacks what a case needs
 # or ptrace is refused.
 set -u
@@ -25,6 +26,7 @@ mode=$1 tracer=$2
 started=$(date +%s)
 
 has_ifma() { grep -q avx512ifma /proc/cpuinfo && grep -q avx512dq /proc/cpuinfo; }
+has_avx2() { grep -qw avx2 /proc/cpuinfo; }
 
 if [ "$mode" = selftest ] || [ "$mode" = selftest-avx512 ]; then
     selftest=$3 work=$4
@@ -61,6 +63,10 @@ if [ "$mode" = check ] && ! has_ifma; then
     echo "ct_trace: skipped, this CPU has no AVX-512 IFMA and DQ (the traced paths are the IFMA engines')"
     exit 77
 fi
+if [ "$mode" = check-avx2 ] && ! has_avx2; then
+    echo "ct_trace: skipped, this CPU has no AVX2 (the traced paths are the AVX2 backend's)"
+    exit 77
+fi
 
 # The harness to trace: Cargo profile `ct-trace` (the release build with
 # line tables, for the reports' source lines). The planted one: the release
@@ -88,7 +94,9 @@ run_case() {
     OBLIVEX_BACKEND=$3 "$tracer" --runs "$2" -- "$harness" "$1" >"$4" 2>&1
 }
 
-if [ "$mode" = check ]; then
+if [ "$mode" = check ] || [ "$mode" = check-avx2 ]; then
+    backend=ifma
+    [ "$mode" = check-avx2 ] && backend=avx2
     list="$work/cases"
     if [ $# -gt 0 ]; then
         for name in "$@"; do "$harness" --list | grep "^$name " || { echo "no case $name"; exit 1; }; done >"$list"
@@ -96,11 +104,11 @@ if [ "$mode" = check ]; then
         "$harness" --list | grep -v '^empty ' >"$list"
     fi
     # Two cases at a time; each prints its tracer's summary or report.
-    export tracer harness work
+    export tracer harness work backend
     # shellcheck disable=SC2016 # expanded by the inner shell
     xargs -P 2 -L 1 sh -c '
         log="$work/$0.log"
-        OBLIVEX_BACKEND=ifma "$tracer" --runs "$1" -- "$harness" "$0" >"$log" 2>&1
+        OBLIVEX_BACKEND=$backend "$tracer" --runs "$1" -- "$harness" "$0" >"$log" 2>&1
         echo "$?" >"$work/$0.status"
         tail -n 1 "$log"' <"$list"
     failed=0
@@ -113,7 +121,7 @@ if [ "$mode" = check ]; then
         fi
     done <"$list"
     cases=$(wc -l <"$list")
-    echo "ct_trace: $cases cases, $failed failed, $(($(date +%s) - started)) s"
+    echo "ct_trace ($backend): $cases cases, $failed failed, $(($(date +%s) - started)) s"
     [ "$failed" -eq 0 ]
     exit $?
 fi
@@ -128,6 +136,10 @@ for spec in "$@"; do
     fi
     if [ "$backend" = ifma ] && ! has_ifma; then
         echo "ct_trace: skipped, this CPU has no AVX-512 IFMA and DQ (the planted leak in $name is on the IFMA engine)"
+        exit 77
+    fi
+    if [ "$backend" = avx2 ] && ! has_avx2; then
+        echo "ct_trace: skipped, this CPU has no AVX2 (the planted leak in $name is on the AVX2 backend)"
         exit 77
     fi
     log="$work/$name.planted.log"

@@ -5,8 +5,9 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// One line naming the CPU, its logical CPU count and whether it has the
-/// AVX-512 IFMA that the `ifma` backend needs, e.g. `AMD EPYC (family 25,
-/// model 17), 2 logical CPUs, AVX-512 IFMA`.
+/// AVX-512 IFMA that the `ifma` backend needs (else whether it has the
+/// AVX2 of the `avx2` one), e.g. `AMD EPYC (family 25, model 17), 2
+/// logical CPUs, AVX-512 IFMA` or `…, no AVX-512 IFMA, AVX2`.
 pub fn description() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {
@@ -21,14 +22,14 @@ pub fn description() -> String {
         _ => String::new(),
     };
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let has_ifma = field("flags").is_some_and(|flags| flags.split(' ').any(|f| f == "avx512ifma"));
+    let has = |flag: &str| field("flags").is_some_and(|flags| flags.split(' ').any(|f| f == flag));
     format!(
         "{model_name}{family_and_model}, {cpus} logical CPU{}, {}",
         if cpus == 1 { "" } else { "s" },
-        if has_ifma {
-            "AVX-512 IFMA"
-        } else {
-            "no AVX-512 IFMA"
+        match (has("avx512ifma"), has("avx2")) {
+            (true, _) => "AVX-512 IFMA",
+            (false, true) => "no AVX-512 IFMA, AVX2",
+            (false, false) => "no AVX-512 IFMA, no AVX2",
         }
     )
 }

@@ -154,6 +154,13 @@ fn main() -> ExitCode {
         }
     };
     if what == "server" {
+        // A backend forced by name that this CPU cannot run is refused
+        // here: the curves would otherwise run their portable path and the
+        // caller print it under that name.
+        if let Err(error) = oblivex::Backend::selected() {
+            eprintln!("oblivex speed server: {error}");
+            return ExitCode::from(2);
+        }
         let n = options.ns.first().copied().unwrap_or(256);
         return match oprf::server_us_per_element(suite, n, options.seconds) {
             Some(us) => {
@@ -221,4 +228,9 @@ fn main() -> ExitCode {
 
 fn backend_name() -> &'static str {
     oblivex::Backend::selected().map_or("unsupported", |b| b.name())
+}
+
+/// Why a backend's row has no figure: this CPU cannot run it.
+fn not_run_here(backend: oblivex::Backend) -> String {
+    format!("not run: this CPU has no {}", backend.requirement())
 }

@@ -64,14 +64,11 @@ fn crypto_mb_us(
 }
 
 /// Prints the table (or JSON lines) for `sizes`, oblivex on every backend
-/// this CPU runs, then the anchors (OpenSSL, GMP, crypto_mb) with each
+/// (those this CPU cannot run named as such, with what they need), then the
+/// anchors (OpenSSL, GMP, crypto_mb) with each
 /// one's time over oblivex's fastest; records every figure in `report`.
 pub fn speed(sizes: &[usize], seconds: f64, json: bool, report: &mut Report) {
-    let backends: Vec<Backend> = Backend::ALL
-        .iter()
-        .copied()
-        .filter(|b| b.is_available())
-        .collect();
+    let backends = Backend::ALL;
     let crypto_mb = CryptoMb::load();
     if !json {
         println!("constant-time modular exponentiation, full-length exponents, one core (median of 5 runs)");
@@ -83,24 +80,27 @@ pub fn speed(sizes: &[usize], seconds: f64, json: bool, report: &mut Report) {
     for &bits in sizes {
         let mut data = TestData(bits as u64);
         let modulus = random_modulus(&mut data, bits);
-        let mut figures: Vec<(String, Result<f64, &str>)> = backends
+        let mut figures: Vec<(String, Result<f64, String>)> = backends
             .iter()
             .map(|&b| {
-                let us = measure(b, &modulus, &mut data, seconds);
-                (format!("oblivex-{}", b.name()), Ok(us))
+                let name = format!("oblivex-{}", b.name());
+                if !b.is_available() {
+                    return (name, Err(crate::not_run_here(b)));
+                }
+                (name, Ok(measure(b, &modulus, &mut data, seconds)))
             })
             .collect();
         let fastest = figures
             .iter()
-            .filter_map(|(_, us)| us.ok())
+            .filter_map(|(_, us)| us.as_ref().ok().copied())
             .fold(f64::INFINITY, f64::min);
         figures.extend(
             anchors::measure(&modulus, &mut data, seconds)
                 .into_iter()
-                .map(|f| (f.name.to_string(), f.us)),
+                .map(|f| (f.name.to_string(), f.us.map_err(str::to_string))),
         );
         let crypto_mb_us = crypto_mb_us(crypto_mb.as_ref(), &modulus, &mut data, seconds);
-        figures.push(("crypto_mb".to_string(), crypto_mb_us));
+        figures.push(("crypto_mb".to_string(), crypto_mb_us.map_err(str::to_string)));
         for (name, us) in figures {
             match us {
                 Ok(us) => {

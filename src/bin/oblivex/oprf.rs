@@ -23,6 +23,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
+use oblivex::Backend;
 use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{CheckedOprfClient, OprfClient, OprfServer, Proof, VoprfClient, VoprfServer};
@@ -329,7 +330,7 @@ fn server_us<G: PrimeOrderGroup>(n: usize, seconds: f64) -> f64 {
 
 /// The server evaluation of each suite of [`SERVER_PATHS`] on each backend
 /// this CPU runs (child processes: the backend is chosen once per
-/// process), beside crypto_mb's 8-way scalar multiplication where it is
+/// process; the others are named as not run), beside crypto_mb's 8-way scalar multiplication where it is
 /// installed.
 fn backends(seconds: f64, json: bool) {
     let Ok(exe) = std::env::current_exe() else {
@@ -344,7 +345,13 @@ fn backends(seconds: f64, json: bool) {
     }
     for (suite, n) in SERVER_PATHS {
         let mut results = Vec::new();
-        for backend in ["portable", "ifma"] {
+        let mut not_run = Vec::new();
+        for &kind in Backend::ALL {
+            let backend = kind.name();
+            if !kind.is_available() {
+                not_run.push(format!("{backend} {}", crate::not_run_here(kind)));
+                continue;
+            }
             let output = Command::new(&exe)
                 .args(["speed", "server", suite, "--n", &n.to_string()])
                 .args(["--seconds", &seconds.to_string()])
@@ -386,9 +393,13 @@ fn backends(seconds: f64, json: bool) {
             .iter()
             .map(|(b, us)| format!("{b} {us:.2}"))
             .collect();
-        if let [(_, portable), (_, ifma)] = results.as_slice() {
-            line.push(format!("portable/ifma {:.2}x", portable / ifma));
+        let portable = results.iter().find(|(b, _)| *b == "portable");
+        for (backend, us) in &results {
+            if let (Some((_, portable)), false) = (portable, *backend == "portable") {
+                line.push(format!("portable/{backend} {:.2}x", portable / us));
+            }
         }
+        line.extend(not_run);
         if let Some((function, us)) = anchor {
             let best = results
                 .iter()

@@ -1,7 +1,8 @@
 //! The arithmetic backends of the batch engine, in one place: the
 //! interface every backend implements ([`LaneArith`]) and the backends
-//! themselves, the children: `portable` (any CPU) and `ifma` (AVX-512
-//! IFMA). Which one runs is chosen below `mp`, in `crate::backend`; the
+//! themselves, the children: `portable` (any CPU), `avx2` (AVX2) and
+//! `ifma` (AVX-512 IFMA), with `cpu` naming the CPU for the SIMD ones'
+//! tuning tables. Which one runs is chosen below `mp`, in `crate::backend`; the
 //! code that maps that choice to its `LaneArith` type and runs it is
 //! `schedule`.
 
@@ -11,6 +12,8 @@ mod unroll;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 pub(crate) mod portable;

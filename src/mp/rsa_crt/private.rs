@@ -185,7 +185,7 @@ mod tests {
             .iter()
             .flat_map(|v| v.to_be_bytes()[1..].to_vec())
             .collect();
-        for backend in [Backend::Portable, Backend::Ifma] {
+        for &backend in Backend::ALL {
             if !backend.is_available() {
                 continue;
             }

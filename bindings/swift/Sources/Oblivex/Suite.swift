@@ -124,9 +124,9 @@ public enum Library {
     }
 
     /// The arithmetic backend that runs batch exponentiations in this
-    /// process: "portable" or "ifma", chosen once from the environment
-    /// variable `OBLIVEX_BACKEND` (`portable`, `ifma` or `auto`, the
-    /// default), or "unsupported" when that names a backend this CPU cannot
+    /// process: "portable", "avx2" or "ifma", chosen once from the
+    /// environment variable `OBLIVEX_BACKEND` (`portable`, `avx2`, `ifma` or
+    /// `auto`, the default: the fastest this CPU runs), or "unsupported" when that names a backend this CPU cannot
     /// run (exponentiations then fail with
     /// ``OblivexError/unsupportedBackend``).
     public static var backendName: String { String(cString: oblivex_backend_name()) }

@@ -18,9 +18,9 @@
 //! comes from [`variants::PatternRng`], whose code is the same for every
 //! pattern.
 //!
-//! It needs the `ifma` backend (`OBLIVEX_BACKEND=ifma`, which `ct_trace`'s
-//! script sets): the trace checks the AVX-512 paths that valgrind cannot
-//! run.
+//! It runs on the backend `OBLIVEX_BACKEND` names, which `ct_trace`'s
+//! script sets: `ifma` for every case (the AVX-512 paths valgrind cannot
+//! run), `avx2` for the exponentiation cases.
 
 mod cases;
 mod marks;

@@ -19,6 +19,7 @@
 
 mod columns;
 mod constants;
+mod cpu_table;
 mod reduce;
 mod select;
 mod tuning;
@@ -200,7 +201,7 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
             columns: vec![zero_digits(); 2 * digits],
             quotient: vec![zero_digits(); digits],
             doubled: vec![zero_digits(); digits],
-            tuning: tuning::current(digits),
+            tuning: tuning::tuning_of(cpu_table::current_row().profile, digits),
         }
     }
 

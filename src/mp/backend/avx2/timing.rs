@@ -207,6 +207,8 @@ fn tuning_sweep() {
         }
         sweep::force(None);
         configs.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let row = super::cpu_table::current_row();
+        println!("{bits} bits: this CPU runs the row {:?} ({:?})", row.name, row.provenance);
         for (tuning, best) in configs.iter().take(6) {
             println!("{bits} bits: {tuning:?}: {:.1} µs per value", best * 1e6);
         }

@@ -2,31 +2,9 @@
 //! time from the CPU's CPUID vendor, family and model (`cpu.rs`), with
 //! where each row's choice comes from.
 
-use super::cpu::{CpuModel, Vendor};
+use super::super::cpu::{CpuModel, CpuRow, Provenance, Vendor};
 use super::tuning::ProfileId;
 use std::sync::OnceLock;
-
-/// Where a row's choice comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Provenance {
-    /// Chosen by `tuning_sweep` on such a CPU (the machine and date named).
-    Measured(&'static str),
-    /// Not measured on such a CPU: the reason for the choice.
-    NotMeasured(&'static str),
-}
-
-/// One family of CPUs and its profile. The name and provenance are the
-/// table's record, printed by `tuning_sweep` (test builds).
-#[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(test), allow(dead_code))]
-pub(super) struct CpuRow {
-    /// The CPUs, as people name them.
-    pub(super) name: &'static str,
-    /// Which CPUs the row is for (the first matching row applies).
-    pub(super) matches: fn(CpuModel) -> bool,
-    pub(super) provenance: Provenance,
-    pub(super) profile: ProfileId,
-}
 
 /// The rows, most specific first; the last takes every CPU no other row
 /// names. Only Zen 4 is measured: the development machines are Zen 4, and
@@ -40,7 +18,7 @@ pub(super) struct CpuRow {
 /// model and the thresholds its figures choose); if they differ from an
 /// existing profile's, add a profile (`tuning.rs`), then a row here
 /// before the last, naming the machine and date.
-pub(super) const TABLE: &[CpuRow] = &[
+pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
     CpuRow {
         name: "AMD Zen 4",
         // Every family-25 CPU with AVX-512 IFMA is a Zen 4 (Zen 3, the
@@ -59,20 +37,10 @@ pub(super) const TABLE: &[CpuRow] = &[
     },
 ];
 
-impl CpuRow {
-    /// The row for `cpu`: the first of [`TABLE`] that matches.
-    pub(super) fn for_cpu(cpu: CpuModel) -> &'static CpuRow {
-        TABLE
-            .iter()
-            .find(|row| (row.matches)(cpu))
-            .expect("the table's last row matches every CPU")
-    }
-
-    /// This CPU's row, looked up once per process.
-    pub(super) fn current() -> &'static CpuRow {
-        static CURRENT: OnceLock<&'static CpuRow> = OnceLock::new();
-        CURRENT.get_or_init(|| CpuRow::for_cpu(CpuModel::current()))
-    }
+/// This CPU's row, looked up once per process.
+pub(super) fn current_row() -> &'static CpuRow<ProfileId> {
+    static CURRENT: OnceLock<&'static CpuRow<ProfileId>> = OnceLock::new();
+    CURRENT.get_or_init(|| CpuRow::for_cpu(TABLE, CpuModel::current()))
 }
 
 #[cfg(test)]
@@ -86,9 +54,9 @@ mod tests {
             family: 0x19,
             model: 0x11,
         };
-        assert_eq!(CpuRow::for_cpu(zen4).name, "AMD Zen 4");
+        assert_eq!(CpuRow::for_cpu(TABLE, zen4).name, "AMD Zen 4");
         assert!(matches!(
-            CpuRow::for_cpu(zen4).provenance,
+            CpuRow::for_cpu(TABLE, zen4).provenance,
             Provenance::Measured(_)
         ));
         let sapphire_rapids = CpuModel {
@@ -97,7 +65,7 @@ mod tests {
             model: 0x8f,
         };
         let last = TABLE.last().expect("the table has rows");
-        assert_eq!(CpuRow::for_cpu(sapphire_rapids).name, last.name);
+        assert_eq!(CpuRow::for_cpu(TABLE, sapphire_rapids).name, last.name);
         assert!((last.matches)(CpuModel {
             vendor: Vendor::Other,
             family: 0,

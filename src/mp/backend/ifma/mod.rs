@@ -12,7 +12,6 @@
 //! [`ifma_supported`] said yes.
 
 mod constants;
-mod cpu;
 mod cpu_table;
 mod fused;
 mod karatsuba;
@@ -33,7 +32,7 @@ use crate::mp::limbs::convert::{limbs_to_radix, radix_to_limbs, RADIX52_BITS};
 use crate::mp::limbs::masks;
 use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
 use constants::{constants_of, digits_for_bits, Radix52Constants};
-use cpu_table::CpuRow;
+use cpu_table::current_row;
 use fused::mont_sqr_chosen;
 use montgomery::{mont_mul, Modulus};
 use tuning::ProfileId;
@@ -174,7 +173,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             unit: word_slice(&[unit_digits.as_slice(); VECTOR_LANES], digits),
             operand: vec![zero_vector(); digits],
             work: Workspace::new(digits),
-            profile: CpuRow::current().profile,
+            profile: current_row().profile,
         }
     }
 
@@ -642,12 +641,13 @@ mod timing {
                 .expect("every size has configurations");
             winners.push((digits, fastest.1));
         }
-        let cpu = cpu::CpuModel::current();
+        let cpu = super::super::cpu::CpuModel::current();
+        let row = super::super::cpu::CpuRow::for_cpu(super::cpu_table::TABLE, cpu);
         println!(
             "{cpu:?} runs the row {:?} ({:?}) today; the thresholds these figures \
              choose (a profile for tuning.rs, a row for cpu_table.rs): {:?}",
-            CpuRow::for_cpu(cpu).name,
-            CpuRow::for_cpu(cpu).provenance,
+            row.name,
+            row.provenance,
             tuning::thresholds_choosing(&winners)
         );
     }

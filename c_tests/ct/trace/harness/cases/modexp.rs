@@ -70,7 +70,7 @@ pub fn one_modulus(bits: usize, variant: usize) -> Result<(), String> {
         .mod_exp_batch_on(Backend::Portable, &base, len, &exponent, EXPONENT_BYTES)
         .map_err(|e| e.to_string())?;
     if *traced_result != *expected {
-        return Err("the IFMA result differs from the portable backend's".into());
+        return Err("the traced backend's result differs from the portable backend's".into());
     }
     Ok(())
 }
@@ -103,7 +103,7 @@ pub fn per_value_moduli(bits: usize, variant: usize) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     if *traced_result != *expected {
-        return Err("the IFMA result differs from the portable backend's".into());
+        return Err("the traced backend's result differs from the portable backend's".into());
     }
     Ok(())
 }

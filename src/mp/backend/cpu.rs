@@ -1,15 +1,15 @@
-//! Which CPU the IFMA backend runs on, as CPUID names it: vendor, family
-//! and model. The tuning table (`tuning.rs`) is keyed by them, because the
-//! best window, product form and reduction differ between cores that issue
-//! one 512-bit multiply-add per cycle (Zen 4) and cores with more or fewer
-//! vector pipes beside the multiplier.
+//! Which CPU a SIMD backend runs on, as CPUID names it: vendor, family and
+//! model, and the row type of the backends' per-CPU tuning tables
+//! (`ifma/cpu_table.rs`, `avx2/cpu_table.rs`), keyed by them because the
+//! best kernel shapes differ between cores with more or fewer vector pipes
+//! beside the multiplier.
 
 use core::arch::x86_64::{__cpuid, CpuidResult};
 use std::sync::OnceLock;
 
 /// The CPU's maker, from CPUID leaf 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Vendor {
+pub(in crate::mp::backend) enum Vendor {
     /// "AuthenticAMD".
     Amd,
     /// "GenuineIntel".
@@ -22,10 +22,10 @@ pub(super) enum Vendor {
 /// model folded in the way both vendors document (the "display" family
 /// and model that `/proc/cpuinfo` prints as `cpu family` and `model`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct CpuModel {
-    pub(super) vendor: Vendor,
-    pub(super) family: u32,
-    pub(super) model: u32,
+pub(in crate::mp::backend) struct CpuModel {
+    pub(in crate::mp::backend) vendor: Vendor,
+    pub(in crate::mp::backend) family: u32,
+    pub(in crate::mp::backend) model: u32,
 }
 
 /// Runs CPUID for `leaf`.
@@ -43,7 +43,7 @@ fn cpuid(leaf: u32) -> CpuidResult {
 impl CpuModel {
     /// Decodes CPUID leaf 0 (`vendor`: EBX, EDX, ECX in that order, the
     /// vendor string's byte order) and leaf 1's EAX (`signature`).
-    pub(super) fn from_cpuid(vendor: [u32; 3], signature: u32) -> CpuModel {
+    pub(in crate::mp::backend) fn from_cpuid(vendor: [u32; 3], signature: u32) -> CpuModel {
         let mut name = [0u8; 12];
         for (bytes, word) in name.chunks_exact_mut(4).zip(vendor) {
             bytes.copy_from_slice(&word.to_le_bytes());
@@ -73,12 +73,47 @@ impl CpuModel {
     }
 
     /// This CPU, read once per process.
-    pub(super) fn current() -> CpuModel {
+    pub(in crate::mp::backend) fn current() -> CpuModel {
         static CURRENT: OnceLock<CpuModel> = OnceLock::new();
         *CURRENT.get_or_init(|| {
             let leaf0 = cpuid(0);
             CpuModel::from_cpuid([leaf0.ebx, leaf0.edx, leaf0.ecx], cpuid(1).eax)
         })
+    }
+}
+
+/// Where a tuning table row's choice comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::mp::backend) enum Provenance {
+    /// Chosen by the backend's `tuning_sweep` on such a CPU (the machine
+    /// and date named).
+    Measured(&'static str),
+    /// Not measured on such a CPU: the reason for the choice.
+    NotMeasured(&'static str),
+}
+
+/// One family of CPUs and the tuning profile `P` it runs. The name and
+/// provenance are the table's record, printed by the tuning sweeps (test
+/// builds).
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(in crate::mp::backend) struct CpuRow<P: 'static> {
+    /// The CPUs, as people name them.
+    pub(in crate::mp::backend) name: &'static str,
+    /// Which CPUs the row is for (the first matching row applies).
+    pub(in crate::mp::backend) matches: fn(CpuModel) -> bool,
+    pub(in crate::mp::backend) provenance: Provenance,
+    pub(in crate::mp::backend) profile: P,
+}
+
+impl<P> CpuRow<P> {
+    /// The row of `table` for `cpu`: the first that matches (a table's
+    /// last row matches every CPU).
+    pub(in crate::mp::backend) fn for_cpu(table: &'static [CpuRow<P>], cpu: CpuModel) -> &'static CpuRow<P> {
+        table
+            .iter()
+            .find(|row| (row.matches)(cpu))
+            .expect("a table's last row matches every CPU")
     }
 }
 
