@@ -1,7 +1,7 @@
 /* The header-only OpenSSL shim behaves exactly like BN_mod_exp: random odd
  * and even moduli, negative operands, aliasing of r with the inputs, m = 1,
  * p = 0, oversize operands, the batch form, and a context reused across
- * calls (the BN_MONT_CTX form). */
+ * calls (the BN_MONT_CTX form); which values of a batch go to OpenSSL. */
 #include <openssl/bn.h>
 
 #include "oblivex_openssl.h"
@@ -75,6 +75,40 @@ static void compare_batch(BN_CTX *ctx, size_t rounds) {
         }
         BN_free(m);
     }
+}
+
+/* Which path each count takes: the values of a batch that the header hands
+ * to BN_mod_exp_mont_consttime (its tail), per backend, and that a batch
+ * split so, its results written over its own bases, is still right. */
+static void path_per_count(BN_CTX *ctx) {
+    const char *backend = oblivex_backend_name();
+    for (size_t n = 1; n <= 17; n++) {
+        size_t expected = n; /* portable: every value on OpenSSL */
+        if (strcmp(backend, "avx2") == 0) {
+            expected = n % 4; /* a tail of 1 to 3 values of a 4-lane group */
+        } else if (strcmp(backend, "ifma") == 0) {
+            expected = n % 8 <= 2 ? n % 8 : 0; /* a tail of 1 or 2 of an 8-lane group */
+        }
+        CHECK(obx_detail_values_for_openssl(n) == expected, "%s, %zu values: %zu on OpenSSL, expected %zu", backend,
+              n, obx_detail_values_for_openssl(n), expected);
+    }
+    enum { N = 11 };
+    BIGNUM *m = random_bn(128, 0), *r[N], *want[N], *p[N];
+    BN_set_bit(m, 1000);
+    BN_set_bit(m, 0);
+    for (size_t i = 0; i < N; i++) {
+        r[i] = random_bn(128, 0);
+        p[i] = random_bn(128, 0);
+        want[i] = BN_new();
+        CHECK(BN_mod_exp(want[i], r[i], p[i], m, ctx) == 1, "OpenSSL");
+    }
+    CHECK(oblivex_BN_mod_exp_batch(r, (const BIGNUM *const *)r, (const BIGNUM *const *)p, m, N, ctx) == 1,
+          "a batch over its own bases");
+    for (size_t i = 0; i < N; i++) {
+        CHECK(BN_cmp(want[i], r[i]) == 0, "element %zu of a batch over its own bases", i);
+        BN_free(r[i]); BN_free(p[i]); BN_free(want[i]);
+    }
+    BN_free(m);
 }
 
 /* One context for m, reused by many calls, gives BN_mod_exp's results; a
@@ -153,6 +187,7 @@ int main(void) {
     BN_CTX *ctx = BN_CTX_new();
     compare_single(ctx, 3000);
     compare_batch(ctx, 200);
+    path_per_count(ctx);
     reused_context(ctx);
     edge_cases(ctx);
     BN_CTX_free(ctx);

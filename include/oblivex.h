@@ -2341,6 +2341,16 @@ const char *oblivex_backend_name(void);
 void oblivex_set_threads(size_t threads);
 
 /**
+ * How many values the selected backend exponentiates together in one group
+ * (8 on the IFMA backend, 4 on the AVX2 one, 1 on the portable one; 0
+ * when `OBLIVEX_BACKEND` names a backend this CPU cannot run). A batch
+ * costs about as much as if its count were rounded up to a multiple of
+ * this; `oblivex_openssl.h` uses it to hand a batch's short tail to
+ * OpenSSL.
+ */
+size_t oblivex_batch_group_size(void);
+
+/**
  * The thread count in effect (see `oblivex_set_threads`).
  */
 size_t oblivex_threads(void);

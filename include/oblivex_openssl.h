@@ -25,6 +25,12 @@
  * BN_mod_exp (which fails for zero, as it does in OpenSSL), and odd moduli
  * or exponents beyond oblivex's limits go to BN_mod_exp_mont_consttime.
  *
+ * Values for which oblivex has no path faster than OpenSSL's also go to
+ * BN_mod_exp_mont_consttime (obx_detail_values_for_openssl): the short
+ * tail of a batch that would leave most of a lane group empty, and every
+ * value where the portable backend runs (one value at a time on 64-bit
+ * limbs, about 3 times slower than OpenSSL's MULX/ADX code).
+ *
  * On failure (0 returned) no r[i] has been changed, except when OpenSSL
  * itself runs out of memory while storing the results.
  */
@@ -84,6 +90,25 @@ static inline int obx_detail_fallback(BIGNUM *const r[], const BIGNUM *const a[]
     return ok;
 }
 
+/* Internal: how many of a batch of n values (the last ones) this header
+ * hands to BN_mod_exp_mont_consttime, because oblivex has no faster path
+ * for them. A lane group costs about as much whether it is full or not;
+ * on the AVX2 backend (4 lanes) a full group computes 4 values in the time
+ * OpenSSL takes for 3.3 to 6 (1.1 to 1.5 times its throughput, Zen 3), so
+ * a tail of 1 to 3 values is faster on OpenSSL; on the IFMA backend (8
+ * lanes, about 3.5 times OpenSSL's throughput, Zen 4) a group costs about
+ * 2.3 OpenSSL exponentiations, so tails of 1 or 2 are. On the portable
+ * backend (1 lane) every value is. */
+static inline size_t obx_detail_values_for_openssl(size_t n) {
+    size_t lanes = oblivex_batch_group_size(), tail, longest_tail;
+    if (lanes <= 1) {
+        return n;
+    }
+    tail = n % lanes;
+    longest_tail = lanes <= 4 ? lanes - 1 : 2;
+    return tail <= longest_tail ? tail : 0;
+}
+
 /* Internal: m's magnitude as big-endian bytes (NULL on allocation failure). */
 static inline uint8_t *obx_detail_modulus_bytes(const BIGNUM *m, size_t *len) {
     uint8_t *bytes;
@@ -119,7 +144,9 @@ static inline oblivex_mont_ctx *oblivex_BN_mont_ctx_new(const BIGNUM *m) {
 
 /*
  * r[i] = a[i]^p[i] mod m for i < n, in one oblivex batch (8 values per
- * AVX-512 IFMA register where the CPU has it), with `mont` the context of m
+ * AVX-512 IFMA register, 4 per AVX2 register), and the values oblivex has
+ * no faster path for on OpenSSL (obx_detail_values_for_openssl), with
+ * `mont` the context of m
  * from oblivex_BN_mont_ctx_new (or NULL: made and freed per call).
  * Arguments as BN_mod_exp, element-wise; r[i] may alias any input. Returns
  * 1 on success, 0 on error.
@@ -127,7 +154,7 @@ static inline oblivex_mont_ctx *oblivex_BN_mont_ctx_new(const BIGNUM *m) {
 static inline int oblivex_BN_mod_exp_batch_mont(BIGNUM *const r[], const BIGNUM *const a[],
                                                 const BIGNUM *const p[], const BIGNUM *m, size_t n,
                                                 BN_CTX *ctx, const oblivex_mont_ctx *mont) {
-    size_t i, m_len = 0, base_len = 0, exp_len = 0, written = 0;
+    size_t i, m_len = 0, base_len = 0, exp_len = 0, written = 0, on_openssl = 0, on_oblivex = 0;
     uint8_t *bases = NULL, *exps = NULL, *out = NULL;
     oblivex_mont_ctx *own_mont = NULL;
     BN_CTX *own_ctx = NULL;
@@ -171,6 +198,12 @@ static inline int oblivex_BN_mod_exp_batch_mont(BIGNUM *const r[], const BIGNUM 
     if (base_len > OBLIVEX_MAX_OPERAND_BYTES) {
         base_len = m_len; /* such bases are reduced by OpenSSL below */
     }
+    on_openssl = obx_detail_values_for_openssl(n);
+    on_oblivex = n - on_openssl;
+    if (on_oblivex == 0) {
+        ok = obx_detail_fallback(r, a, p, m, n, ctx, 1);
+        goto done;
+    }
     if (mont == NULL) {
         mont = own_mont = oblivex_BN_mont_ctx_new(m);
     }
@@ -185,7 +218,7 @@ static inline int oblivex_BN_mod_exp_batch_mont(BIGNUM *const r[], const BIGNUM 
     if (bases == NULL || exps == NULL || out == NULL || reduced == NULL) {
         goto done;
     }
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < on_oblivex; i++) {
         const BIGNUM *base = a[i];
         if (BN_is_negative(base) || (size_t)BN_num_bytes(base) > base_len) {
             if (!BN_nnmod(reduced, base, m, ctx)) {
@@ -199,13 +232,17 @@ static inline int oblivex_BN_mod_exp_batch_mont(BIGNUM *const r[], const BIGNUM 
             goto done;
         }
     }
-    if (oblivex_mod_exp_batch(mont, bases, n * base_len, exps, n * exp_len, n, out, n * m_len,
-                              &written) != OBLIVEX_OK ||
-        written != n * m_len) {
+    if (oblivex_mod_exp_batch(mont, bases, on_oblivex * base_len, exps, on_oblivex * exp_len, on_oblivex, out,
+                              on_oblivex * m_len, &written) != OBLIVEX_OK ||
+        written != on_oblivex * m_len) {
+        goto done;
+    }
+    /* The tail next, into r only if all of it succeeds; then the rest. */
+    if (on_openssl > 0 && !obx_detail_fallback(r + on_oblivex, a + on_oblivex, p + on_oblivex, m, on_openssl, ctx, 1)) {
         goto done;
     }
     ok = 1;
-    for (i = 0; ok && i < n; i++) {
+    for (i = 0; ok && i < on_oblivex; i++) {
         ok = BN_bin2bn(out + i * m_len, (int)m_len, r[i]) != NULL;
         if (ok) {
             /* BN_bin2bn keeps the old sign of r[i] when the value is 0. */

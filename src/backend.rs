@@ -167,7 +167,11 @@ mod tests {
             Err(Error::UnsupportedBackend)
         );
         let avx2 = Backend::from_name("avx2");
-        assert_eq!(avx2.is_ok(), avx2_supported(), "avx2 exactly where the CPU has it");
+        assert_eq!(
+            avx2.is_ok(),
+            avx2_supported(),
+            "avx2 exactly where the CPU has it"
+        );
     }
 
     #[test]

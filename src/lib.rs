@@ -3,7 +3,8 @@
 //! Oblivious and batch exponentiation:
 //!
 //! - [`mp`]: constant-time batch modular exponentiation (`a^e mod m` for many
-//!   values at once; AVX-512 IFMA, 8 values per register, or portable) over
+//!   values at once; AVX-512 IFMA, 8 values per register, AVX2, 4 per
+//!   register, or portable) over
 //!   a precomputed odd-modulus context, usable from C as a drop-in
 //!   replacement for OpenSSL's `BN_mod_exp`;
 //! - [`group`]: prime-order groups behind one trait (ristretto255, P-256,
@@ -21,9 +22,10 @@
 //! - `ffi`: the C ABI (`include/oblivex.h`), a thin translation layer over
 //!   the Rust API with status codes, opaque handles and a panic boundary.
 //!
-//! [`Backend`] is the kind of code that runs (portable, or AVX-512 IFMA),
-//! chosen once per process from `OBLIVEX_BACKEND` for the batch
-//! exponentiation and the curves' 8-lane engines alike.
+//! [`Backend`] is the kind of code that runs (portable, AVX2 or AVX-512
+//! IFMA), chosen once per process from `OBLIVEX_BACKEND` for the batch
+//! exponentiation and the curves' 8-lane engines alike (the curves have
+//! engines on IFMA only).
 //!
 //! Secrets (exponents, keys, blinds, verification factors) never choose a
 //! branch, a memory index or a loop bound; only public lengths do.

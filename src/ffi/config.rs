@@ -32,6 +32,17 @@ pub extern "C" fn oblivex_set_threads(threads: usize) {
     catch_or((), || mp::set_threads(threads))
 }
 
+/// How many values the selected backend exponentiates together in one group
+/// (8 on the IFMA backend, 4 on the AVX2 one, 1 on the portable one; 0
+/// when `OBLIVEX_BACKEND` names a backend this CPU cannot run). A batch
+/// costs about as much as if its count were rounded up to a multiple of
+/// this; `oblivex_openssl.h` uses it to hand a batch's short tail to
+/// OpenSSL.
+#[no_mangle]
+pub extern "C" fn oblivex_batch_group_size() -> usize {
+    catch_or(0, || Backend::selected().map_or(0, mp::group_size))
+}
+
 /// The thread count in effect (see `oblivex_set_threads`).
 #[no_mangle]
 pub extern "C" fn oblivex_threads() -> usize {

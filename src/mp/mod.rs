@@ -12,7 +12,8 @@
 //! primitives: conversions, masks, word-serial Montgomery arithmetic,
 //! aligned buffers) know nothing of contexts; `context/` (the modulus
 //! context and its concerns, one file each) knows no backend; `backend/`
-//! (the `LaneArith` interface and the `portable` and `ifma` backends) and
+//! (the `LaneArith` interface and the `portable`, `avx2` and `ifma`
+//! backends) and
 //! `fixed_window` (the exponentiation every backend runs, written once);
 //! `schedule` (grouping values into lanes, threads) and `threads`; the
 //! public entry points are `exp.rs` (one modulus), `multi.rs` (one per
@@ -46,6 +47,7 @@ pub use context::MontContext;
 pub use limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
 pub use multi::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
 pub use rsa_crt::RsaCrtKey;
+pub use schedule::group_size;
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};
 #[cfg(feature = "ct-trace-harness")]
 #[doc(hidden)]

@@ -132,6 +132,20 @@ pub(super) fn run(
     out.copy_from_slice(&results);
 }
 
+/// Values `backend` exponentiates together in one group (its lanes): a
+/// batch's last group is padded up to this many.
+pub fn group_size(backend: Backend) -> usize {
+    match backend {
+        Backend::Portable => PortableArith::LANES,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Ifma => super::backend::ifma::IfmaArith::LANES,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => super::backend::avx2::Avx2Arith::LANES,
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Ifma | Backend::Avx2 => 1,
+    }
+}
+
 /// Runs a validated batch on `backend` and returns every power, in the
 /// values' order.
 pub(super) fn run_powers(

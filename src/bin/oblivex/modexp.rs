@@ -100,7 +100,10 @@ pub fn speed(sizes: &[usize], seconds: f64, json: bool, report: &mut Report) {
                 .map(|f| (f.name.to_string(), f.us.map_err(str::to_string))),
         );
         let crypto_mb_us = crypto_mb_us(crypto_mb.as_ref(), &modulus, &mut data, seconds);
-        figures.push(("crypto_mb".to_string(), crypto_mb_us.map_err(str::to_string)));
+        figures.push((
+            "crypto_mb".to_string(),
+            crypto_mb_us.map_err(str::to_string),
+        ));
         for (name, us) in figures {
             match us {
                 Ok(us) => {

@@ -23,10 +23,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use oblivex::group::{Bls12381G1, Ffdhe2048, PrimeOrderGroup, Ristretto255, P256};
-use oblivex::Backend;
 use oblivex::message::{BlindedElements, EvaluatedElements};
 use oblivex::oblivious::Kappa;
 use oblivex::oprf::{CheckedOprfClient, OprfClient, OprfServer, Proof, VoprfClient, VoprfServer};
+use oblivex::Backend;
 
 use crate::crypto_mb::CryptoMb;
 use crate::report::{OprfFigure, Report};

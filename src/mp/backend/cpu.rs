@@ -109,7 +109,10 @@ pub(in crate::mp::backend) struct CpuRow<P: 'static> {
 impl<P> CpuRow<P> {
     /// The row of `table` for `cpu`: the first that matches (a table's
     /// last row matches every CPU).
-    pub(in crate::mp::backend) fn for_cpu(table: &'static [CpuRow<P>], cpu: CpuModel) -> &'static CpuRow<P> {
+    pub(in crate::mp::backend) fn for_cpu(
+        table: &'static [CpuRow<P>],
+        cpu: CpuModel,
+    ) -> &'static CpuRow<P> {
         table
             .iter()
             .find(|row| (row.matches)(cpu))

@@ -48,10 +48,18 @@ pub(super) fn add(a: Digits, b: Digits) -> Digits {
 /// (public indices only).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn sweep<const R: usize>(t: &mut [Digits], x: &[Digits; R], y: &[Digits], columns: Range<usize>) {
+pub(super) fn sweep<const R: usize>(
+    t: &mut [Digits],
+    x: &[Digits; R],
+    y: &[Digits],
+    columns: Range<usize>,
+) {
     let n = y.len();
     let Range { start, end } = columns;
-    assert!(end <= t.len() && end < n + R, "the columns lie in t and meet y");
+    assert!(
+        end <= t.len() && end < n + R,
+        "the columns lie in t and meet y"
+    );
     let steady_start = start.max(R - 1).min(end);
     let steady_end = end.min(n).max(steady_start);
     if start == 0 && steady_start == R - 1 && n >= R - 1 {
@@ -131,16 +139,46 @@ fn ramp_column<const R: usize>(t: &mut [Digits], x: &[Digits; R], y: &[Digits], 
 macro_rules! with_rows {
     ($rows:expr, $k:ident => $body:expr) => {
         match $rows {
-            1 => { const $k: usize = 1; $body }
-            2 => { const $k: usize = 2; $body }
-            3 => { const $k: usize = 3; $body }
-            4 => { const $k: usize = 4; $body }
-            5 => { const $k: usize = 5; $body }
-            6 => { const $k: usize = 6; $body }
-            7 => { const $k: usize = 7; $body }
-            8 => { const $k: usize = 8; $body }
-            9 => { const $k: usize = 9; $body }
-            10 => { const $k: usize = 10; $body }
+            1 => {
+                const $k: usize = 1;
+                $body
+            }
+            2 => {
+                const $k: usize = 2;
+                $body
+            }
+            3 => {
+                const $k: usize = 3;
+                $body
+            }
+            4 => {
+                const $k: usize = 4;
+                $body
+            }
+            5 => {
+                const $k: usize = 5;
+                $body
+            }
+            6 => {
+                const $k: usize = 6;
+                $body
+            }
+            7 => {
+                const $k: usize = 7;
+                $body
+            }
+            8 => {
+                const $k: usize = 8;
+                $body
+            }
+            9 => {
+                const $k: usize = 9;
+                $body
+            }
+            10 => {
+                const $k: usize = 10;
+                $body
+            }
             rows => unreachable!("row blocks have 1 to 10 rows, not {rows}"),
         }
     };
@@ -176,7 +214,11 @@ pub(super) fn product_columns<const R: usize>(t: &mut [Digits], a: &[Digits], b:
 /// product `a_i·a_j` (`i < j`) once, against `doubled = 2a` (digit by
 /// digit, below 2^32 still), and the squares `a_i²` on the diagonal.
 #[target_feature(enable = "avx2")]
-pub(super) fn square_columns<const R: usize>(t: &mut [Digits], a: &[Digits], doubled: &mut [Digits]) {
+pub(super) fn square_columns<const R: usize>(
+    t: &mut [Digits],
+    a: &[Digits],
+    doubled: &mut [Digits],
+) {
     let l = a.len();
     for (d, &digit) in doubled.iter_mut().zip(a) {
         *d = _mm256_slli_epi64::<1>(digit);
@@ -221,7 +263,10 @@ mod tests {
 
     fn digits(values: &[[u64; 4]]) -> Vec<Digits> {
         // SAFETY: same size, every bit pattern valid for both.
-        values.iter().map(|v| unsafe { core::mem::transmute(*v) }).collect()
+        values
+            .iter()
+            .map(|v| unsafe { core::mem::transmute(*v) })
+            .collect()
     }
 
     /// Column sums by the definition, lane by lane.
@@ -242,7 +287,9 @@ mod tests {
         (0..l)
             .map(|_| {
                 core::array::from_fn(|_| {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     (state >> 33) & ((1 << 28) - 1)
                 })
             })

@@ -135,7 +135,13 @@ impl Avx2Arith<'_> {
             m_prime: self.m_prime,
             digit_bits: self.layout.digit_bits,
         };
-        with_block_rows!(self.tuning.product_rows, product_columns, &mut self.columns, a, b);
+        with_block_rows!(
+            self.tuning.product_rows,
+            product_columns,
+            &mut self.columns,
+            a,
+            b
+        );
         with_block_rows!(
             self.tuning.reduction_rows,
             reduce,
@@ -153,7 +159,13 @@ impl Avx2Arith<'_> {
             m_prime: self.m_prime,
             digit_bits: self.layout.digit_bits,
         };
-        with_block_rows!(self.tuning.square_rows, square_columns, &mut self.columns, a, &mut self.doubled);
+        with_block_rows!(
+            self.tuning.square_rows,
+            square_columns,
+            &mut self.columns,
+            a,
+            &mut self.doubled
+        );
         with_block_rows!(
             self.tuning.reduction_rows,
             reduce,

@@ -42,7 +42,12 @@ pub(super) fn select_avx2(out: &mut [Digits], table: &[Digits], digits: &[u64]) 
 /// Registers `start .. start + N` of the entry `wanted` names in each lane.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn select_block<const N: usize>(out: &mut [Digits], table: &[Digits], wanted: Digits, start: usize) {
+fn select_block<const N: usize>(
+    out: &mut [Digits],
+    table: &[Digits],
+    wanted: Digits,
+    start: usize,
+) {
     let words = out.len();
     let one = _mm256_set1_epi64x(1);
     let mut index = _mm256_setzero_si256();

@@ -19,7 +19,14 @@ fn data(seed: u64, len: usize) -> Vec<u8> {
 }
 
 /// `count` powers on both backends; they must agree.
-fn assert_agrees(modulus: &[u8], bases: &[u8], base_len: usize, exponents: &[u8], exponent_len: usize, what: &str) {
+fn assert_agrees(
+    modulus: &[u8],
+    bases: &[u8],
+    base_len: usize,
+    exponents: &[u8],
+    exponent_len: usize,
+    what: &str,
+) {
     let ctx = MontContext::new(modulus).unwrap();
     let avx2 = ctx
         .mod_exp_batch_on(Backend::Avx2, bases, base_len, exponents, exponent_len)
@@ -51,7 +58,11 @@ fn select_picks_each_lanes_entry() {
             Avx2Arith::select(&mut out, &table, &digits, &mut masks);
             for (k, &word) in out.iter().enumerate() {
                 let wanted = digits[k % VECTOR_LANES] as usize;
-                assert_eq!(word, table[wanted * words + k], "{digits_per_entry} digits, word {k}");
+                assert_eq!(
+                    word,
+                    table[wanted * words + k],
+                    "{digits_per_entry} digits, word {k}"
+                );
             }
         }
     }
@@ -111,16 +122,33 @@ fn edge_inputs_match_portable() {
             let mut one = vec![0u8; len];
             one[len - 1] = 1;
             let mut r_mod_m = vec![0u8; len];
-            let r = ctx.pow2_mod_vartime(constants::layout_for_bits(ctx.modulus_bits()).digits
-                * constants::layout_for_bits(ctx.modulus_bits()).digit_bits);
+            let r = ctx.pow2_mod_vartime(
+                constants::layout_for_bits(ctx.modulus_bits()).digits
+                    * constants::layout_for_bits(ctx.modulus_bits()).digit_bits,
+            );
             crate::mp::limbs::convert::limbs_to_be_bytes(&r, &mut r_mod_m);
-            for base in [vec![0u8; len], one, r_mod_m, m_minus_1, m.clone(), m_plus_1, vec![0xff; len]] {
+            for base in [
+                vec![0u8; len],
+                one,
+                r_mod_m,
+                m_minus_1,
+                m.clone(),
+                m_plus_1,
+                vec![0xff; len],
+            ] {
                 bases.extend_from_slice(&base);
             }
             let count = bases.len() / len;
             let mut exponents = vec![0xffu8; count * len];
             exponents[..len].fill(0);
-            assert_agrees(&m, &bases, len, &exponents, len, &format!("{bits}-bit edge moduli"));
+            assert_agrees(
+                &m,
+                &bases,
+                len,
+                &exponents,
+                len,
+                &format!("{bits}-bit edge moduli"),
+            );
         }
     }
 }
@@ -140,7 +168,10 @@ fn per_value_moduli_match_portable() {
             m
         })
         .collect();
-    let contexts: Vec<MontContext> = moduli.iter().map(|m| MontContext::new(m).unwrap()).collect();
+    let contexts: Vec<MontContext> = moduli
+        .iter()
+        .map(|m| MontContext::new(m).unwrap())
+        .collect();
     let refs: Vec<&MontContext> = contexts.iter().collect();
     let bases = data(7, 6 * len);
     let exponents = data(8, 6 * len);
@@ -177,7 +208,10 @@ fn every_block_shape_matches_portable() {
                 }));
                 let got = ctx.mod_exp_batch_on(Backend::Avx2, &bases, len, &exponents, 16);
                 sweep::force(None);
-                assert!(got.unwrap() == expected, "{bits} bits, {rows} rows, w = {window_bits}");
+                assert!(
+                    got.unwrap() == expected,
+                    "{bits} bits, {rows} rows, w = {window_bits}"
+                );
             }
         }
     }

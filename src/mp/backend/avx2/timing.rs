@@ -86,13 +86,21 @@ fn kernel_timing() {
             digit_bits: arith.layout.digit_bits,
         };
         // SAFETY: avx2_supported() checked above.
-        let rate = (0..5).map(|_| unsafe { multiplier_peak_rate() }).fold(0.0, f64::max);
+        let rate = (0..5)
+            .map(|_| unsafe { multiplier_peak_rate() })
+            .fold(0.0, f64::max);
         let av = as_digits(&a).to_vec();
         let bv = as_digits(&b).to_vec();
         let cycles = |seconds: f64| seconds * rate / 2.0;
-        // SAFETY (each unsafe block below): avx2_supported() checked above.
-        let product = best_of(9, 2000, || unsafe { product_columns::<8>(&mut t, &av, &bv) });
-        let square = best_of(9, 2000, || unsafe { square_columns::<8>(&mut t, &av, &mut doubled) });
+        let product = best_of(9, 2000, || {
+            // SAFETY: avx2_supported() checked above.
+            unsafe { product_columns::<8>(&mut t, &av, &bv) }
+        });
+        let square = best_of(9, 2000, || {
+            // SAFETY: avx2_supported() checked above.
+            unsafe { square_columns::<8>(&mut t, &av, &mut doubled) }
+        });
+        // SAFETY: avx2_supported() checked above.
         let reduction = best_of(9, 2000, || unsafe {
             product_columns::<8>(&mut t, &av, &bv);
             reduce::<8>(&mut t, &modulus, &mut quotient, &mut out)
@@ -128,14 +136,19 @@ fn sweep_timing() {
     let mut t = vec![zero_digits(); 168];
     let x: [Digits; 8] = core::array::from_fn(|i| digit(i + 1000));
     // SAFETY: avx2_supported() checked above.
-    let rate = (0..5).map(|_| unsafe { multiplier_peak_rate() }).fold(0.0, f64::max);
+    let rate = (0..5)
+        .map(|_| unsafe { multiplier_peak_rate() })
+        .fold(0.0, f64::max);
     for _ in 0..3 {
         // SAFETY: as above.
         let seconds = best_of(9, 20000, || unsafe {
             super::columns::sweep::<8>(&mut t, &x, &y, 0..167)
         });
         let cycles = seconds * rate / 2.0;
-        println!("sweep 8 × 160: {cycles:.0} cycles, {:.2} products per cycle", 1280.0 / cycles);
+        println!(
+            "sweep 8 × 160: {cycles:.0} cycles, {:.2} products per cycle",
+            1280.0 / cycles
+        );
     }
 }
 
@@ -148,7 +161,9 @@ fn product_placement_timing() {
     }
     let l = 152;
     // SAFETY: avx2_supported() checked above.
-    let rate = (0..5).map(|_| unsafe { multiplier_peak_rate() }).fold(0.0, f64::max);
+    let rate = (0..5)
+        .map(|_| unsafe { multiplier_peak_rate() })
+        .fold(0.0, f64::max);
     for gap in [0usize, 1, 2, 3, 5, 8, 16, 32, 64, 100] {
         let mut arena = vec![zero_digits(); 2 * l + gap + 2 * l + 256];
         let (t, rest) = arena.split_at_mut(2 * l + gap);
@@ -157,7 +172,10 @@ fn product_placement_timing() {
         // SAFETY: as above.
         let seconds = best_of(9, 2000, || unsafe { product_columns::<8>(t, &a, b) });
         let cycles = seconds * rate / 2.0;
-        println!("gap {gap}: {cycles:.0} cycles, {:.2} products per cycle", (l * l) as f64 / cycles);
+        println!(
+            "gap {gap}: {cycles:.0} cycles, {:.2} products per cycle",
+            (l * l) as f64 / cycles
+        );
     }
 }
 
@@ -201,14 +219,26 @@ fn tuning_sweep() {
             for (tuning, best) in configs.iter_mut() {
                 sweep::force(Some(*tuning));
                 let start = Instant::now();
-                drop(ctx.mod_exp_batch_on(crate::backend::Backend::Avx2, &bases, len, &exponents, len).unwrap());
+                drop(
+                    ctx.mod_exp_batch_on(
+                        crate::backend::Backend::Avx2,
+                        &bases,
+                        len,
+                        &exponents,
+                        len,
+                    )
+                    .unwrap(),
+                );
                 *best = best.min(start.elapsed().as_secs_f64() / values as f64);
             }
         }
         sweep::force(None);
         configs.sort_by(|a, b| a.1.total_cmp(&b.1));
         let row = super::cpu_table::current_row();
-        println!("{bits} bits: this CPU runs the row {:?} ({:?})", row.name, row.provenance);
+        println!(
+            "{bits} bits: this CPU runs the row {:?} ({:?})",
+            row.name, row.provenance
+        );
         for (tuning, best) in configs.iter().take(6) {
             println!("{bits} bits: {tuning:?}: {:.1} µs per value", best * 1e6);
         }
