@@ -61,7 +61,7 @@ struct ModExpTests {
         let exponentBits = bits <= 2050 ? bits : 512
         let baseWidth = byteLength + 1 // some bases above m
         let exponentWidth = (exponentBits + 7) / 8
-        let count = bits <= 1024 ? 9 : 3 // 9: a full group of 8 and a tail (IFMA)
+        let count = bits <= 1024 ? 9 : 3 // 9: a full group of 8 and a tail (IFMA; two groups of 4 and a tail on AVX2)
         var bases = (0..<count).map { _ in ReferenceBigUInt.random(bits: baseWidth * 8, using: &rng) }
         var exponents = (0..<count).map { _ in ReferenceBigUInt.random(bits: exponentBits, using: &rng) }
         bases[0] = ReferenceBigUInt(limbs: [])
@@ -137,7 +137,7 @@ struct ThreadCountTests {
     }
 
     /// A batch spread over 4 threads: 41 values, more than 4 groups on
-    /// either backend (8 values per group on IFMA, 1 on the portable one),
+    /// any backend (8 values per group on IFMA, 4 on AVX2, 1 on the portable one),
     /// with a tail, against the reference.
     @Test("4 threads: matches the reference")
     func fourThreads() throws {
