@@ -118,6 +118,12 @@ impl<P> CpuRow<P> {
             .find(|row| (row.matches)(cpu))
             .expect("a table's last row matches every CPU")
     }
+
+    /// This CPU's row of `table` (the CPU is read once per process; a
+    /// table's few rows are scanned per call).
+    pub(in crate::mp::backend) fn current(table: &'static [CpuRow<P>]) -> &'static CpuRow<P> {
+        Self::for_cpu(table, CpuModel::current())
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,10 @@ mod cpu;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+mod sliced;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use crate::mp::context::MontContext;
 use crate::mp::limbs::masks::{accumulate_masked_words, mask_eq_arith};

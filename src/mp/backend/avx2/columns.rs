@@ -17,10 +17,11 @@ use core::ops::Range;
 /// One digit of 4 values.
 pub(super) type Digits = __m256i;
 
-/// The all-zero digit (outside `#[target_feature]` code).
-pub(super) fn zero_digits() -> Digits {
-    // SAFETY: an all-zero bit pattern is a valid __m256i.
-    unsafe { core::mem::zeroed() }
+/// The 4 lanes of a digit vector (debug checks).
+pub(super) fn lanes(v: Digits) -> [u64; 4] {
+    // SAFETY: __m256i and [u64; 4] have the same size and every bit
+    // pattern is valid for both.
+    unsafe { core::mem::transmute(v) }
 }
 
 /// `a·b` in each lane, from the low 32 bits of each.
@@ -255,11 +256,7 @@ pub(super) fn square_columns<const R: usize>(
 mod tests {
     use super::*;
     use crate::backend::avx2_supported;
-
-    fn lanes(v: Digits) -> [u64; 4] {
-        // SAFETY: same size, every bit pattern valid for both.
-        unsafe { core::mem::transmute(v) }
-    }
+    use crate::mp::backend::sliced::zero;
 
     fn digits(values: &[[u64; 4]]) -> Vec<Digits> {
         // SAFETY: same size, every bit pattern valid for both.
@@ -303,8 +300,8 @@ mod tests {
         }
         for l in [1usize, 2, 5, 8, 9, 13, 37, 74] {
             let (a, b) = (sample(l, 1 + l as u64), sample(l, 99 + l as u64));
-            let mut t = vec![zero_digits(); 2 * l];
-            let mut doubled = vec![zero_digits(); l];
+            let mut t = vec![zero(); 2 * l];
+            let mut doubled = vec![zero(); l];
             // SAFETY: the CPU has AVX2 (checked above).
             unsafe { product_columns::<8>(&mut t, &digits(&a), &digits(&b)) };
             let got: Vec<[u64; 4]> = t.iter().map(|&v| lanes(v)).collect();

@@ -2,9 +2,7 @@
 //! run time from the CPU's CPUID vendor, family and model, with where each
 //! row's choice comes from.
 
-use std::sync::OnceLock;
-
-use super::super::cpu::{CpuModel, CpuRow, Provenance, Vendor};
+use super::super::cpu::{CpuRow, Provenance, Vendor};
 use super::tuning::ProfileId;
 
 /// The rows, most specific first; the last takes every CPU no other row
@@ -39,14 +37,9 @@ pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
     },
 ];
 
-/// This CPU's row, looked up once per process.
-pub(super) fn current_row() -> &'static CpuRow<ProfileId> {
-    static CURRENT: OnceLock<&'static CpuRow<ProfileId>> = OnceLock::new();
-    CURRENT.get_or_init(|| CpuRow::for_cpu(TABLE, CpuModel::current()))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::super::cpu::CpuModel;
     use super::*;
 
     #[test]

@@ -24,70 +24,24 @@ mod reduce;
 mod select;
 mod tuning;
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
+use super::sliced::{
+    as_registers, as_registers_mut, as_words_mut, slice_residues, unslice_residues, word_slice,
+    zero, Register,
+};
 use super::LaneArith;
 use crate::backend::avx2_supported;
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
-use crate::mp::limbs::convert::{limbs_to_radix, radix_to_limbs};
-use crate::mp::limbs::masks;
-use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
-use columns::{product_columns, square_columns, zero_digits, Digits};
+use crate::mp::limits::MAX_LANES;
+use columns::{product_columns, square_columns, Digits};
 use constants::{constants_of, layout_for_bits, Avx2Constants, Layout};
 use reduce::{reduce, Modulus};
 use tuning::Tuning;
 
 /// Values per group: the 64-bit lanes of a ymm register.
-const VECTOR_LANES: usize = 4;
-
-/// Views 32-byte-aligned words as digit vectors (4 words each).
-fn as_digits(words: &[u64]) -> &[Digits] {
-    assert!(
-        words.len().is_multiple_of(VECTOR_LANES) && (words.as_ptr() as usize).is_multiple_of(32),
-        "aligned whole vectors"
-    );
-    // SAFETY: the length is a whole number of 32-byte vectors and the start
-    // is 32-byte aligned (checked above); every bit pattern is a valid
-    // __m256i.
-    unsafe { core::slice::from_raw_parts(words.as_ptr().cast(), words.len() / VECTOR_LANES) }
-}
-
-/// [`as_digits`] for writing.
-fn as_digits_mut(words: &mut [u64]) -> &mut [Digits] {
-    assert!(
-        words.len().is_multiple_of(VECTOR_LANES) && (words.as_ptr() as usize).is_multiple_of(32),
-        "aligned whole vectors"
-    );
-    // SAFETY: as in `as_digits`, and the exclusive borrow is carried over.
-    unsafe {
-        core::slice::from_raw_parts_mut(words.as_mut_ptr().cast(), words.len() / VECTOR_LANES)
-    }
-}
-
-/// Views digit vectors as their words (lane `j` of vector `i` is word
-/// `4i + j`).
-fn as_words_mut(vectors: &mut [Digits]) -> &mut [u64] {
-    // SAFETY: a __m256i is 4 u64s with no padding; u64 needs less
-    // alignment; every bit pattern is a valid u64.
-    unsafe {
-        core::slice::from_raw_parts_mut(vectors.as_mut_ptr().cast(), vectors.len() * VECTOR_LANES)
-    }
-}
-
-/// Word-slices per-lane digit strings: vector `i` holds digit `i` of each
-/// lane.
-fn word_slice(lanes: &[&[u64]], digits: usize) -> Vec<Digits> {
-    debug_assert_eq!(lanes.len(), VECTOR_LANES);
-    let mut vectors = vec![zero_digits(); digits];
-    let words = as_words_mut(&mut vectors);
-    for (j, lane) in lanes.iter().enumerate() {
-        for (i, &digit) in lane.iter().enumerate() {
-            words[VECTOR_LANES * i + j] = digit;
-        }
-    }
-    vectors
-}
+const VECTOR_LANES: usize = <Digits as Register>::LANES;
 
 /// [`LaneArith`] on AVX2: an element is `L` digit vectors (`4L` words).
 pub(crate) struct Avx2Arith<'a> {
@@ -130,11 +84,6 @@ macro_rules! with_block_rows {
 impl Avx2Arith<'_> {
     /// `out = a·b/R mod m` (below `2m` for `a, b < 2m`).
     fn mont_mul(&mut self, out: &mut [Digits], a: &[Digits], b: &[Digits]) {
-        let modulus = Modulus {
-            digits: &self.modulus,
-            m_prime: self.m_prime,
-            digit_bits: self.layout.digit_bits,
-        };
         with_block_rows!(
             self.tuning.product_rows,
             product_columns,
@@ -142,23 +91,11 @@ impl Avx2Arith<'_> {
             a,
             b
         );
-        with_block_rows!(
-            self.tuning.reduction_rows,
-            reduce,
-            &mut self.columns,
-            &modulus,
-            &mut self.quotient,
-            out
-        );
+        self.reduce_columns(out);
     }
 
     /// `out = a²/R mod m` (below `2m` for `a < 2m`).
     fn mont_sqr(&mut self, out: &mut [Digits], a: &[Digits]) {
-        let modulus = Modulus {
-            digits: &self.modulus,
-            m_prime: self.m_prime,
-            digit_bits: self.layout.digit_bits,
-        };
         with_block_rows!(
             self.tuning.square_rows,
             square_columns,
@@ -166,6 +103,17 @@ impl Avx2Arith<'_> {
             a,
             &mut self.doubled
         );
+        self.reduce_columns(out);
+    }
+
+    /// `out` = the product's column sums (in `columns`) divided by `R`
+    /// modulo `m`.
+    fn reduce_columns(&mut self, out: &mut [Digits]) {
+        let modulus = Modulus {
+            digits: &self.modulus,
+            m_prime: self.m_prime,
+            digit_bits: self.layout.digit_bits,
+        };
         with_block_rows!(
             self.tuning.reduction_rows,
             reduce,
@@ -209,11 +157,14 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
             r2: lanes_of(|c| &c.r2),
             one: lanes_of(|c| &c.one),
             unit: word_slice(&[unit_digits.as_slice(); VECTOR_LANES], digits),
-            operand: vec![zero_digits(); digits],
-            columns: vec![zero_digits(); 2 * digits],
-            quotient: vec![zero_digits(); digits],
-            doubled: vec![zero_digits(); digits],
-            tuning: tuning::tuning_of(cpu_table::current_row().profile, digits),
+            operand: vec![zero(); digits],
+            columns: vec![zero(); 2 * digits],
+            quotient: vec![zero(); digits],
+            doubled: vec![zero(); digits],
+            tuning: tuning::tuning_of(
+                super::cpu::CpuRow::current(cpu_table::TABLE).profile,
+                digits,
+            ),
         }
     }
 
@@ -234,18 +185,10 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
     }
 
     fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
-        let Layout { digit_bits, digits } = self.layout;
-        let mut lane_digits = Zeroizing::new(vec![0u64; Self::LANES * digits]);
-        for (lane, residue) in lane_digits.chunks_exact_mut(digits).zip(residues) {
-            limbs_to_radix(residue, lane, digit_bits);
-        }
-        let lanes: Vec<&[u64]> = lane_digits.chunks_exact(digits).collect();
         let mut operand = core::mem::take(&mut self.operand);
-        let mut sliced = word_slice(&lanes, digits);
-        operand.copy_from_slice(&sliced);
-        as_words_mut(&mut sliced).zeroize();
+        slice_residues(residues, self.layout.digit_bits, &mut operand);
         let r2 = core::mem::take(&mut self.r2);
-        self.mont_mul(as_digits_mut(out), &operand, &r2);
+        self.mont_mul(as_registers_mut(out), &operand, &r2);
         self.r2 = r2;
         as_words_mut(&mut operand).zeroize();
         self.operand = operand;
@@ -254,42 +197,35 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
     fn leave_mont(&mut self, elem: &[u64], residues: &mut [&mut [u64]]) {
         // (x·1 + q·m)/R <= m for x < 2m < R: one masked subtraction of m at
         // most, done on 64-bit limbs.
-        let Layout { digit_bits, digits } = self.layout;
         let mut operand = core::mem::take(&mut self.operand);
         let unit = core::mem::take(&mut self.unit);
-        self.mont_mul(&mut operand, as_digits(elem), &unit);
+        self.mont_mul(&mut operand, as_registers(elem), &unit);
         self.unit = unit;
-        let words = as_words_mut(&mut operand);
-        let mut lane_digits = Zeroizing::new(vec![0u64; digits]);
-        let mut value = Zeroizing::new([0u64; MAX_LIMBS]);
-        for (j, (residue, ctx)) in residues.iter_mut().zip(&self.contexts).enumerate() {
-            for (i, d) in lane_digits.iter_mut().enumerate() {
-                *d = words[Self::LANES * i + j];
-            }
-            let n = ctx.limbs();
-            radix_to_limbs(&lane_digits, &mut value[..n], digit_bits);
-            masks::reduce_below_2m(residue, &value[..n], 0, ctx.modulus());
-        }
-        words.zeroize();
+        unslice_residues(
+            &mut operand,
+            &self.contexts,
+            self.layout.digit_bits,
+            residues,
+        );
         self.operand = operand;
     }
 
     fn one(&self, out: &mut [u64]) {
-        as_digits_mut(out).copy_from_slice(&self.one);
+        as_registers_mut(out).copy_from_slice(&self.one);
     }
 
     fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
-        self.mont_mul(as_digits_mut(out), as_digits(a), as_digits(b));
+        self.mont_mul(as_registers_mut(out), as_registers(a), as_registers(b));
     }
 
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
-        self.mont_sqr(as_digits_mut(out), as_digits(a));
+        self.mont_sqr(as_registers_mut(out), as_registers(a));
     }
 
     fn select(out: &mut [u64], table: &[u64], digits: &[u64], _masks: &mut [[u64; MAX_LANES]]) {
         // SAFETY: this backend's methods run only on a CPU with AVX2 (an
         // Avx2Arith exists, see `new`).
-        unsafe { select::select_avx2(as_digits_mut(out), as_digits(table), digits) }
+        unsafe { select::select_avx2(as_registers_mut(out), as_registers(table), digits) }
     }
 
     fn exp(

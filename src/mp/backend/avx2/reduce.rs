@@ -13,7 +13,7 @@
 
 use core::arch::x86_64::*;
 
-use super::columns::{add, mul32, rows_of, sweep, with_rows, Digits};
+use super::columns::{add, lanes, mul32, rows_of, sweep, with_rows, Digits};
 
 /// The modulus of each lane, in the form the reduction reads.
 pub(super) struct Modulus<'m> {
@@ -103,11 +103,4 @@ fn quotient_block<const K: usize>(
     });
     quotient[start..start + K].copy_from_slice(&q);
     t[start + K] = add(t[start + K], carry);
-}
-
-/// The 4 lanes of a digit vector (debug checks).
-pub(super) fn lanes(v: Digits) -> [u64; 4] {
-    // SAFETY: __m256i and [u64; 4] have the same size and every bit
-    // pattern is valid for both.
-    unsafe { core::mem::transmute(v) }
 }

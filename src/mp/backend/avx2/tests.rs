@@ -1,22 +1,10 @@
 //! The AVX2 backend against the portable one: every size class, the
 //! kernels' block shapes, and the edge inputs of reduced-radix arithmetic.
 
+use super::super::test_support::{assert_select_picks_each_lanes_entry, data};
 use super::tuning::{sweep, Tuning};
 use super::*;
 use crate::backend::Backend;
-use crate::mp::limbs::aligned::AlignedWords;
-
-fn data(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 /// `count` powers on both backends; they must agree.
 fn assert_agrees(
@@ -37,35 +25,15 @@ fn assert_agrees(
     assert!(avx2 == portable, "{what}: avx2 and portable differ");
 }
 
+/// The select gives each lane the entry of its own digit, whatever the
+/// other lanes want, for every digit, in whole blocks of registers and in a
+/// partial one.
 #[test]
 fn select_picks_each_lanes_entry() {
     if !avx2_supported() {
         return;
     }
-    let entries = 32;
-    for digits_per_entry in [37usize, 8, 3] {
-        let words = VECTOR_LANES * digits_per_entry;
-        let mut table = AlignedWords::zeroed(words * entries);
-        for (i, word) in table.iter_mut().enumerate() {
-            *word = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        }
-        let mut masks = [[0u64; MAX_LANES]; 32];
-        for shift in 0..entries {
-            let digits: Vec<u64> = (0..VECTOR_LANES)
-                .map(|j| ((7 * j + shift) % entries) as u64)
-                .collect();
-            let mut out = AlignedWords::zeroed(words);
-            Avx2Arith::select(&mut out, &table, &digits, &mut masks);
-            for (k, &word) in out.iter().enumerate() {
-                let wanted = digits[k % VECTOR_LANES] as usize;
-                assert_eq!(
-                    word,
-                    table[wanted * words + k],
-                    "{digits_per_entry} digits, word {k}"
-                );
-            }
-        }
-    }
+    assert_select_picks_each_lanes_entry::<Avx2Arith<'_>>(32, &[37, 8, 3], 7);
 }
 
 /// Every digit layout (29, 28 and 27 bits, the boundaries between them),

@@ -5,16 +5,17 @@
 use core::arch::x86_64::*;
 use std::time::Instant;
 
-use super::columns::{product_columns, square_columns, zero_digits, Digits};
+use super::columns::{product_columns, square_columns, Digits};
 use super::reduce::{reduce, Modulus};
 use super::*;
+use crate::mp::backend::sliced::zero;
 use crate::mp::limbs::aligned::AlignedWords;
 
 /// VPMULUDQ per second of this core, right now: 12 independent chains
 /// (latency 3 cycles) in named registers, operands hidden from the
 /// compiler.
 #[target_feature(enable = "avx2")]
-pub(super) fn multiplier_peak_rate() -> f64 {
+fn multiplier_peak_rate() -> f64 {
     let b = std::hint::black_box(_mm256_set1_epi64x(12345));
     let [mut a0, mut a1, mut a2, mut a3, mut a4, mut a5, mut a6, mut a7, mut a8, mut a9, mut a10, mut a11] =
         std::hint::black_box([_mm256_set1_epi64x(3); 12]);
@@ -39,6 +40,15 @@ pub(super) fn multiplier_peak_rate() -> f64 {
     let rate = (12 * iters) as f64 / start.elapsed().as_secs_f64();
     std::hint::black_box([a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11]);
     rate
+}
+
+/// The fastest of five [`multiplier_peak_rate`]s: the least disturbed
+/// figure of this core's peak. Callers have checked `avx2_supported()`.
+fn peak_rate() -> f64 {
+    (0..5)
+        // SAFETY: the callers checked that the CPU has AVX2.
+        .map(|_| unsafe { multiplier_peak_rate() })
+        .fold(0.0, f64::max)
 }
 
 /// Best seconds per call of `f` over rounds of `iters` calls.
@@ -75,22 +85,19 @@ fn kernel_timing() {
         let mut c = AlignedWords::zeroed(words);
         arith.one(&mut a);
         arith.one(&mut b);
-        let mut t = vec![zero_digits(); 2 * l];
-        let mut doubled = vec![zero_digits(); l];
-        let mut quotient = vec![zero_digits(); l];
-        let mut out = vec![zero_digits(); l];
+        let mut t = vec![zero(); 2 * l];
+        let mut doubled = vec![zero(); l];
+        let mut quotient = vec![zero(); l];
+        let mut out = vec![zero(); l];
         let modulus_digits = arith.modulus.clone();
         let modulus = Modulus {
             digits: &modulus_digits,
             m_prime: arith.m_prime,
             digit_bits: arith.layout.digit_bits,
         };
-        // SAFETY: avx2_supported() checked above.
-        let rate = (0..5)
-            .map(|_| unsafe { multiplier_peak_rate() })
-            .fold(0.0, f64::max);
-        let av = as_digits(&a).to_vec();
-        let bv = as_digits(&b).to_vec();
+        let rate = peak_rate();
+        let av = as_registers::<Digits>(&a).to_vec();
+        let bv = as_registers::<Digits>(&b).to_vec();
         let cycles = |seconds: f64| seconds * rate / 2.0;
         let product = best_of(9, 2000, || {
             // SAFETY: avx2_supported() checked above.
@@ -133,12 +140,9 @@ fn sweep_timing() {
     // SAFETY: avx2_supported() checked above.
     let digit = |i: usize| unsafe { _mm256_set1_epi64x((i as i64 * 0x9e3779b) & 0xfff_ffff) };
     let y: Vec<Digits> = (0..160).map(digit).collect();
-    let mut t = vec![zero_digits(); 168];
+    let mut t = vec![zero(); 168];
     let x: [Digits; 8] = core::array::from_fn(|i| digit(i + 1000));
-    // SAFETY: avx2_supported() checked above.
-    let rate = (0..5)
-        .map(|_| unsafe { multiplier_peak_rate() })
-        .fold(0.0, f64::max);
+    let rate = peak_rate();
     for _ in 0..3 {
         // SAFETY: as above.
         let seconds = best_of(9, 20000, || unsafe {
@@ -160,12 +164,9 @@ fn product_placement_timing() {
         return;
     }
     let l = 152;
-    // SAFETY: avx2_supported() checked above.
-    let rate = (0..5)
-        .map(|_| unsafe { multiplier_peak_rate() })
-        .fold(0.0, f64::max);
+    let rate = peak_rate();
     for gap in [0usize, 1, 2, 3, 5, 8, 16, 32, 64, 100] {
-        let mut arena = vec![zero_digits(); 2 * l + gap + 2 * l + 256];
+        let mut arena = vec![zero(); 2 * l + gap + 2 * l + 256];
         let (t, rest) = arena.split_at_mut(2 * l + gap);
         let a = rest[..l].to_vec();
         let b = &rest[l..2 * l];
@@ -234,7 +235,7 @@ fn tuning_sweep() {
         }
         sweep::force(None);
         configs.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let row = super::cpu_table::current_row();
+        let row = super::super::cpu::CpuRow::current(super::cpu_table::TABLE);
         println!(
             "{bits} bits: this CPU runs the row {:?} ({:?})",
             row.name, row.provenance

@@ -2,10 +2,8 @@
 //! time from the CPU's CPUID vendor, family and model (`cpu.rs`), with
 //! where each row's choice comes from.
 
-use super::super::cpu::{CpuModel, CpuRow, Provenance, Vendor};
+use super::super::cpu::{CpuRow, Provenance, Vendor};
 use super::tuning::ProfileId;
-use std::sync::OnceLock;
-
 /// The rows, most specific first; the last takes every CPU no other row
 /// names. Only Zen 4 is measured: the development machines are Zen 4, and
 /// no other CPU with IFMA has been available. Every other CPU, Intel's
@@ -37,14 +35,9 @@ pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
     },
 ];
 
-/// This CPU's row, looked up once per process.
-pub(super) fn current_row() -> &'static CpuRow<ProfileId> {
-    static CURRENT: OnceLock<&'static CpuRow<ProfileId>> = OnceLock::new();
-    CURRENT.get_or_init(|| CpuRow::for_cpu(TABLE, CpuModel::current()))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::super::cpu::CpuModel;
     use super::*;
 
     #[test]

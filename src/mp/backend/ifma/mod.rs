@@ -22,70 +22,26 @@ mod vectors;
 
 use core::arch::x86_64::*;
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
+use super::sliced::{
+    as_registers, as_registers_mut, as_words_mut, slice_residues, unslice_residues, word_slice,
+    zero, Register,
+};
 use super::LaneArith;
 use crate::backend::ifma_supported;
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
-use crate::mp::limbs::convert::{limbs_to_radix, radix_to_limbs, RADIX52_BITS};
-use crate::mp::limbs::masks;
-use crate::mp::limits::{MAX_LANES, MAX_LIMBS};
+use crate::mp::limbs::convert::RADIX52_BITS;
+use crate::mp::limits::MAX_LANES;
 use constants::{constants_of, digits_for_bits, Radix52Constants};
-use cpu_table::current_row;
 use fused::mont_sqr_chosen;
 use montgomery::{mont_mul, Modulus};
 use tuning::ProfileId;
-use vectors::{zero_vector, Workspace};
+use vectors::Workspace;
 
 /// Values per group: the 64-bit lanes of a zmm register.
-const VECTOR_LANES: usize = 8;
-
-/// Views 64-byte-aligned words as vectors (8 words each).
-fn as_vectors(words: &[u64]) -> &[__m512i] {
-    assert!(
-        words.len().is_multiple_of(VECTOR_LANES) && (words.as_ptr() as usize).is_multiple_of(64),
-        "aligned whole vectors"
-    );
-    // SAFETY: the length is a whole number of 64-byte vectors and the start is
-    // 64-byte aligned (checked above); every bit pattern is a valid __m512i.
-    unsafe { core::slice::from_raw_parts(words.as_ptr().cast(), words.len() / VECTOR_LANES) }
-}
-
-/// [`as_vectors`] for writing.
-fn as_vectors_mut(words: &mut [u64]) -> &mut [__m512i] {
-    assert!(
-        words.len().is_multiple_of(VECTOR_LANES) && (words.as_ptr() as usize).is_multiple_of(64),
-        "aligned whole vectors"
-    );
-    // SAFETY: as in `as_vectors`, and the exclusive borrow is carried over.
-    unsafe {
-        core::slice::from_raw_parts_mut(words.as_mut_ptr().cast(), words.len() / VECTOR_LANES)
-    }
-}
-
-/// Views vectors as their words (lane `j` of vector `i` is word `8i + j`).
-fn as_words_mut(vectors: &mut [__m512i]) -> &mut [u64] {
-    // SAFETY: a __m512i is 8 u64s with no padding; u64 needs less alignment;
-    // every bit pattern is a valid u64.
-    unsafe {
-        core::slice::from_raw_parts_mut(vectors.as_mut_ptr().cast(), vectors.len() * VECTOR_LANES)
-    }
-}
-
-/// Word-slices per-lane digit strings: vector `i` holds digit `i` of each
-/// lane (digit `i` of lane `j` is word `8i + j`).
-fn word_slice(lanes: &[&[u64]], digits: usize) -> Vec<__m512i> {
-    debug_assert_eq!(lanes.len(), VECTOR_LANES);
-    let mut vectors = vec![zero_vector(); digits];
-    let words = as_words_mut(&mut vectors);
-    for (j, lane) in lanes.iter().enumerate() {
-        for (i, &digit) in lane.iter().enumerate() {
-            words[VECTOR_LANES * i + j] = digit;
-        }
-    }
-    vectors
-}
+const VECTOR_LANES: usize = <__m512i as Register>::LANES;
 
 /// [`LaneArith`] on AVX-512 IFMA: an element is `L` vectors (`8L` words).
 pub(crate) struct IfmaArith<'a> {
@@ -163,7 +119,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         IfmaArith {
             contexts: contexts.to_vec(),
             digits,
-            m_padded: [zero_vector()]
+            m_padded: [zero()]
                 .into_iter()
                 .chain(lanes_of(|c| &c.modulus))
                 .collect(),
@@ -171,9 +127,9 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             r2: lanes_of(|c| &c.r2),
             one: lanes_of(|c| &c.one),
             unit: word_slice(&[unit_digits.as_slice(); VECTOR_LANES], digits),
-            operand: vec![zero_vector(); digits],
+            operand: vec![zero(); digits],
             work: Workspace::new(digits),
-            profile: current_row().profile,
+            profile: super::cpu::CpuRow::current(cpu_table::TABLE).profile,
         }
     }
 
@@ -193,21 +149,14 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     }
 
     fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
-        let mut digits = Zeroizing::new(vec![0u64; Self::LANES * self.digits]);
-        for (lane_digits, residue) in digits.chunks_exact_mut(self.digits).zip(residues) {
-            limbs_to_radix(residue, lane_digits, RADIX52_BITS);
-        }
-        let lanes: Vec<&[u64]> = digits.chunks_exact(self.digits).collect();
         let mut operand = core::mem::take(&mut self.operand);
-        let mut sliced = word_slice(&lanes, self.digits);
-        operand.copy_from_slice(&sliced);
-        as_words_mut(&mut sliced).zeroize();
+        slice_residues(residues, RADIX52_BITS, &mut operand);
         let r2 = core::mem::take(&mut self.r2);
         dispatch!(
             mont_mul,
             tuning::product_rows,
             self,
-            as_vectors_mut(out),
+            as_registers_mut(out),
             &operand,
             &r2
         );
@@ -226,27 +175,16 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             tuning::product_rows,
             self,
             &mut operand,
-            as_vectors(elem),
+            as_registers(elem),
             &unit
         );
         self.unit = unit;
-        let words = as_words_mut(&mut operand);
-        let mut lane_digits = Zeroizing::new(vec![0u64; self.digits]);
-        let mut value = Zeroizing::new([0u64; MAX_LIMBS]);
-        for (j, (residue, ctx)) in residues.iter_mut().zip(&self.contexts).enumerate() {
-            for (i, d) in lane_digits.iter_mut().enumerate() {
-                *d = words[Self::LANES * i + j];
-            }
-            let n = ctx.limbs();
-            radix_to_limbs(&lane_digits, &mut value[..n], RADIX52_BITS);
-            masks::reduce_below_2m(residue, &value[..n], 0, ctx.modulus());
-        }
-        words.zeroize();
+        unslice_residues(&mut operand, &self.contexts, RADIX52_BITS, residues);
         self.operand = operand;
     }
 
     fn one(&self, out: &mut [u64]) {
-        as_vectors_mut(out).copy_from_slice(&self.one);
+        as_registers_mut(out).copy_from_slice(&self.one);
     }
 
     fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
@@ -254,9 +192,9 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             mont_mul,
             tuning::product_rows,
             self,
-            as_vectors_mut(out),
-            as_vectors(a),
-            as_vectors(b)
+            as_registers_mut(out),
+            as_registers(a),
+            as_registers(b)
         );
     }
 
@@ -265,15 +203,15 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             mont_sqr_chosen,
             tuning::square_rows,
             self,
-            as_vectors_mut(out),
-            as_vectors(a)
+            as_registers_mut(out),
+            as_registers(a)
         );
     }
 
     fn select(out: &mut [u64], table: &[u64], digits: &[u64], _masks: &mut [[u64; MAX_LANES]]) {
         // SAFETY: this backend's methods run only on a CPU with AVX-512F
         // (an IfmaArith exists, see `new`).
-        unsafe { select_avx512(as_vectors_mut(out), as_vectors(table), digits) }
+        unsafe { select_avx512(as_registers_mut(out), as_registers(table), digits) }
     }
 
     fn exp(
@@ -655,56 +593,21 @@ mod timing {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{assert_select_picks_each_lanes_entry, data};
     use super::tuning::{sweep, Reduction, Tuning};
     use super::*;
     use crate::backend::Backend;
 
     /// Deterministic test data (not cryptographic).
-    fn data(seed: u64, len: usize) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
-    }
-
     /// The select gives each lane the entry of its own digit, whatever the
     /// other lanes want, for every digit, in whole blocks of registers and
     /// in a partial one.
     #[test]
     fn select_picks_each_lanes_entry() {
-        use crate::mp::limbs::aligned::AlignedWords;
         if !ifma_supported() {
             return;
         }
-        let entries = 16;
-        for digits_per_entry in [20usize, 13, 3] {
-            let words = VECTOR_LANES * digits_per_entry;
-            let mut table = AlignedWords::zeroed(words * entries);
-            for (i, word) in table.iter_mut().enumerate() {
-                *word = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-            }
-            let mut masks = [[0u64; MAX_LANES]; 16];
-            for shift in 0..entries {
-                let digits: Vec<u64> = (0..VECTOR_LANES)
-                    .map(|j| ((5 * j + shift) % entries) as u64)
-                    .collect();
-                let mut out = AlignedWords::zeroed(words);
-                IfmaArith::select(&mut out, &table, &digits, &mut masks);
-                for (k, &word) in out.iter().enumerate() {
-                    let wanted = digits[k % VECTOR_LANES] as usize;
-                    assert_eq!(
-                        word,
-                        table[wanted * words + k],
-                        "{digits_per_entry} digits, word {k}"
-                    );
-                }
-            }
-        }
+        assert_select_picks_each_lanes_entry::<IfmaArith<'_>>(16, &[20, 13, 3], 5);
     }
 
     /// Every reduction form, window width and product form the tuning can

@@ -1,9 +1,10 @@
-//! The zmm-vector plumbing the kernels share: the zero vector, a vector's
-//! lanes as words (for debug checks), and the scratch columns a product
-//! works in.
+//! The zmm-vector plumbing the kernels share: a vector's lanes as words
+//! (for debug checks) and the scratch columns a product works in (the
+//! zero vector and the word-sliced views are `backend/sliced.rs`).
 
 use core::arch::x86_64::*;
 
+use super::super::sliced::zero;
 use super::strip::MAX_ROWS;
 
 /// Scratch columns (wiped on drop by the owner).
@@ -18,19 +19,13 @@ pub(super) struct Workspace {
 
 impl Workspace {
     pub(super) fn new(digits: usize) -> Self {
-        let zero = zero_vector();
+        let zero = zero::<__m512i>();
         Workspace {
             columns: vec![zero; 2 * digits + MAX_ROWS + 1],
             quotient: vec![zero; digits + MAX_ROWS + 1],
             karatsuba: vec![zero; 2 * digits + MAX_ROWS + 2],
         }
     }
-}
-
-/// The all-zero vector (outside `#[target_feature]` code).
-pub(super) fn zero_vector() -> __m512i {
-    // SAFETY: an all-zero bit pattern is a valid __m512i.
-    unsafe { core::mem::zeroed() }
 }
 
 /// The 8 lanes of a vector (for debug checks).
