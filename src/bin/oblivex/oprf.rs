@@ -329,9 +329,9 @@ fn server_us<G: PrimeOrderGroup>(n: usize, seconds: f64) -> f64 {
 }
 
 /// The server evaluation of each suite of [`SERVER_PATHS`] on each backend
-/// this CPU runs (child processes: the backend is chosen once per
-/// process; the others are named as not run), beside crypto_mb's 8-way scalar multiplication where it is
-/// installed.
+/// this CPU runs (child processes: the backend is chosen once per process;
+/// the others are named as not run), beside crypto_mb's 8-way scalar
+/// multiplication where it is installed.
 fn backends(seconds: f64, json: bool) {
     let Ok(exe) = std::env::current_exe() else {
         return;
@@ -393,9 +393,8 @@ fn backends(seconds: f64, json: bool) {
             .iter()
             .map(|(b, us)| format!("{b} {us:.2}"))
             .collect();
-        let portable = results.iter().find(|(b, _)| *b == "portable");
-        for (backend, us) in &results {
-            if let (Some((_, portable)), false) = (portable, *backend == "portable") {
+        if let Some((_, portable)) = results.iter().find(|(b, _)| *b == "portable") {
+            for (backend, us) in results.iter().filter(|(b, _)| *b != "portable") {
                 line.push(format!("portable/{backend} {:.2}x", portable / us));
             }
         }
