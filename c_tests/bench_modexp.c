@@ -5,6 +5,8 @@
  *
  *   oblivex          oblivex_mod_exp_batch, one modulus, 16 values per call
  *   oblivex-multi    oblivex_mod_exp_batch_multi, 8 moduli, one per value
+ *   oblivex-one      oblivex_mod_exp_batch with one value per call (the
+ *                    one-value path: MULX/ADX where the CPU has it)
  *   crypto_mb        Intel's mbx_exp{1024,2048,3072,4096}_mb8 on the same 8
  *                    moduli, when installed (see bench/crypto_mb.h)
  *   openssl          BN_mod_exp_mont_consttime (precomputed BN_MONT_CTX)
@@ -41,7 +43,7 @@ static double seconds = 0.2;
 struct operands {
     size_t bits, len, words;
     /* big-endian: BATCH bases and exponents; LANES moduli */
-    uint8_t *bases, *exps, *moduli, *out, *out_multi;
+    uint8_t *bases, *exps, *moduli, *out, *out_multi, *out_one;
     oblivex_mont_ctx *ctx[LANES];
     /* little-endian words for crypto_mb */
     uint64_t *mb_base[LANES], *mb_exp[LANES], *mb_mod[LANES], *mb_out[LANES];
@@ -75,6 +77,7 @@ static void setup(struct operands *o, size_t bits, const struct crypto_mb *mb) {
     o->moduli = bench_calloc(LANES * len);
     o->out = bench_calloc(BATCH * len);
     o->out_multi = bench_calloc(LANES * len);
+    o->out_one = bench_calloc(len);
     bench_random_bytes(o->moduli, LANES * len);
     bench_random_bytes(o->bases, BATCH * len);
     bench_random_bytes(o->exps, BATCH * len);
@@ -124,7 +127,7 @@ static void teardown(struct operands *o) {
         free(o->mb_base[k]); free(o->mb_exp[k]); free(o->mb_mod[k]); free(o->mb_out[k]);
     }
     free(o->mb_buffer);
-    free(o->bases); free(o->exps); free(o->moduli); free(o->out); free(o->out_multi);
+    free(o->bases); free(o->exps); free(o->moduli); free(o->out); free(o->out_multi); free(o->out_one);
     for (int k = 0; k < 2; k++) {
         BN_free(o->bn_m[k]); BN_free(o->bn_a[k]); BN_free(o->bn_p[k]); BN_free(o->bn_r[k]);
         BN_MONT_CTX_free(o->mont[k]);
@@ -146,6 +149,16 @@ static void step_oblivex(void *s) {
     if (oblivex_mod_exp_batch(o->ctx[0], o->bases, BATCH * o->len, o->exps, BATCH * o->len, BATCH, o->out,
                               BATCH * o->len, &written) != OBLIVEX_OK)
         fail("oblivex_mod_exp_batch");
+}
+
+/* One value per call (count 1): the one-value path (the MULX/ADX backend
+ * where the CPU has BMI2 and ADX), against OpenSSL's one value. */
+static void step_oblivex_one(void *s) {
+    struct operands *o = s;
+    size_t written;
+    if (oblivex_mod_exp_batch(o->ctx[0], o->bases, o->len, o->exps, o->len, 1, o->out_one, o->len, &written) !=
+        OBLIVEX_OK)
+        fail("oblivex_mod_exp_batch, one value");
 }
 
 static void step_oblivex_multi(void *s) {
@@ -188,11 +201,14 @@ static void step_gmp(void *s) {
 static void check_results(struct operands *o) {
     step_oblivex(o);
     step_oblivex_multi(o);
+    step_oblivex_one(o);
     step_openssl(o);
     step_gmp(o);
     uint8_t *expected = bench_calloc(o->len), *value = bench_calloc(o->len);
     BN_bn2binpad(o->bn_r[0], expected, (int)o->len);
-    if (memcmp(expected, o->out, o->len) != 0 || memcmp(expected, o->out_multi, o->len) != 0) fail("oblivex vs OpenSSL");
+    if (memcmp(expected, o->out, o->len) != 0 || memcmp(expected, o->out_multi, o->len) != 0 ||
+        memcmp(expected, o->out_one, o->len) != 0)
+        fail("oblivex vs OpenSSL");
     size_t gmp_len = (mpz_sizeinbase(o->gr, 2) + 7) / 8;
     memset(value, 0, o->len);
     mpz_export(value + o->len - gmp_len, NULL, 1, 1, 0, 0, o->gr);
@@ -235,7 +251,7 @@ static void portable_child(const char *self, const size_t *sizes, int n_sizes, d
 
 /* ---- driver -------------------------------------------------------------------- */
 
-enum { OBLIVEX, OBLIVEX_MULTI, CRYPTO_MB, OPENSSL, OPENSSL_X2, GMP, CONTENDERS };
+enum { OBLIVEX, OBLIVEX_MULTI, OBLIVEX_ONE, CRYPTO_MB, OPENSSL, OPENSSL_X2, GMP, CONTENDERS };
 
 static void report(int json, size_t bits, const char *name, double us, double reference) {
     if (us < 0) return;
@@ -310,6 +326,7 @@ int main(int argc, char **argv) {
         struct bench_contender c[CONTENDERS] = {
             [OBLIVEX] = {"oblivex", step_oblivex, &o, BATCH, {0}, 0},
             [OBLIVEX_MULTI] = {"oblivex-multi", step_oblivex_multi, &o, LANES, {0}, 0},
+            [OBLIVEX_ONE] = {"oblivex-one", step_oblivex_one, &o, 1, {0}, 0},
             [CRYPTO_MB] = {"crypto_mb", o.mb_fn != NULL ? step_crypto_mb : NULL, &o, LANES, {0}, 0},
             [OPENSSL] = {"openssl", step_openssl, &o, 1, {0}, 0},
             [OPENSSL_X2] = {"openssl-x2", step_openssl_x2, &o, 2, {0}, 0},

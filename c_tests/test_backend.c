@@ -1,6 +1,7 @@
 /* OBLIVEX_BACKEND is honoured: run with OBLIVEX_BACKEND set to the backend
  * named in argv[1]. "portable" and "auto" must work; "ifma" must work exactly
- * when this CPU has AVX-512 IFMA, "avx2" exactly when it has AVX2, and
+ * when this CPU has AVX-512 IFMA, "avx2" exactly when it has AVX2, "mulx"
+ * exactly when it has BMI2 and ADX, and
  * otherwise fail with OBLIVEX_ERR_UNSUPPORTED_BACKEND (never a crash or a
  * silent fallback); any other name is unsupported. */
 #include "test_util.h"
@@ -23,6 +24,15 @@ static int cpu_has_avx2(void) {
 #endif
 }
 
+static int cpu_has_mulx(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+#else
+    return 0;
+#endif
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: test_backend <expected backend>\n");
@@ -37,7 +47,8 @@ int main(int argc, char **argv) {
 
     int supported = strcmp(requested, "portable") == 0 || strcmp(requested, "auto") == 0 ||
                     (strcmp(requested, "ifma") == 0 && cpu_has_ifma()) ||
-                    (strcmp(requested, "avx2") == 0 && cpu_has_avx2());
+                    (strcmp(requested, "avx2") == 0 && cpu_has_avx2()) ||
+                    (strcmp(requested, "mulx") == 0 && cpu_has_mulx());
     const char *name = oblivex_backend_name();
     const uint8_t m[] = {0x01, 0x00, 0x01}, base[] = {2}, exponent[] = {20};
     oblivex_mont_ctx *ctx = NULL;

@@ -584,8 +584,8 @@ static void test_bls_elgamal_clients(void) {
               oblivex_mont_ctx_modulus_len(NULL) == 0 && oblivex_elgamal_batch_output_len(NULL) == 0,
           "accessors of NULL return 0");
     const char *backend = oblivex_backend_name();
-    CHECK(backend != NULL && (strcmp(backend, "portable") == 0 || strcmp(backend, "avx2") == 0 ||
-                              strcmp(backend, "ifma") == 0),
+    CHECK(backend != NULL && (strcmp(backend, "portable") == 0 || strcmp(backend, "mulx") == 0 ||
+                              strcmp(backend, "avx2") == 0 || strcmp(backend, "ifma") == 0),
           "backend name");
     char header_version[32];
     snprintf(header_version, sizeof header_version, "%d.%d.%d", OBLIVEX_VERSION_MAJOR, OBLIVEX_VERSION_MINOR,

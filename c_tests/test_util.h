@@ -38,7 +38,8 @@ static uint64_t test_rng_state = 0x0b11e7c0ffee1234ULL;
 
 /* Seeds the generator from TEST_SEED (decimal) if set, and says which seed.
  * A run forced onto a backend this CPU lacks (OBLIVEX_BACKEND=ifma without
- * AVX-512 IFMA, =avx2 without AVX2: the library then names no backend) is
+ * AVX-512 IFMA, =avx2 without AVX2, =mulx without BMI2 and ADX: the library
+ * then names no backend) is
  * skipped; test_backend.c checks that case itself. */
 static inline void test_seed(const char *name) {
     const char *env = getenv("TEST_SEED");
@@ -53,6 +54,10 @@ static inline void test_seed(const char *name) {
         }
         if (strcmp(forced, "avx2") == 0) {
             printf("%s: skipped, this CPU has no AVX2\n", name);
+            exit(TEST_SKIPPED);
+        }
+        if (strcmp(forced, "mulx") == 0) {
+            printf("%s: skipped, this CPU has no BMI2 and ADX\n", name);
             exit(TEST_SKIPPED);
         }
     }

@@ -2321,9 +2321,9 @@ void oblivex_elgamal_batch_free(struct oblivex_elgamal_batch *batch);
 
 /**
  * The name of the arithmetic backend that runs batch exponentiations in this
- * process: "portable", "avx2" or "ifma", as chosen once from the environment
- * variable `OBLIVEX_BACKEND` (`portable`, `avx2`, `ifma` or `auto`, the
- * default: the fastest this CPU runs). Returns
+ * process: "portable", "mulx", "avx2" or "ifma", as chosen once from the
+ * environment variable `OBLIVEX_BACKEND` (`portable`, `mulx`, `avx2`,
+ * `ifma` or `auto`, the default: the fastest this CPU runs). Returns
  * "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
  * that this CPU cannot run (exponentiations then fail with
  * `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
@@ -2334,7 +2334,7 @@ const char *oblivex_backend_name(void);
  * Sets how many threads a large batch exponentiation may use: 1 (the
  * default) runs everything in the calling thread; more spreads the groups
  * of a batch (8 values per group on the IFMA backend, 4 on the AVX2 one, 1
- * on the portable one) over that many threads, started per call. 0 restores the default,
+ * on the MULX/ADX and portable ones) over that many threads, started per call. 0 restores the default,
  * taken from the environment variable `OBLIVEX_THREADS` (1 when unset).
  * Values above 1024 are clamped. Applies to the whole process.
  */
@@ -2342,10 +2342,12 @@ void oblivex_set_threads(size_t threads);
 
 /**
  * How many values the selected backend exponentiates together in one group
- * (8 on the IFMA backend, 4 on the AVX2 one, 1 on the portable one; 0
- * when `OBLIVEX_BACKEND` names a backend this CPU cannot run). A batch
- * costs about as much as if its count were rounded up to a multiple of
- * this; `oblivex_openssl.h` uses it to hand a batch's short tail to
+ * (8 on the IFMA backend, 4 on the AVX2 one, 1 on the MULX/ADX and
+ * portable ones; 0 when `OBLIVEX_BACKEND` names a backend this CPU cannot
+ * run). A batch costs about as much as if its count were rounded up to a
+ * multiple of this, except a short tail (1 or 2 values), which the SIMD
+ * backends run one value at a time on the MULX/ADX backend where the CPU
+ * has it; `oblivex_openssl.h` uses it to hand a batch's short tail to
  * OpenSSL.
  */
 size_t oblivex_batch_group_size(void);

@@ -28,8 +28,9 @@
  * Values for which oblivex has no path faster than OpenSSL's also go to
  * BN_mod_exp_mont_consttime (obx_detail_values_for_openssl): the short
  * tail of a batch that would leave most of a lane group empty, and every
- * value where the portable backend runs (one value at a time on 64-bit
- * limbs, about 3 times slower than OpenSSL's MULX/ADX code).
+ * value where a one-value backend runs: the portable one (about 3 times
+ * slower than OpenSSL's MULX/ADX assembly) and the MULX/ADX one (0.6 to
+ * 0.9 times OpenSSL's speed, docs/PERFORMANCE.md).
  *
  * On failure (0 returned) no r[i] has been changed, except when OpenSSL
  * itself runs out of memory while storing the results.

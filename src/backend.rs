@@ -6,8 +6,10 @@
 //! both the batch exponentiation's IFMA arithmetic (`mp`) and the curves'
 //! 8-lane engines (`group`), which read the choice here; `avx2` selects the
 //! exponentiation's AVX2 arithmetic, and the curves then take their
-//! portable paths (they have no AVX2 engines yet). This module uses
-//! nothing of the library but [`Error`], so both can stand on it.
+//! portable paths (they have no AVX2 engines yet); `mulx` selects the
+//! exponentiation's one-value MULX/ADX arithmetic. This module uses nothing
+//! of the library but [`Error`] and the leaf `secret_marks` (is valgrind
+//! running?), so both can stand on it.
 
 use std::ffi::CStr;
 use std::sync::OnceLock;
@@ -16,8 +18,8 @@ use std::sync::OnceLock;
 // module: the ground floor points at nothing above it.
 use crate::error::Error;
 
-/// The environment variable that forces a backend: `portable`, `avx2`,
-/// `ifma` or `auto` (the default: the fastest one this CPU runs).
+/// The environment variable that forces a backend: `portable`, `mulx`,
+/// `avx2`, `ifma` or `auto` (the default: the fastest one this CPU runs).
 pub const BACKEND_ENV: &str = "OBLIVEX_BACKEND";
 
 /// A kind of code the library runs: the batch exponentiation's arithmetic
@@ -33,11 +35,20 @@ pub enum Backend {
     /// AVX2, 4 values at once in 27- to 29-bit digits (x86-64 CPUs with
     /// AVX2: Haswell, Zen 1 and every later one).
     Avx2,
+    /// MULX/ADX, one value at a time on 64-bit limbs (x86-64 CPUs with BMI2
+    /// and ADX: Broadwell, Zen 1 and every later one). The SIMD backends
+    /// hand it what would leave their lanes mostly empty.
+    Mulx,
 }
 
 impl Backend {
     /// Every backend this build knows, fastest first.
-    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Avx2, Backend::Portable];
+    pub const ALL: &'static [Backend] = &[
+        Backend::Ifma,
+        Backend::Avx2,
+        Backend::Mulx,
+        Backend::Portable,
+    ];
 
     /// The backend's name as `OBLIVEX_BACKEND` spells it.
     pub fn name(self) -> &'static str {
@@ -50,6 +61,7 @@ impl Backend {
             Backend::Portable => c"portable",
             Backend::Ifma => c"ifma",
             Backend::Avx2 => c"avx2",
+            Backend::Mulx => c"mulx",
         }
     }
 
@@ -60,6 +72,7 @@ impl Backend {
             Backend::Portable => "any CPU",
             Backend::Ifma => "AVX-512F and AVX-512 IFMA",
             Backend::Avx2 => "AVX2",
+            Backend::Mulx => "BMI2 and ADX",
         }
     }
 
@@ -69,6 +82,7 @@ impl Backend {
             Backend::Portable => true,
             Backend::Ifma => ifma_supported(),
             Backend::Avx2 => avx2_supported(),
+            Backend::Mulx => mulx_supported(),
         }
     }
 
@@ -135,6 +149,21 @@ pub(crate) fn avx2_supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU runs the MULX/ADX backend. Under valgrind, which runs
+/// ADCX and ADOX but hides ADX from CPUID (3.19), BMI2 is enough: the
+/// constant-time check (`c_tests/ct`) must run this backend.
+pub(crate) fn mulx_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+            && (std::is_x86_feature_detected!("adx") || crate::secret_marks::running_on_valgrind())
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

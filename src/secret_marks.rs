@@ -7,7 +7,8 @@
 //! Under valgrind memcheck, the CT test (`c_tests/ct/`) marks every secret
 //! input undefined; memcheck then reports any branch or memory index that
 //! depends on one. These two functions are memcheck's client requests
-//! `MAKE_MEM_DEFINED` / `MAKE_MEM_UNDEFINED`: on a real CPU their
+//! `MAKE_MEM_DEFINED` / `MAKE_MEM_UNDEFINED` ([`running_on_valgrind`] is
+//! its core request, for the backend choice): on a real CPU their
 //! instruction sequence (four rotations of `rdi` by 128 bits in all, then
 //! `xchg rbx, rbx`) changes nothing, so they cost a handful of cycles and
 //! are always compiled in (on x86_64; elsewhere they do nothing).
@@ -18,10 +19,15 @@
 const MAKE_MEM_UNDEFINED: usize = 0x4d43_0001;
 #[cfg(target_arch = "x86_64")]
 const MAKE_MEM_DEFINED: usize = 0x4d43_0002;
-
+/// valgrind's core request `RUNNING_ON_VALGRIND` (`valgrind.h`).
 #[cfg(target_arch = "x86_64")]
-fn client_request(request: usize, address: usize, len: usize) {
+const RUNNING_ON_VALGRIND: usize = 0x1001;
+
+/// Sends a client request; returns valgrind's answer, or 0 natively.
+#[cfg(target_arch = "x86_64")]
+fn client_request(request: usize, address: usize, len: usize) -> usize {
     let args: [usize; 6] = [request, address, len, 0, 0, 0];
+    let answer: usize;
     // SAFETY: natively the sequence rotates rdi by 3 + 13 + 61 + 51 = 128
     // bits (back to its value; declared clobbered anyway) and exchanges rbx
     // with itself; rdx receives the default result 0. Under valgrind it is
@@ -37,10 +43,26 @@ fn client_request(request: usize, address: usize, len: usize) {
             "rol rdi, 51",
             "xchg rbx, rbx",
             in("rax") args.as_ptr(),
-            inout("rdx") 0usize => _,
+            inout("rdx") 0usize => answer,
             inout("rdi") 0usize => _,
             options(nostack),
         );
+    }
+    answer
+}
+
+/// Whether this process runs under valgrind (its `RUNNING_ON_VALGRIND`).
+/// Only the backend choice asks: valgrind runs ADX instructions but hides
+/// ADX from CPUID, and the constant-time check must run the MULX/ADX
+/// backend all the same.
+pub(crate) fn running_on_valgrind() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        client_request(RUNNING_ON_VALGRIND, 0, 0) != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 

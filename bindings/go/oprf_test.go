@@ -442,7 +442,7 @@ func TestErrorsAndNames(t *testing.T) {
 	if Version() != "0.2.0" {
 		t.Fatalf("version %s", Version())
 	}
-	if name := BackendName(); name != "portable" && name != "avx2" && name != "ifma" && name != "unsupported" {
+	if name := BackendName(); name != "portable" && name != "mulx" && name != "avx2" && name != "ifma" && name != "unsupported" {
 		t.Fatalf("backend %q", name)
 	}
 	SetThreads(2)

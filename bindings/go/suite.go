@@ -207,8 +207,8 @@ func checkQuorum(quorum []uint16, t int) error {
 func Version() string { return C.GoString(C.oblivex_version()) }
 
 // BackendName is the arithmetic backend that runs batch exponentiations in
-// this process: "portable", "avx2" or "ifma", chosen once from the
-// environment variable OBLIVEX_BACKEND (portable, avx2, ifma or auto, the
+// this process: "portable", "mulx", "avx2" or "ifma", chosen once from the
+// environment variable OBLIVEX_BACKEND (portable, mulx, avx2, ifma or auto, the
 // default: the fastest this CPU runs), or
 // "unsupported" when that names a backend this CPU cannot run (then
 // exponentiations fail with ErrUnsupportedBackend).

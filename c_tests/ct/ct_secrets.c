@@ -12,8 +12,8 @@
  * value), server batch evaluation on every group, the checked OPRF client
  * (blind, verify, finalize) on every group, the threshold dealer, share
  * evaluation and the threshold OPRF / blind BLS / ElGamal clients. On the
- * portable and the AVX2 backends (OBLIVEX_BACKEND names which; ctest runs
- * both): valgrind runs AVX2 code but not AVX-512. */
+ * portable, MULX/ADX and AVX2 backends (OBLIVEX_BACKEND names which; ctest
+ * runs each): valgrind runs AVX2, MULX and ADX code but not AVX-512. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,12 +274,13 @@ static int wanted(int argc, char **argv, const char *part) {
 int main(int argc, char **argv) {
     const char *backend = oblivex_backend_name();
     const char *forced = getenv("OBLIVEX_BACKEND");
-    if (forced != NULL && strcmp(forced, "avx2") == 0 && strcmp(backend, "unsupported") == 0) {
-        printf("ct_secrets: skipped, this CPU has no AVX2\n");
+    if (forced != NULL && strcmp(backend, "unsupported") == 0 &&
+        (strcmp(forced, "avx2") == 0 || strcmp(forced, "mulx") == 0)) {
+        printf("ct_secrets: skipped, this CPU cannot run the %s backend\n", forced);
         return 77;
     }
-    if (strcmp(backend, "portable") != 0 && strcmp(backend, "avx2") != 0) {
-        fprintf(stderr, "ct_secrets: needs OBLIVEX_BACKEND=portable or avx2 (valgrind runs no AVX-512)\n");
+    if (strcmp(backend, "portable") != 0 && strcmp(backend, "mulx") != 0 && strcmp(backend, "avx2") != 0) {
+        fprintf(stderr, "ct_secrets: needs OBLIVEX_BACKEND=portable, mulx or avx2 (valgrind runs no AVX-512)\n");
         return 2;
     }
     printf("ct_secrets: backend %s\n", backend);

@@ -141,8 +141,29 @@ pub fn group_size(backend: Backend) -> usize {
         Backend::Ifma => super::backend::ifma::IfmaArith::LANES,
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => super::backend::avx2::Avx2Arith::LANES,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Mulx => super::backend::mulx::MulxArith::LANES,
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Ifma | Backend::Avx2 => 1,
+        Backend::Ifma | Backend::Avx2 | Backend::Mulx => 1,
+    }
+}
+
+/// The longest tail (a class's last, partial lane group) that `backend`
+/// hands to the MULX/ADX backend, one value at a time, instead of padding
+/// its lanes. A group costs the same whatever it holds, so a short tail
+/// pays for the empty lanes. Measured on Zen 3 (docs/PERFORMANCE.md): one
+/// value on mulx costs about 0.45 of a 4-lane AVX2 group at 1024 to 4096
+/// bits, so tails of 1 and 2 go to mulx. For IFMA, whose group is about
+/// 2.7 mulx values, only a tail of 1 does (estimated from the IFMA figures,
+/// not measured side by side). Nothing goes where the CPU lacks mulx.
+fn longest_tail_for_mulx(backend: Backend) -> usize {
+    if !crate::backend::mulx_supported() {
+        return 0;
+    }
+    match backend {
+        Backend::Avx2 => 2,
+        Backend::Ifma => 1,
+        Backend::Mulx | Backend::Portable => 0,
     }
 }
 
@@ -153,14 +174,17 @@ pub(super) fn run_powers(
     context_of: ContextOf<'_, '_>,
     operands: Operands<'_>,
 ) -> Vec<Zeroizing<Vec<u64>>> {
+    let tail = longest_tail_for_mulx(backend);
     let mut powers = match backend {
-        Backend::Portable => run_groups::<PortableArith>(context_of, operands),
+        Backend::Portable => run_groups::<PortableArith>(context_of, operands, tail),
         #[cfg(target_arch = "x86_64")]
-        Backend::Ifma => run_groups::<super::backend::ifma::IfmaArith>(context_of, operands),
+        Backend::Ifma => run_groups::<super::backend::ifma::IfmaArith>(context_of, operands, tail),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => run_groups::<super::backend::avx2::Avx2Arith>(context_of, operands),
+        Backend::Avx2 => run_groups::<super::backend::avx2::Avx2Arith>(context_of, operands, tail),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Mulx => run_groups::<super::backend::mulx::MulxArith>(context_of, operands, tail),
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Ifma | Backend::Avx2 => {
+        Backend::Ifma | Backend::Avx2 | Backend::Mulx => {
             unreachable!("resolve() refuses backends this CPU cannot run")
         }
     };
@@ -168,36 +192,71 @@ pub(super) fn run_powers(
     powers.into_iter().map(|(_, power)| power).collect()
 }
 
+/// A unit of work: a lane group for the batch's backend, or one value of a
+/// short tail for the MULX/ADX backend.
+#[derive(Clone, Copy)]
+enum Job<'g> {
+    Lanes(&'g [usize]),
+    OneValue(&'g [usize]),
+}
+
+impl Job<'_> {
+    fn run<'c, A: LaneArith<'c>>(
+        self,
+        context_of: ContextOf<'_, 'c>,
+        operands: Operands<'_>,
+    ) -> Vec<Power> {
+        match self {
+            Job::Lanes(group) => run_group::<A>(context_of, operands, group),
+            #[cfg(target_arch = "x86_64")]
+            Job::OneValue(value) => {
+                run_group::<super::backend::mulx::MulxArith>(context_of, operands, value)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Job::OneValue(_) => unreachable!("no tail goes to mulx without BMI2 and ADX"),
+        }
+    }
+}
+
 /// Splits the batch into groups of `A::LANES` values of one size class (the
-/// order of the values is public) and runs them, on several threads when
-/// the caller opted in and there are several groups.
+/// order of the values is public), a group of at most `longest_tail` values
+/// into single values for the MULX/ADX backend, and runs them, on several
+/// threads when the caller opted in and there are several.
 fn run_groups<'c, A: LaneArith<'c>>(
     context_of: ContextOf<'_, 'c>,
     operands: Operands<'_>,
+    longest_tail: usize,
 ) -> Vec<Power> {
     let mut order: Vec<usize> = (0..operands.count()).collect();
     order.sort_by_key(|&i| A::size_class(context_of(i)));
     let same_class =
         |&a: &usize, &b: &usize| A::size_class(context_of(a)) == A::size_class(context_of(b));
-    let groups: Vec<&[usize]> = order
+    let jobs: Vec<Job<'_>> = order
         .chunk_by(same_class)
         .flat_map(|class| class.chunks(A::LANES))
+        .flat_map(|group| {
+            if group.len() <= longest_tail {
+                group.chunks(1).map(Job::OneValue).collect::<Vec<_>>()
+            } else {
+                vec![Job::Lanes(group)]
+            }
+        })
         .collect();
 
-    let workers = threads().min(groups.len());
+    let workers = threads().min(jobs.len());
     if workers <= 1 {
-        return groups
+        return jobs
             .iter()
-            .flat_map(|group| run_group::<A>(context_of, operands, group))
+            .flat_map(|job| job.run::<A>(context_of, operands))
             .collect();
     }
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
-                let mine: Vec<&[usize]> = groups.iter().skip(w).step_by(workers).copied().collect();
+                let mine: Vec<Job<'_>> = jobs.iter().skip(w).step_by(workers).copied().collect();
                 scope.spawn(move || {
                     mine.into_iter()
-                        .flat_map(|group| run_group::<A>(context_of, operands, group))
+                        .flat_map(|job| job.run::<A>(context_of, operands))
                         .collect::<Vec<Power>>()
                 })
             })

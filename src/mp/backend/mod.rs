@@ -1,8 +1,9 @@
 //! The arithmetic backends of the batch engine, in one place: the
 //! interface every backend implements ([`LaneArith`]) and the backends
-//! themselves, the children: `portable` (any CPU), `avx2` (AVX2) and
-//! `ifma` (AVX-512 IFMA), with `cpu` naming the CPU for the SIMD ones'
-//! tuning tables. Which one runs is chosen below `mp`, in `crate::backend`; the
+//! themselves, the children: `portable` (any CPU), `mulx` (BMI2 and ADX,
+//! the portable arithmetic on an assembly row), `avx2` (AVX2) and `ifma`
+//! (AVX-512 IFMA), with `cpu` naming the CPU for the SIMD ones' tuning
+//! tables. Which one runs is chosen below `mp`, in `crate::backend`; the
 //! code that maps that choice to its `LaneArith` type and runs it is
 //! `schedule`.
 
@@ -16,6 +17,8 @@ pub(crate) mod avx2;
 mod cpu;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod mulx;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 mod sliced;

@@ -1,24 +1,46 @@
-//! The portable backend: the word-serial Montgomery arithmetic of
-//! `limbs::montgomery` on one value at a time, for any CPU. It is the
-//! reference the SIMD backend is tested against.
+//! One value at a time on 64-bit limbs: the word-serial Montgomery
+//! arithmetic of `limbs::montgomery`, over a row kernel. With the plain
+//! loop ([`WordLoop`]) it is the portable backend, for any CPU and the
+//! reference the SIMD backends are tested against; with the assembly row
+//! of `mulx` it is the MULX/ADX backend.
+
+use core::marker::PhantomData;
+
+use zeroize::Zeroizing;
 
 use super::LaneArith;
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
-use crate::mp::limbs::montgomery::{mont_mul, mont_sqr};
+use crate::mp::limbs::montgomery::{mont_mul, mont_mul_by_rows, mont_sqr, MulAddRow, WordLoop};
 use crate::mp::limits::MAX_LIMBS;
 
-/// [`LaneArith`] for one value at a time on 64-bit limbs: element = `n`
-/// limbs in the Montgomery domain of `R = 2^(64n)`, always fully reduced.
-pub(crate) struct PortableArith<'a> {
+/// [`LaneArith`] for one value at a time on 64-bit limbs, spending its
+/// time in the row kernel `R`: element = `n` limbs in the Montgomery
+/// domain of `R = 2^(64n)`, always fully reduced.
+pub(crate) struct WordSerialArith<'a, R> {
     ctx: &'a MontContext,
+    /// The double-length scratch of each product and square (wiped by
+    /// them after each use, and on drop).
+    wide: Zeroizing<Vec<u64>>,
+    row: PhantomData<R>,
 }
 
-impl<'a> LaneArith<'a> for PortableArith<'a> {
+/// The portable backend: [`WordSerialArith`] on the plain loop.
+pub(crate) type PortableArith<'a> = WordSerialArith<'a, WordLoop>;
+
+impl<'a, R: MulAddRow> LaneArith<'a> for WordSerialArith<'a, R> {
     const LANES: usize = 1;
 
     fn new(contexts: &[&'a MontContext]) -> Self {
-        PortableArith { ctx: contexts[0] }
+        assert!(
+            R::runs_here(),
+            "the schedule builds only backends this CPU runs"
+        );
+        WordSerialArith {
+            ctx: contexts[0],
+            wide: Zeroizing::new(vec![0; 2 * contexts[0].limbs()]),
+            row: PhantomData,
+        }
     }
 
     fn words(&self) -> usize {
@@ -54,11 +76,13 @@ impl<'a> LaneArith<'a> for PortableArith<'a> {
     }
 
     fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
-        mont_mul(out, a, b, self.ctx.modulus(), self.ctx.m_inv_neg());
+        let ctx = self.ctx;
+        mont_mul_by_rows::<R>(out, a, b, ctx.modulus(), ctx.m_inv_neg(), &mut self.wide);
     }
 
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
-        mont_sqr(out, a, self.ctx.modulus(), self.ctx.m_inv_neg());
+        let ctx = self.ctx;
+        mont_sqr::<R>(out, a, ctx.modulus(), ctx.m_inv_neg(), &mut self.wide);
     }
 
     fn exp(

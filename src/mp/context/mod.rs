@@ -16,7 +16,7 @@ use crate::mp::limbs::convert::{
     be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes,
 };
 use crate::mp::limbs::masks;
-use crate::mp::limbs::montgomery::{mont_mul, mont_sqr, neg_inverse_mod_2_64};
+use crate::mp::limbs::montgomery::{mont_mul, mont_sqr, neg_inverse_mod_2_64, WordLoop};
 use crate::mp::limits::MAX_MODULUS_BITS;
 use crate::Error;
 
@@ -199,8 +199,9 @@ fn pow2_times_r(m: &[u64], m_inv_neg: u64, r_mod_m: &[u64], e: usize) -> Vec<u64
     masks::add_mod(&mut two_r, r_mod_m, r_mod_m, m);
     let mut acc = Zeroizing::new(r_mod_m.to_vec());
     let mut tmp = Zeroizing::new(vec![0u64; n]);
+    let mut wide = Zeroizing::new(vec![0u64; 2 * n]);
     for bit in (0..usize::BITS - e.leading_zeros()).rev() {
-        mont_sqr(&mut tmp, &acc, m, m_inv_neg);
+        mont_sqr::<WordLoop>(&mut tmp, &acc, m, m_inv_neg, &mut wide);
         acc.copy_from_slice(&tmp);
         if (e >> bit) & 1 == 1 {
             mont_mul(&mut tmp, &acc, &two_r, m, m_inv_neg);

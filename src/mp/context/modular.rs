@@ -7,7 +7,7 @@ use zeroize::Zeroizing;
 use super::MontContext;
 use crate::mp::limbs::convert::be_bytes_to_limbs;
 use crate::mp::limbs::masks;
-use crate::mp::limbs::montgomery::{mont_mul, redc};
+use crate::mp::limbs::montgomery::{mont_mul, redc, WordLoop};
 use crate::mp::limits::MAX_LIMBS;
 
 impl MontContext {
@@ -95,7 +95,7 @@ impl MontContext {
         let mut wide = Zeroizing::new(vec![0u64; 2 * n]);
         be_bytes_to_limbs(bytes, &mut wide);
         let mut scaled_down = Zeroizing::new(vec![0u64; n]);
-        redc(&mut scaled_down, &mut wide, m, k);
+        redc::<WordLoop>(&mut scaled_down, &mut wide, m, k);
         mont_mul(out, &scaled_down, self.r2_mod_m(), m, k);
     }
 }

@@ -51,16 +51,15 @@ pub(crate) fn add_with_carry(out: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
 #[inline(always)]
 pub(crate) fn reduce_below_2m(out: &mut [u64], t_low: &[u64], t_top: u64, m: &[u64]) {
     debug_assert!(t_top <= 1, "t must be below 2m < 2^(64n+1)");
-    let n = m.len();
-    let mut diff = [0u64; MAX_LIMBS];
-    let borrow = sub_with_borrow(&mut diff[..n], t_low, m);
+    debug_assert!(out.len() == m.len() && t_low.len() == m.len());
+    // `t − m` goes straight into `out` (no scratch to clear: it is as
+    // secret as `t`, and `out` receives one or the other).
+    let borrow = sub_with_borrow(out, t_low, m);
     // t < m  <=>  the subtraction borrowed out of the low limbs and t_top is 0.
     let keep_t = Choice::from((borrow & !t_top & 1) as u8);
-    for ((o, &t), &d) in out.iter_mut().zip(t_low).zip(&diff[..n]) {
-        *o = u64::conditional_select(&d, &t, keep_t);
+    for (o, &t) in out.iter_mut().zip(t_low) {
+        o.conditional_assign(&t, keep_t);
     }
-    // `t − m` is as secret as `t` (a power of a secret exponent).
-    diff[..n].zeroize();
 }
 
 /// `out = (a + b) mod m` for `a, b < m`, in constant time.
@@ -82,6 +81,16 @@ pub(crate) fn accumulate_masked_words(
     entry: &[u64],
     masks: &[u64; MAX_LANES],
 ) {
+    if lanes == 1 {
+        // One mask for the whole entry: a plain loop the compiler
+        // vectorizes (the general one below does not, and at one lane the
+        // select then costs a quarter of a 1024-bit exponentiation).
+        let mask = masks[0];
+        for (o, &e) in out.iter_mut().zip(entry) {
+            *o |= e & mask;
+        }
+        return;
+    }
     for (out_lanes, entry_lanes) in out.chunks_exact_mut(lanes).zip(entry.chunks_exact(lanes)) {
         for ((o, &e), &mask) in out_lanes.iter_mut().zip(entry_lanes).zip(masks) {
             *o |= e & mask;

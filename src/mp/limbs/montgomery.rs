@@ -5,6 +5,12 @@
 //! obviously-correct loops (this is the reference the SIMD backend is
 //! tested against); constant time: fixed loop bounds, masked final
 //! subtraction.
+//!
+//! The square, the reduction and the row-by-row product are written over a
+//! [`MulAddRow`], the one loop they spend their time in: [`WordLoop`] here,
+//! the MULX/ADX backend's assembly there.
+
+use zeroize::Zeroize;
 
 use super::masks;
 use crate::mp::limits::MAX_LIMBS;
@@ -16,14 +22,33 @@ fn mul_add(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
     (wide as u64, (wide >> 64) as u64)
 }
 
-/// `acc += x·y` over `acc.len()` limbs; returns the carry limb.
-#[inline(always)]
-fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
-    let mut carry = 0;
-    for (a, &xi) in acc.iter_mut().zip(x) {
-        (*a, carry) = mul_add(*a, xi, y, carry);
+/// One row of a schoolbook product or reduction.
+pub(crate) trait MulAddRow {
+    /// `acc += x·y` over `acc.len() == x.len()` limbs; returns the carry
+    /// limb. Constant time in the limbs.
+    fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64;
+
+    /// Whether this CPU runs the row (an assembly row needs its
+    /// instructions); checked once where an arithmetic on it is built.
+    fn runs_here() -> bool {
+        true
     }
-    carry
+}
+
+/// [`MulAddRow`] as a plain loop of 128-bit products (MUL and UMULH on
+/// aarch64, MUL on x86-64): any CPU.
+pub(crate) struct WordLoop;
+
+impl MulAddRow for WordLoop {
+    #[inline(always)]
+    fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
+        debug_assert_eq!(acc.len(), x.len());
+        let mut carry = 0;
+        for (a, &xi) in acc.iter_mut().zip(x) {
+            (*a, carry) = mul_add(*a, xi, y, carry);
+        }
+        carry
+    }
 }
 
 /// The plain product `out = a·b + addend` (no reduction), for the RSA
@@ -36,8 +61,33 @@ pub(crate) fn mul_add_wide(out: &mut [u64], a: &[u64], b: &[u64], addend: &[u64]
     out.fill(0);
     out[..n].copy_from_slice(addend);
     for (i, &a_i) in a.iter().enumerate() {
-        out[i + n] = add_mul_row(&mut out[i..i + n], b, a_i);
+        out[i + n] = WordLoop::add_mul_row(&mut out[i..i + n], b, a_i);
     }
+}
+
+/// Montgomery product `out = a·b·R^{-1} mod m` in two passes: the full
+/// product row by row, then [`redc`]. Twice the memory traffic of
+/// [`mont_mul`]'s interleaved pass, but every step is one [`MulAddRow`]
+/// call, which is what an assembly row needs. Requires `a·b < m·R`; the
+/// result is fully reduced. All slices have `m.len()` limbs but the
+/// scratch `wide`, of `2·m.len()`, which is left wiped.
+pub(crate) fn mont_mul_by_rows<R: MulAddRow>(
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    m: &[u64],
+    m_inv_neg: u64,
+    wide: &mut [u64],
+) {
+    let n = m.len();
+    assert!(a.len() == n && b.len() == n && out.len() == n && (1..=MAX_LIMBS).contains(&n));
+    let t = &mut wide[..2 * n];
+    t.fill(0);
+    for (i, &a_i) in a.iter().enumerate() {
+        // Limb i + n is still zero: each row's carry lands in a fresh limb.
+        t[i + n] = R::add_mul_row(&mut t[i..i + n], b, a_i);
+    }
+    redc::<R>(out, t, m, m_inv_neg);
 }
 
 /// Montgomery product `out = a·b·R^{-1} mod m`, word by word: for each limb
@@ -69,19 +119,27 @@ pub(crate) fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], m_inv_n
         debug_assert!(top <= 1, "t + top·R < 2R");
     }
     masks::reduce_below_2m(out, t, top, m);
+    t.zeroize();
 }
 
 /// Montgomery square `out = a^2·R^{-1} mod m` for `a < m`: the full square is
 /// formed with each cross product computed once (about half the
-/// multiplications of `mont_mul`), then reduced by [`redc`].
-pub(crate) fn mont_sqr(out: &mut [u64], a: &[u64], m: &[u64], m_inv_neg: u64) {
+/// multiplications of `mont_mul`), then reduced by [`redc`]. The scratch
+/// `wide` has `2·m.len()` limbs and is left for its owner to wipe.
+pub(crate) fn mont_sqr<R: MulAddRow>(
+    out: &mut [u64],
+    a: &[u64],
+    m: &[u64],
+    m_inv_neg: u64,
+    wide: &mut [u64],
+) {
     let n = m.len();
     assert!(a.len() == n && out.len() == n && (1..=MAX_LIMBS).contains(&n));
-    let mut t = [0u64; 2 * MAX_LIMBS];
-    let t = &mut t[..2 * n];
+    let t = &mut wide[..2 * n];
+    t.fill(0);
     // Cross products a[i]·a[j], i < j, row by row.
     for i in 0..n - 1 {
-        t[i + n] = add_mul_row(&mut t[2 * i + 1..i + n], &a[i + 1..], a[i]);
+        t[i + n] = R::add_mul_row(&mut t[2 * i + 1..i + n], &a[i + 1..], a[i]);
     }
     // Double them (a^2 < 2^(128n), so the shift loses nothing) and add the
     // squares a[i]^2 on the diagonal.
@@ -102,12 +160,12 @@ pub(crate) fn mont_sqr(out: &mut [u64], a: &[u64], m: &[u64], m_inv_neg: u64) {
         carry = u64::from(c1) + u64::from(c2);
     }
     debug_assert_eq!(carry, 0, "a^2 fits in 2n limbs");
-    redc(out, t, m, m_inv_neg);
+    redc::<R>(out, t, m, m_inv_neg);
 }
 
 /// Montgomery reduction `out = t·R^{-1} mod m` of a `2n`-limb `t < m·R`
 /// (destroys `t`); the result is fully reduced.
-pub(crate) fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
+pub(crate) fn redc<R: MulAddRow>(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
     let n = m.len();
     assert!(t.len() == 2 * n && out.len() == n);
     // `top` is the carry out of t[i + n], added in by the next round; at the
@@ -115,7 +173,7 @@ pub(crate) fn redc(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
     let mut top = 0u64;
     for i in 0..n {
         let u = t[i].wrapping_mul(m_inv_neg);
-        let carry = add_mul_row(&mut t[i..i + n], m, u);
+        let carry = R::add_mul_row(&mut t[i..i + n], m, u);
         let (s, c0) = t[i + n].overflowing_add(carry);
         let (s, c1) = s.overflowing_add(top);
         t[i + n] = s;
@@ -153,7 +211,14 @@ mod tests {
             let lhs = (u128::from(out[0]) << 64) % u128::from(m);
             assert_eq!(lhs, u128::from(x) * u128::from(y) % u128::from(m));
             let mut sq = [0u64];
-            mont_sqr(&mut sq, &[x], &[m], k);
+            let mut wide = [0u64; 2];
+            mont_sqr::<WordLoop>(&mut sq, &[x], &[m], k, &mut wide);
+            let mut by_rows = [0u64];
+            mont_mul_by_rows::<WordLoop>(&mut by_rows, &[x], &[y], &[m], k, &mut wide);
+            assert_eq!(
+                (u128::from(by_rows[0]) << 64) % u128::from(m),
+                u128::from(x) * u128::from(y) % u128::from(m)
+            );
             let mut xx = [0u64];
             mont_mul(&mut xx, &[x], &[x], &[m], k);
             assert_eq!(sq, xx);

@@ -124,8 +124,8 @@ public enum Library {
     }
 
     /// The arithmetic backend that runs batch exponentiations in this
-    /// process: "portable", "avx2" or "ifma", chosen once from the
-    /// environment variable `OBLIVEX_BACKEND` (`portable`, `avx2`, `ifma` or
+    /// process: "portable", "mulx", "avx2" or "ifma", chosen once from the
+    /// environment variable `OBLIVEX_BACKEND` (`portable`, `mulx`, `avx2`, `ifma` or
     /// `auto`, the default: the fastest this CPU runs), or "unsupported" when that names a backend this CPU cannot
     /// run (exponentiations then fail with
     /// ``OblivexError/unsupportedBackend``).

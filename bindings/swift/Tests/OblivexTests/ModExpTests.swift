@@ -113,7 +113,7 @@ struct ModExpTests {
 
     @Test("backend and version")
     func configuration() {
-        #expect(["portable", "avx2", "ifma"].contains(Library.backendName))
+        #expect(["portable", "mulx", "avx2", "ifma"].contains(Library.backendName))
         #expect(Library.version == "0.2.0" && Library.headerVersion == Library.version)
     }
 }
