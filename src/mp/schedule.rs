@@ -218,6 +218,22 @@ impl Job<'_> {
     }
 }
 
+/// The jobs of one size class's values (in order): groups of `lanes`, the
+/// last one split into single values when it holds at most
+/// `longest_tail`.
+fn jobs_of_class(class: &[usize], lanes: usize, longest_tail: usize) -> Vec<Job<'_>> {
+    class
+        .chunks(lanes)
+        .flat_map(|group| {
+            if group.len() <= longest_tail {
+                group.chunks(1).map(Job::OneValue).collect::<Vec<_>>()
+            } else {
+                vec![Job::Lanes(group)]
+            }
+        })
+        .collect()
+}
+
 /// Splits the batch into groups of `A::LANES` values of one size class (the
 /// order of the values is public), a group of at most `longest_tail` values
 /// into single values for the MULX/ADX backend, and runs them, on several
@@ -233,14 +249,7 @@ fn run_groups<'c, A: LaneArith<'c>>(
         |&a: &usize, &b: &usize| A::size_class(context_of(a)) == A::size_class(context_of(b));
     let jobs: Vec<Job<'_>> = order
         .chunk_by(same_class)
-        .flat_map(|class| class.chunks(A::LANES))
-        .flat_map(|group| {
-            if group.len() <= longest_tail {
-                group.chunks(1).map(Job::OneValue).collect::<Vec<_>>()
-            } else {
-                vec![Job::Lanes(group)]
-            }
-        })
+        .flat_map(|class| jobs_of_class(class, A::LANES, longest_tail))
         .collect();
 
     let workers = threads().min(jobs.len());
@@ -310,4 +319,48 @@ fn run_group<'c, A: LaneArith<'c>>(
         );
     }
     group.iter().copied().zip(powers).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many values each job holds, and whether it runs on the lanes.
+    fn shape(jobs: &[Job<'_>]) -> Vec<(bool, usize)> {
+        jobs.iter()
+            .map(|job| match job {
+                Job::Lanes(group) => (true, group.len()),
+                Job::OneValue(value) => (false, value.len()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_a_short_tail_leaves_the_lanes() {
+        let values: Vec<usize> = (0..11).collect();
+        let lanes = |n| (true, n);
+        let one = (false, 1);
+        // 11 on 4 lanes: a tail of 3 stays on the lanes; of 2 it does not.
+        assert_eq!(
+            shape(&jobs_of_class(&values, 4, 2)),
+            [lanes(4), lanes(4), lanes(3)]
+        );
+        assert_eq!(
+            shape(&jobs_of_class(&values[..10], 4, 2)),
+            [lanes(4), lanes(4), one, one]
+        );
+        // One value alone, and no tail rule (mulx itself, or no BMI2/ADX).
+        assert_eq!(shape(&jobs_of_class(&values[..1], 4, 2)), [one]);
+        assert_eq!(shape(&jobs_of_class(&values[..1], 4, 0)), [lanes(1)]);
+        assert_eq!(shape(&jobs_of_class(&values[..9], 8, 1)), [lanes(8), one]);
+        // Every value is in exactly one job, in order.
+        let jobs = jobs_of_class(&values[..10], 4, 2);
+        let covered: Vec<usize> = jobs
+            .iter()
+            .flat_map(|job| match job {
+                Job::Lanes(group) | Job::OneValue(group) => group.iter().copied(),
+            })
+            .collect();
+        assert_eq!(covered, values[..10]);
+    }
 }

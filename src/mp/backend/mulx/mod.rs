@@ -5,6 +5,8 @@
 //! would leave mostly empty: one value, and the short tail of a batch.
 
 mod row;
+#[cfg(test)]
+mod tests;
 
 use super::portable::WordSerialArith;
 use crate::mp::limbs::montgomery::MulAddRow;

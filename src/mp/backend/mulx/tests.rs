@@ -1,0 +1,91 @@
+//! The MULX/ADX backend against the portable one: every limb count the
+//! row's unrolled loop and its single-limb loop split differently, and the
+//! carry edge cases of 64-bit limbs.
+
+use super::super::test_support::data;
+use crate::backend::{mulx_supported, Backend};
+use crate::mp::context::MontContext;
+
+/// The powers of `bases` (one modulus) on mulx and on portable agree.
+fn assert_agrees(modulus: &[u8], bases: &[u8], exponents: &[u8], what: &str) {
+    let len = modulus.len();
+    let ctx = MontContext::new(modulus).unwrap();
+    let run = |backend| {
+        ctx.mod_exp_batch_on(backend, bases, len, exponents, len)
+            .unwrap()
+    };
+    assert!(
+        run(Backend::Mulx) == run(Backend::Portable),
+        "{what}: mulx and portable differ"
+    );
+}
+
+/// 1 to 9 limbs (every remainder of the 4-limb unroll, in the product,
+/// the square's shorter rows and the reduction), the key sizes and 8192
+/// bits, 3 values each.
+#[test]
+fn every_limb_count_matches_portable() {
+    if !mulx_supported() {
+        return;
+    }
+    let sizes = (1usize..=9)
+        .map(|limbs| 64 * limbs - 3)
+        .chain([1024, 1536, 2048, 3072, 4096, 8192]);
+    for (s, bits) in sizes.enumerate() {
+        let len = bits.div_ceil(8);
+        let mut m = data(s as u64 + 1, len);
+        m[0] |= 0x80 >> ((8 - bits % 8) % 8);
+        m[0] &= 0xff >> ((8 - bits % 8) % 8);
+        m[len - 1] |= 1;
+        let exponents = data(s as u64 + 200, 3 * len);
+        assert_agrees(
+            &m,
+            &data(s as u64 + 100, 3 * len),
+            &exponents,
+            &format!("{bits} bits"),
+        );
+    }
+}
+
+/// Moduli of all-ones limbs (every product and carry at its largest) and
+/// just under a limb boundary, with the bases 0, 1, `R mod m` (the base
+/// whose Montgomery form is `R²`), `m − 1`, `m`, `m + 1` and all ones
+/// (above `m`), exponents all ones (and 0 for the first).
+#[test]
+fn edge_inputs_match_portable() {
+    if !mulx_supported() {
+        return;
+    }
+    for bits in [64usize, 1023, 1024, 2048, 4096] {
+        let len = bits.div_ceil(8);
+        let all_ones = vec![0xffu8; len];
+        let mut just_under = vec![0xffu8; len];
+        just_under[0] = 0xff >> ((8 - bits % 8) % 8);
+        just_under[len - 2] = 0xfe;
+        for m in [all_ones, just_under] {
+            let ctx = MontContext::new(&m).unwrap();
+            let mut m_minus_1 = m.clone();
+            m_minus_1[len - 1] -= 1;
+            let mut m_plus_1 = m.clone();
+            m_plus_1[len - 1] = m_plus_1[len - 1].wrapping_add(1);
+            let mut one = vec![0u8; len];
+            one[len - 1] = 1;
+            let mut r_mod_m = vec![0u8; len];
+            let r = ctx.pow2_mod_vartime(64 * ctx.limbs());
+            crate::mp::limbs::convert::limbs_to_be_bytes(&r, &mut r_mod_m);
+            let bases: Vec<u8> = [
+                vec![0u8; len],
+                one,
+                r_mod_m,
+                m_minus_1,
+                m.clone(),
+                m_plus_1,
+                vec![0xff; len],
+            ]
+            .concat();
+            let mut exponents = vec![0xffu8; bases.len()];
+            exponents[..len].fill(0);
+            assert_agrees(&m, &bases, &exponents, &format!("{bits}-bit edge moduli"));
+        }
+    }
+}
