@@ -1,50 +1,72 @@
 //! One value at a time on 64-bit limbs: the word-serial Montgomery
-//! arithmetic of `limbs::montgomery`, over a row kernel. With the plain
-//! loop ([`WordLoop`]) it is the portable backend, for any CPU and the
-//! reference the SIMD backends are tested against; with the assembly row
-//! of `mulx` it is the MULX/ADX backend.
+//! arithmetic of `limbs::montgomery`, over a [`WordKernel`]. With the plain
+//! loops ([`WordLoop`]) it is the portable backend, for any CPU and the
+//! reference the SIMD backends are tested against; with the assembly
+//! kernels of `mulx` it is the MULX/ADX backend.
 
 use core::marker::PhantomData;
 
 use zeroize::Zeroizing;
 
-use super::LaneArith;
+use super::{LaneArith, MAX_WINDOW_BITS};
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
-use crate::mp::limbs::montgomery::{mont_mul, mont_mul_by_rows, mont_sqr, MulAddRow, WordLoop};
+use crate::mp::limbs::montgomery::{mont_mul, mont_mul_by_rows, mont_sqr, WordKernel, WordLoop};
 use crate::mp::limits::MAX_LIMBS;
 
 /// [`LaneArith`] for one value at a time on 64-bit limbs, spending its
-/// time in the row kernel `R`: element = `n` limbs in the Montgomery
+/// time in the kernel `K`: element = `n` limbs in the Montgomery
 /// domain of `R = 2^(64n)`, always fully reduced.
-pub(crate) struct WordSerialArith<'a, R> {
+pub(crate) struct WordSerialArith<'a, K> {
     ctx: &'a MontContext,
     /// The double-length scratch of each product and square (wiped by
     /// them after each use, and on drop).
     wide: Zeroizing<Vec<u64>>,
-    row: PhantomData<R>,
+    kernel: PhantomData<K>,
 }
 
-/// The portable backend: [`WordSerialArith`] on the plain loop.
+/// The window width for one value of `limbs` limbs: the fewest products,
+/// counting the table select, which reads all `2^w` entries once per window
+/// (`2^w·limbs` limbs, each about 0.7 of a limb product in instructions:
+/// an SSE2 mask-and-merge per two limbs against the kernels' 4.6
+/// instructions per product). The shared model ignores the select, which is
+/// cheap in a SIMD backend's wide words but not here: at 1024 bits it
+/// picked 6 bits where 4 is about 6 % faster.
+fn word_serial_window_bits(exponent_bits: usize, limbs: usize) -> usize {
+    // In tenths of a limb product.
+    let product = 2 * limbs * limbs * 10;
+    (1..=MAX_WINDOW_BITS)
+        .min_by_key(|&w| {
+            let select = (1 << w) * limbs * 7;
+            exponent_bits.div_ceil(w) * (product + select) + (1 << w) * product
+        })
+        .expect("the range is not empty")
+}
+
+/// The portable backend: [`WordSerialArith`] on the plain loops.
 pub(crate) type PortableArith<'a> = WordSerialArith<'a, WordLoop>;
 
-impl<'a, R: MulAddRow> LaneArith<'a> for WordSerialArith<'a, R> {
+impl<'a, K: WordKernel> LaneArith<'a> for WordSerialArith<'a, K> {
     const LANES: usize = 1;
 
     fn new(contexts: &[&'a MontContext]) -> Self {
         assert!(
-            R::runs_here(),
+            K::runs_here(),
             "the schedule builds only backends this CPU runs"
         );
         WordSerialArith {
             ctx: contexts[0],
             wide: Zeroizing::new(vec![0; 2 * contexts[0].limbs()]),
-            row: PhantomData,
+            kernel: PhantomData,
         }
     }
 
     fn words(&self) -> usize {
         self.ctx.limbs()
+    }
+
+    fn window_bits(&self, exponent_bits: usize) -> usize {
+        word_serial_window_bits(exponent_bits, self.ctx.limbs())
     }
 
     fn enter_mont(&mut self, residues: &[&[u64]], out: &mut [u64]) {
@@ -77,12 +99,12 @@ impl<'a, R: MulAddRow> LaneArith<'a> for WordSerialArith<'a, R> {
 
     fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
         let ctx = self.ctx;
-        mont_mul_by_rows::<R>(out, a, b, ctx.modulus(), ctx.m_inv_neg(), &mut self.wide);
+        mont_mul_by_rows::<K>(out, a, b, ctx.modulus(), ctx.m_inv_neg(), &mut self.wide);
     }
 
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
         let ctx = self.ctx;
-        mont_sqr::<R>(out, a, ctx.modulus(), ctx.m_inv_neg(), &mut self.wide);
+        mont_sqr::<K>(out, a, ctx.modulus(), ctx.m_inv_neg(), &mut self.wide);
     }
 
     fn exp(

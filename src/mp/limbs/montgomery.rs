@@ -6,8 +6,8 @@
 //! tested against); constant time: fixed loop bounds, masked final
 //! subtraction.
 //!
-//! The square, the reduction and the row-by-row product are written over a
-//! [`MulAddRow`], the one loop they spend their time in: [`WordLoop`] here,
+//! The square, the reduction and the two-pass product are written over a
+//! [`WordKernel`], the loops they spend their time in: [`WordLoop`] here,
 //! the MULX/ADX backend's assembly there.
 
 use zeroize::Zeroize;
@@ -22,32 +22,105 @@ fn mul_add(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
     (wide as u64, (wide >> 64) as u64)
 }
 
-/// One row of a schoolbook product or reduction.
-pub(crate) trait MulAddRow {
-    /// `acc += x·y` over `acc.len() == x.len()` limbs; returns the carry
-    /// limb. Constant time in the limbs.
-    fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64;
+/// The three loops word-serial Montgomery arithmetic spends its time in:
+/// the full product, the full square and the reduction's rounds. The
+/// product, square and reduction below are written once over them;
+/// [`WordLoop`] implements them as plain loops, the MULX/ADX backend in
+/// assembly. Each is constant time in the limbs (its instructions and
+/// addresses depend only on the limb count).
+pub(crate) trait WordKernel {
+    /// `t = a·b`: `a` and `b` have `n` limbs, `t` has `2n`.
+    fn product(t: &mut [u64], a: &[u64], b: &[u64]);
 
-    /// Whether this CPU runs the row (an assembly row needs its
+    /// `t = a^2`: `a` has `n` limbs, `t` has `2n`.
+    fn square(t: &mut [u64], a: &[u64]);
+
+    /// The `n` rounds of Montgomery reduction of a `2n`-limb `t` by the
+    /// `n`-limb `m`: round `i` adds `u_i·m·2^(64i)`, `u_i = t_i·m_inv_neg
+    /// mod 2^64`, which clears limb `i`. Leaves `(t + U·m)/R` as
+    /// `t[n..2n] + top·R` and returns `top` (0 or 1 for `t < m·R`).
+    fn reduce_rounds(t: &mut [u64], m: &[u64], m_inv_neg: u64) -> u64;
+
+    /// Whether this CPU runs the kernel (an assembly kernel needs its
     /// instructions); checked once where an arithmetic on it is built.
     fn runs_here() -> bool {
         true
     }
 }
 
-/// [`MulAddRow`] as a plain loop of 128-bit products (MUL and UMULH on
+/// [`WordKernel`] as plain loops of 128-bit products (MUL and UMULH on
 /// aarch64, MUL on x86-64): any CPU.
 pub(crate) struct WordLoop;
 
-impl MulAddRow for WordLoop {
+impl WordLoop {
+    /// `acc += x·y` over `acc.len() == x.len()` limbs; returns the carry
+    /// limb (the sum is below `2^(64(n+1))`, so it fits).
     #[inline(always)]
-    fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
+    pub(crate) fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
         debug_assert_eq!(acc.len(), x.len());
         let mut carry = 0;
         for (a, &xi) in acc.iter_mut().zip(x) {
             (*a, carry) = mul_add(*a, xi, y, carry);
         }
         carry
+    }
+}
+
+impl WordKernel for WordLoop {
+    fn product(t: &mut [u64], a: &[u64], b: &[u64]) {
+        let n = a.len();
+        assert!(b.len() == n && t.len() == 2 * n);
+        t.fill(0);
+        for (i, &a_i) in a.iter().enumerate() {
+            // Limb i + n is still zero: each row's carry lands in a fresh limb.
+            t[i + n] = Self::add_mul_row(&mut t[i..i + n], b, a_i);
+        }
+    }
+
+    fn square(t: &mut [u64], a: &[u64]) {
+        let n = a.len();
+        assert!(t.len() == 2 * n);
+        t.fill(0);
+        // Cross products a[i]·a[j], i < j, row by row.
+        for i in 0..n - 1 {
+            t[i + n] = Self::add_mul_row(&mut t[2 * i + 1..i + n], &a[i + 1..], a[i]);
+        }
+        // Double them (a^2 < 2^(128n), so the shift loses nothing) and add
+        // the squares a[i]^2 on the diagonal.
+        let mut shifted_out = 0;
+        for limb in t.iter_mut() {
+            let next = *limb >> 63;
+            *limb = (*limb << 1) | shifted_out;
+            shifted_out = next;
+        }
+        let mut carry = 0u64;
+        for (pair, &ai) in t.chunks_exact_mut(2).zip(a) {
+            let square = u128::from(ai) * u128::from(ai);
+            let sum = u128::from(pair[0]) | (u128::from(pair[1]) << 64);
+            let (sum, c1) = sum.overflowing_add(square);
+            let (sum, c2) = sum.overflowing_add(u128::from(carry));
+            pair[0] = sum as u64;
+            pair[1] = (sum >> 64) as u64;
+            carry = u64::from(c1) + u64::from(c2);
+        }
+        debug_assert_eq!(carry, 0, "a^2 fits in 2n limbs");
+    }
+
+    fn reduce_rounds(t: &mut [u64], m: &[u64], m_inv_neg: u64) -> u64 {
+        let n = m.len();
+        assert!(t.len() == 2 * n);
+        // `top` is the carry out of t[i + n], added in by the next round.
+        let mut top = 0u64;
+        for i in 0..n {
+            let u = t[i].wrapping_mul(m_inv_neg);
+            let carry = Self::add_mul_row(&mut t[i..i + n], m, u);
+            let (s, c0) = t[i + n].overflowing_add(carry);
+            let (s, c1) = s.overflowing_add(top);
+            t[i + n] = s;
+            top = u64::from(c0) + u64::from(c1);
+            debug_assert!(top <= 1, "one carry bit between rounds");
+        }
+        top
     }
 }
 
@@ -66,12 +139,12 @@ pub(crate) fn mul_add_wide(out: &mut [u64], a: &[u64], b: &[u64], addend: &[u64]
 }
 
 /// Montgomery product `out = a·b·R^{-1} mod m` in two passes: the full
-/// product row by row, then [`redc`]. Twice the memory traffic of
-/// [`mont_mul`]'s interleaved pass, but every step is one [`MulAddRow`]
-/// call, which is what an assembly row needs. Requires `a·b < m·R`; the
+/// product ([`WordKernel::product`]), then [`redc`]. Twice the memory
+/// traffic of [`mont_mul`]'s interleaved pass, but each pass is one kernel
+/// loop, which is what an assembly kernel needs. Requires `a·b < m·R`; the
 /// result is fully reduced. All slices have `m.len()` limbs but the
-/// scratch `wide`, of `2·m.len()`, which is left wiped.
-pub(crate) fn mont_mul_by_rows<R: MulAddRow>(
+/// scratch `wide`, of `2·m.len()`, which is left for its owner to wipe.
+pub(crate) fn mont_mul_by_rows<K: WordKernel>(
     out: &mut [u64],
     a: &[u64],
     b: &[u64],
@@ -82,12 +155,8 @@ pub(crate) fn mont_mul_by_rows<R: MulAddRow>(
     let n = m.len();
     assert!(a.len() == n && b.len() == n && out.len() == n && (1..=MAX_LIMBS).contains(&n));
     let t = &mut wide[..2 * n];
-    t.fill(0);
-    for (i, &a_i) in a.iter().enumerate() {
-        // Limb i + n is still zero: each row's carry lands in a fresh limb.
-        t[i + n] = R::add_mul_row(&mut t[i..i + n], b, a_i);
-    }
-    redc::<R>(out, t, m, m_inv_neg);
+    K::product(t, a, b);
+    redc::<K>(out, t, m, m_inv_neg);
 }
 
 /// Montgomery product `out = a·b·R^{-1} mod m`, word by word: for each limb
@@ -122,11 +191,11 @@ pub(crate) fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], m_inv_n
     t.zeroize();
 }
 
-/// Montgomery square `out = a^2·R^{-1} mod m` for `a < m`: the full square is
-/// formed with each cross product computed once (about half the
-/// multiplications of `mont_mul`), then reduced by [`redc`]. The scratch
-/// `wide` has `2·m.len()` limbs and is left for its owner to wipe.
-pub(crate) fn mont_sqr<R: MulAddRow>(
+/// Montgomery square `out = a^2·R^{-1} mod m` for `a < m`: the full square
+/// ([`WordKernel::square`], each cross product computed once: about half
+/// the multiplications of a product), then [`redc`]. The scratch `wide`
+/// has `2·m.len()` limbs and is left for its owner to wipe.
+pub(crate) fn mont_sqr<K: WordKernel>(
     out: &mut [u64],
     a: &[u64],
     m: &[u64],
@@ -136,50 +205,18 @@ pub(crate) fn mont_sqr<R: MulAddRow>(
     let n = m.len();
     assert!(a.len() == n && out.len() == n && (1..=MAX_LIMBS).contains(&n));
     let t = &mut wide[..2 * n];
-    t.fill(0);
-    // Cross products a[i]·a[j], i < j, row by row.
-    for i in 0..n - 1 {
-        t[i + n] = R::add_mul_row(&mut t[2 * i + 1..i + n], &a[i + 1..], a[i]);
-    }
-    // Double them (a^2 < 2^(128n), so the shift loses nothing) and add the
-    // squares a[i]^2 on the diagonal.
-    let mut shifted_out = 0;
-    for limb in t.iter_mut() {
-        let next = *limb >> 63;
-        *limb = (*limb << 1) | shifted_out;
-        shifted_out = next;
-    }
-    let mut carry = 0u64;
-    for (pair, &ai) in t.chunks_exact_mut(2).zip(a) {
-        let square = u128::from(ai) * u128::from(ai);
-        let sum = u128::from(pair[0]) | (u128::from(pair[1]) << 64);
-        let (sum, c1) = sum.overflowing_add(square);
-        let (sum, c2) = sum.overflowing_add(u128::from(carry));
-        pair[0] = sum as u64;
-        pair[1] = (sum >> 64) as u64;
-        carry = u64::from(c1) + u64::from(c2);
-    }
-    debug_assert_eq!(carry, 0, "a^2 fits in 2n limbs");
-    redc::<R>(out, t, m, m_inv_neg);
+    K::square(t, a);
+    redc::<K>(out, t, m, m_inv_neg);
 }
 
 /// Montgomery reduction `out = t·R^{-1} mod m` of a `2n`-limb `t < m·R`
 /// (destroys `t`); the result is fully reduced.
-pub(crate) fn redc<R: MulAddRow>(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
+pub(crate) fn redc<K: WordKernel>(out: &mut [u64], t: &mut [u64], m: &[u64], m_inv_neg: u64) {
     let n = m.len();
     assert!(t.len() == 2 * n && out.len() == n);
-    // `top` is the carry out of t[i + n], added in by the next round; at the
-    // end (t + U·m)/R = t[n..2n] + top·R < 2m.
-    let mut top = 0u64;
-    for i in 0..n {
-        let u = t[i].wrapping_mul(m_inv_neg);
-        let carry = R::add_mul_row(&mut t[i..i + n], m, u);
-        let (s, c0) = t[i + n].overflowing_add(carry);
-        let (s, c1) = s.overflowing_add(top);
-        t[i + n] = s;
-        top = u64::from(c0) + u64::from(c1);
-        debug_assert!(top <= 1, "one carry bit between rounds");
-    }
+    // (t + U·m)/R = t[n..2n] + top·R < 2m.
+    let top = K::reduce_rounds(t, m, m_inv_neg);
+    debug_assert!(top <= 1, "one carry bit out of the reduction");
     masks::reduce_below_2m(out, &t[n..], top, m);
 }
 

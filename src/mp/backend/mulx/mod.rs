@@ -1,23 +1,32 @@
 //! The MULX/ADX backend: one value at a time on 64-bit limbs, like the
-//! portable backend, with its row loop in assembly that keeps two carry
-//! chains in flight (`row`). For x86-64 CPUs with BMI2 and ADX (Broadwell,
-//! Zen 1 and every later one). It serves what the SIMD backends' lanes
-//! would leave mostly empty: one value, and the short tail of a batch.
+//! portable backend, with its three loops in assembly that keeps two carry
+//! chains in flight (`kernel`, made of `row`). For x86-64 CPUs with BMI2
+//! and ADX (Broadwell, Zen 1 and every later one). It serves what the SIMD
+//! backends' lanes would leave mostly empty: one value, and the short tail
+//! of a batch.
 
+mod kernel;
 mod row;
 #[cfg(test)]
 mod tests;
 
 use super::portable::WordSerialArith;
-use crate::mp::limbs::montgomery::MulAddRow;
+use crate::mp::limbs::montgomery::WordKernel;
 
-/// The assembly row (`row::add_mul_row`) as a [`MulAddRow`].
-pub(crate) struct MulxRow;
+/// The assembly kernels (`kernel.rs`) as a [`WordKernel`].
+pub(crate) struct MulxKernel;
 
-impl MulAddRow for MulxRow {
-    #[inline(always)]
-    fn add_mul_row(acc: &mut [u64], x: &[u64], y: u64) -> u64 {
-        row::add_mul_row(acc, x, y)
+impl WordKernel for MulxKernel {
+    fn product(t: &mut [u64], a: &[u64], b: &[u64]) {
+        kernel::product(t, a, b);
+    }
+
+    fn square(t: &mut [u64], a: &[u64]) {
+        kernel::square(t, a);
+    }
+
+    fn reduce_rounds(t: &mut [u64], m: &[u64], m_inv_neg: u64) -> u64 {
+        kernel::reduce_rounds(t, m, m_inv_neg)
     }
 
     fn runs_here() -> bool {
@@ -26,5 +35,5 @@ impl MulAddRow for MulxRow {
 }
 
 /// The MULX/ADX backend's [`super::LaneArith`]: built only where
-/// `Backend::Mulx` is available, which the assembly row relies on.
-pub(crate) type MulxArith<'a> = WordSerialArith<'a, MulxRow>;
+/// `Backend::Mulx` is available, which the assembly kernels rely on.
+pub(crate) type MulxArith<'a> = WordSerialArith<'a, MulxKernel>;

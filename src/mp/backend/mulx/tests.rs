@@ -1,10 +1,66 @@
-//! The MULX/ADX backend against the portable one: every limb count the
-//! row's unrolled loop and its single-limb loop split differently, and the
-//! carry edge cases of 64-bit limbs.
+//! The MULX/ADX backend against the portable one: its kernels against
+//! the plain loops at every limb count the row's passes of eight, four and
+//! one split differently, whole exponentiations, and the carry edge cases
+//! of 64-bit limbs.
 
 use super::super::test_support::data;
+use super::MulxKernel;
 use crate::backend::{mulx_supported, Backend};
 use crate::mp::context::MontContext;
+use crate::mp::limbs::montgomery::{neg_inverse_mod_2_64, WordKernel, WordLoop};
+
+/// Limbs of `bytes` (8 per limb, little-endian), for kernel inputs.
+fn limbs(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// The product, the square and the reduction's rounds equal the plain
+/// loops' for 1 to 25 limbs (every split into passes of eight, four and
+/// one, with and without an eight-limb pass), on all-ones operands (every
+/// carry chain at its longest) and on random ones.
+#[test]
+fn kernels_agree_with_the_plain_loops() {
+    if !mulx_supported() {
+        eprintln!("skipped: this CPU has no BMI2 and ADX");
+        return;
+    }
+    for n in 1..=25 {
+        let random = |seed| limbs(&data(seed, 8 * n));
+        let all_ones = vec![u64::MAX; n];
+        for (a, b) in [(all_ones.clone(), all_ones.clone()), (random(1), random(2))] {
+            let mut expected = vec![0; 2 * n];
+            let mut got = vec![1; 2 * n];
+            WordLoop::product(&mut expected, &a, &b);
+            MulxKernel::product(&mut got, &a, &b);
+            assert_eq!(got, expected, "product, {n} limbs");
+            WordLoop::square(&mut expected, &a);
+            MulxKernel::square(&mut got, &a);
+            assert_eq!(got, expected, "square, {n} limbs");
+        }
+        // Reduction rounds of t < m·R: t all ones but its top limb by an
+        // all-ones m (the largest carries), and random t below a random odd
+        // m with its top bit set.
+        let mut m = random(3);
+        m[0] |= 1;
+        m[n - 1] |= 1 << 63;
+        let mut t = random(4);
+        t.extend(random(5));
+        t[2 * n - 1] &= m[n - 1] - 1;
+        let mut largest = vec![u64::MAX; 2 * n];
+        largest[2 * n - 1] -= 1;
+        for (t, m) in [(largest, vec![u64::MAX; n]), (t, m)] {
+            let k = neg_inverse_mod_2_64(m[0]);
+            let mut expected = t.clone();
+            let mut got = t.clone();
+            let expected_top = WordLoop::reduce_rounds(&mut expected, &m, k);
+            let top = MulxKernel::reduce_rounds(&mut got, &m, k);
+            assert_eq!((got, top), (expected, expected_top), "rounds, {n} limbs");
+        }
+    }
+}
 
 /// The powers of `bases` (one modulus) on mulx and on portable agree.
 fn assert_agrees(modulus: &[u8], bases: &[u8], exponents: &[u8], what: &str) {
@@ -20,15 +76,15 @@ fn assert_agrees(modulus: &[u8], bases: &[u8], exponents: &[u8], what: &str) {
     );
 }
 
-/// 1 to 9 limbs (every remainder of the 4-limb unroll, in the product,
-/// the square's shorter rows and the reduction), the key sizes and 8192
-/// bits, 3 values each.
+/// 1 to 17 limbs (every split of a row into passes of eight, four and one,
+/// in the product, the square's shorter rows and the reduction), the key
+/// sizes and 8192 bits, 3 values each.
 #[test]
 fn every_limb_count_matches_portable() {
     if !mulx_supported() {
         return;
     }
-    let sizes = (1usize..=9)
+    let sizes = (1usize..=17)
         .map(|limbs| 64 * limbs - 3)
         .chain([1024, 1536, 2048, 3072, 4096, 8192]);
     for (s, bits) in sizes.enumerate() {
