@@ -1,17 +1,15 @@
-//! The MULX/ADX backend's three kernels (the loops of
+//! Two of the MULX/ADX backend's three kernels (the loops of
 //! [`WordKernel`](crate::mp::limbs::montgomery::WordKernel)): the full
-//! product, the full square and the reduction's rounds, each one `asm!`
-//! block with its rows pasted in (`row::mul_add_row`), so that nothing but
-//! a few pointer steps runs between rows.
+//! product and the reduction's rounds (the square is `square.rs`), each
+//! one `asm!` block with its rows pasted in (`row::mul_add_row`), so that
+//! nothing but a few pointer steps runs between rows.
 //!
 //! Callers guarantee the CPU has BMI2 (MULX) and ADX (ADCX, ADOX): only
 //! `MulxKernel` calls these, and `WordSerialArith::new` refuses to build an
 //! arithmetic on it where `MulxKernel::runs_here` is false. Constant time:
 //! every branch and address depends only on the limb count.
 
-use core::arch::asm;
-
-use super::row::{asm_with_rows, mul_add_row};
+use super::row::{asm_with_rows, mul_add_row, mul_add_row_open};
 
 /// A row length `len` split as the row text wants it: `[len >> 3, len & 4,
 /// len & 3]`.
@@ -59,82 +57,6 @@ pub(super) fn product(t: &mut [u64], a: &[u64], b: &[u64]) {
     }
 }
 
-/// `t = a^2`: `a` has `n ≥ 1` limbs, `t` has `2n`. The cross products
-/// `a_i·a_j`, `i < j`, row by row (row `i` has `n − 1 − i` limbs), then
-/// one pass that doubles them and adds the squares `a_i^2`.
-pub(super) fn square(t: &mut [u64], a: &[u64]) {
-    let n = a.len();
-    assert!(n >= 1 && t.len() == 2 * n);
-    t.fill(0);
-    if n >= 2 {
-        // SAFETY: row i (for i < n − 1) reads `a[i..n]` and reads and
-        // writes `t[2i + 1..=i + n]`, all below `2n`; the loop runs `n − 1`
-        // rows, counted down in `{len}` (the row length). No stack is
-        // used; the instructions exist (the module's contract).
-        unsafe {
-            asm_with_rows!(
-                "8:",
-                "mov rdx, qword ptr [{a}]",
-                "lea {x}, [{a} + 8]",
-                "lea {acc}, [{t} + 8]",
-                "mov rcx, {len}",
-                "shr rcx, 3",
-                "mov {four}, {len}",
-                "and {four}, 4",
-                "mov {ones}, {len}",
-                "and {ones}, 3",
-                mul_add_row!("rcx", "{four}", "{ones}"),
-                "mov qword ptr [{acc}], {hi}",
-                "lea {a}, [{a} + 8]",
-                "lea {t}, [{t} + 16]",
-                "dec {len}",
-                "jnz 8b",
-                a = inout(reg) a.as_ptr() => _,
-                t = inout(reg) t.as_mut_ptr() => _,
-                len = inout(reg) n - 1 => _,
-                four = out(reg) _,
-                ones = out(reg) _,
-            );
-        }
-    }
-    // The doubling is ADCX of a limb with itself (a shift left through
-    // CF), the squares' halves go in through the OF chain. a^2 < 2^(128n),
-    // so both chains end empty.
-    // SAFETY: iteration j (for j < n) reads `a[j]` and reads and writes
-    // `t[2j]` and `t[2j + 1]`, inside the slices checked above; RCX counts
-    // the `n` iterations down. No stack is used; the instructions exist.
-    unsafe {
-        asm!(
-            "xor {limb:e}, {limb:e}",
-            "8:",
-            "jrcxz 9f",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {limb}, qword ptr [{t}]",
-            "adcx {limb}, {limb}",
-            "adox {limb}, {lo}",
-            "mov qword ptr [{t}], {limb}",
-            "mov {limb}, qword ptr [{t} + 8]",
-            "adcx {limb}, {limb}",
-            "adox {limb}, {hi}",
-            "mov qword ptr [{t} + 8], {limb}",
-            "lea {a}, [{a} + 8]",
-            "lea {t}, [{t} + 16]",
-            "lea rcx, [rcx - 1]",
-            "jmp 8b",
-            "9:",
-            a = inout(reg) a.as_ptr() => _,
-            t = inout(reg) t.as_mut_ptr() => _,
-            limb = out(reg) _,
-            hi = out(reg) _,
-            lo = out(reg) _,
-            inout("rcx") n => _,
-            out("rdx") _,
-            options(nostack),
-        );
-    }
-}
-
 /// The `n` rounds of Montgomery reduction of the `2n`-limb `t` by the
 /// `n`-limb `m` (see `WordKernel::reduce_rounds`): round `i` adds
 /// `u_i·m` at limb `i`, `u_i = t_i·m_inv_neg`, then folds the row's carry
@@ -160,20 +82,22 @@ pub(super) fn reduce_rounds(t: &mut [u64], m: &[u64], m_inv_neg: u64) -> u64 {
             "imul rdx, qword ptr [{params} + 24]",
             "mov {x}, {m}",
             "mov {acc}, {t}",
-            mul_add_row!(
+            mul_add_row_open!(
                 "qword ptr [{params}]",
                 "qword ptr [{params} + 8]",
                 "qword ptr [{params} + 16]"
             ),
-            // t[i + n] += carry limb + top; top = the carry out (0 or 1
-            // for t < m·R, two bits' room here).
-            "add {hi}, qword ptr [{acc}]",
-            "mov {lo:e}, 0",
-            "adc {lo}, 0",
-            "add {hi}, {top}",
-            "adc {lo}, 0",
+            // t[i + n] += the carry limb ({hi} + CF + OF) + top, in the
+            // chains themselves: {hi} + top + CF (a high half is at most
+            // 2^64 − 2, so this carries at most 1), then + t[i + n] + OF;
+            // top = the two carries out (0 or 1 in all for t < m·R).
+            "adcx {hi}, {top}",
+            "adox {hi}, qword ptr [{acc}]",
             "mov qword ptr [{acc}], {hi}",
-            "mov {top}, {lo}",
+            "mov {lo:e}, 0",
+            "mov {top:e}, 0",
+            "adcx {top}, {lo}",
+            "adox {top}, {lo}",
             "lea {t}, [{t} + 8]",
             "cmp {t}, qword ptr [{params} + 32]",
             "jne 8b",

@@ -1,19 +1,20 @@
 //! The MULX/ADX backend: one value at a time on 64-bit limbs, like the
 //! portable backend, with its three loops in assembly that keeps two carry
-//! chains in flight (`kernel`, made of `row`). For x86-64 CPUs with BMI2
+//! chains in flight (`kernel` and `square`, made of `row`). For x86-64 CPUs with BMI2
 //! and ADX (Broadwell, Zen 1 and every later one). It serves what the SIMD
 //! backends' lanes would leave mostly empty: one value, and the short tail
 //! of a batch.
 
 mod kernel;
 mod row;
+mod square;
 #[cfg(test)]
 mod tests;
 
 use super::portable::WordSerialArith;
 use crate::mp::limbs::montgomery::WordKernel;
 
-/// The assembly kernels (`kernel.rs`) as a [`WordKernel`].
+/// The assembly kernels (`kernel.rs`, `square.rs`) as a [`WordKernel`].
 pub(crate) struct MulxKernel;
 
 impl WordKernel for MulxKernel {
@@ -22,7 +23,7 @@ impl WordKernel for MulxKernel {
     }
 
     fn square(t: &mut [u64], a: &[u64]) {
-        kernel::square(t, a);
+        square::square(t, a);
     }
 
     fn reduce_rounds(t: &mut [u64], m: &[u64], m_inv_neg: u64) -> u64 {

@@ -49,26 +49,13 @@ macro_rules! four_limbs {
 }
 pub(super) use four_limbs;
 
-/// The row `acc += x·y` as assembly text.
-///
-/// - In: `rdx` = `y`; `{x}` and `{acc}` point at the row's first limbs;
-///   `$eight`, `$four` and `$ones` are operands (register or memory)
-///   holding the row length `len ≥ 1` split as `len >> 3` (the passes of
-///   eight), `len & 4` and `len & 3`. The flags are free.
-/// - Out: `{hi}` = the carry limb (the sum is below `2^(64(len+1))`, so
-///   it fits); `{x}` and `{acc}` point just past the row (`{acc}` at the
-///   limb the carry belongs to).
-/// - Clobbers `rcx`, `{hi2}`, `{lo}` and the flags. Uses the local labels
-///   2 to 7.
+/// The row's passes of eight limbs: RCX holds minus their count (0 for
+/// none) and counts up to zero; `{x}` and `{acc}` step past them. The
+/// chains and `{hi}` carry through. Uses the local labels 2 to 4.
 #[rustfmt::skip]
-macro_rules! mul_add_row {
-    ($eight:literal, $four:literal, $ones:literal) => {
+macro_rules! passes_of_eight {
+    () => {
         concat!(
-            // RCX counts the eight-limb passes up to zero.
-            "mov rcx, ", $eight, "\n",
-            "neg rcx\n",
-            // {hi} = 0, and XOR clears CF and OF: both chains start empty.
-            "xor {hi:e}, {hi:e}\n",
             "jmp 4f\n",
             "2:\n",
             $crate::mp::backend::mulx::row::four_limbs!("0", "8", "16", "24"),
@@ -82,27 +69,100 @@ macro_rules! mul_add_row {
             "jrcxz 3f\n",
             "jmp 2b\n",
             "3:\n",
-            "mov rcx, ", $four, "\n",
-            "jrcxz 5f\n",
+        )
+    };
+}
+pub(super) use passes_of_eight;
+
+/// A piece of `len` limbs (1, 2 or 4) of a row, stepping `{x}` and
+/// `{acc}` past it; the carry-in and carry-out high half in `{hi}`.
+#[rustfmt::skip]
+macro_rules! piece {
+    (4) => {
+        concat!(
             $crate::mp::backend::mulx::row::four_limbs!("0", "8", "16", "24"),
             "lea {x}, [{x} + 32]\n",
             "lea {acc}, [{acc} + 32]\n",
-            "5:\n",
-            "mov rcx, ", $ones, "\n",
-            "6:\n",
-            "jrcxz 7f\n",
+        )
+    };
+    (2) => {
+        concat!(
+            $crate::mp::backend::mulx::row::one_limb!("hi", "hi2", "0"),
+            $crate::mp::backend::mulx::row::one_limb!("hi2", "hi", "8"),
+            "lea {x}, [{x} + 16]\n",
+            "lea {acc}, [{acc} + 16]\n",
+        )
+    };
+    (1) => {
+        concat!(
             $crate::mp::backend::mulx::row::one_limb!("hi", "hi2", "0"),
             "mov {hi}, {hi2}\n",
             "lea {x}, [{x} + 8]\n",
             "lea {acc}, [{acc} + 8]\n",
-            "lea rcx, [rcx - 1]\n",
-            "jmp 6b\n",
-            "7:\n",
-            // The carry limb: the last high half plus both chains' carries
-            // (MOV, not XOR, so the flags survive until added).
+        )
+    };
+}
+pub(super) use piece;
+
+/// The end of a row: `{hi}` becomes the carry limb, the last high half
+/// plus both chains' carries (MOV, not XOR, so the flags survive until
+/// added).
+#[rustfmt::skip]
+macro_rules! close_row {
+    () => {
+        concat!(
             "mov {lo:e}, 0\n",
             "adcx {hi}, {lo}\n",
             "adox {hi}, {lo}\n",
+        )
+    };
+}
+pub(super) use close_row;
+
+/// The row `acc += x·y` as assembly text, for any length, with its last
+/// carries still in the flags.
+///
+/// - In: `rdx` = `y`; `{x}` and `{acc}` point at the row's first limbs;
+///   `$eight`, `$four` and `$ones` are operands (register or memory)
+///   holding the row length `len ≥ 1` split as `len >> 3` (the passes of
+///   eight), `len & 4` and `len & 3`. The flags are free.
+/// - Out: the carry limb is `{hi}` + CF + OF (the sum is below
+///   `2^(64(len+1))`, so it fits); `{x}` and `{acc}` point just past the
+///   row (`{acc}` at the limb the carry belongs to).
+/// - Clobbers `rcx`, `{hi2}`, `{lo}`. Uses the local labels 2 to 7.
+#[rustfmt::skip]
+macro_rules! mul_add_row_open {
+    ($eight:literal, $four:literal, $ones:literal) => {
+        concat!(
+            "mov rcx, ", $eight, "\n",
+            "neg rcx\n",
+            // {hi} = 0, and XOR clears CF and OF: both chains start empty.
+            "xor {hi:e}, {hi:e}\n",
+            $crate::mp::backend::mulx::row::passes_of_eight!(),
+            "mov rcx, ", $four, "\n",
+            "jrcxz 5f\n",
+            $crate::mp::backend::mulx::row::piece!(4),
+            "5:\n",
+            "mov rcx, ", $ones, "\n",
+            "6:\n",
+            "jrcxz 7f\n",
+            $crate::mp::backend::mulx::row::piece!(1),
+            "lea rcx, [rcx - 1]\n",
+            "jmp 6b\n",
+            "7:\n",
+        )
+    };
+}
+pub(super) use mul_add_row_open;
+
+/// [`mul_add_row_open`] closed: `{hi}` is the carry limb; the flags are
+/// clobbered.
+#[rustfmt::skip]
+macro_rules! mul_add_row {
+    ($eight:literal, $four:literal, $ones:literal) => {
+        concat!(
+            $crate::mp::backend::mulx::row::mul_add_row_open!($eight, $four, $ones),
+            $crate::mp::backend::mulx::row::close_row!(),
         )
     };
 }

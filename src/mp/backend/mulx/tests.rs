@@ -19,15 +19,16 @@ fn limbs(bytes: &[u8]) -> Vec<u64> {
 
 /// The product, the square and the reduction's rounds equal the plain
 /// loops' for 1 to 25 limbs (every split into passes of eight, four and
-/// one, with and without an eight-limb pass), on all-ones operands (every
-/// carry chain at its longest) and on random ones.
+/// one, with and without an eight-limb pass) and the block sizes of the
+/// square (multiples of 8) up to 64, on all-ones operands (every carry
+/// chain at its longest) and on random ones.
 #[test]
 fn kernels_agree_with_the_plain_loops() {
     if !mulx_supported() {
         eprintln!("skipped: this CPU has no BMI2 and ADX");
         return;
     }
-    for n in 1..=25 {
+    for n in (1..=25).chain([32, 40, 48, 64]) {
         let random = |seed| limbs(&data(seed, 8 * n));
         let all_ones = vec![u64::MAX; n];
         for (a, b) in [(all_ones.clone(), all_ones.clone()), (random(1), random(2))] {
