@@ -38,7 +38,7 @@ const PROTOCOLS: [&str; 3] = ["semi-honest", "balancer", "voprf"];
 /// One suite's comparison at one batch size: its figures, one per protocol.
 type Compare = fn(usize, f64, bool) -> Vec<OprfFigure>;
 
-/// The suites measured, in output order (the README's chart shows each).
+/// The suites measured, in output order (the README's charts show each).
 pub const SUITES: [(&str, Compare); 4] = [
     (Ristretto255::SUITE_ID, compare::<Ristretto255>),
     (P256::SUITE_ID, compare::<P256>),

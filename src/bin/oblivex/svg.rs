@@ -298,52 +298,68 @@ mod tests {
     use super::*;
     use crate::report::OprfFigure;
 
-    /// The README's chart, drawn by `oblivex speed --svg docs/speed.svg`.
-    const README_CHART: &str = include_str!("../../../docs/speed.svg");
+    /// The README's charts, drawn by `oblivex speed --svg FILE`: each
+    /// file, the machine its header must name, and the exponentiation row
+    /// of the backend that machine runs by default.
+    const README_CHARTS: [(&str, &str, &str, &str); 2] = [
+        (
+            "docs/speed.svg",
+            include_str!("../../../docs/speed.svg"),
+            ", AVX-512 IFMA",
+            ">oblivex-ifma<",
+        ),
+        (
+            "docs/speed-avx2.svg",
+            include_str!("../../../docs/speed-avx2.svg"),
+            ", no AVX-512 IFMA, AVX2",
+            ">oblivex-avx2<",
+        ),
+    ];
 
-    /// The README's chart was drawn by this version, on a named machine
-    /// and date, and shows exactly the suites `oblivex speed oprf`
-    /// measures: a chart left stale by a release or a new suite fails
-    /// here. Redraw it on an AVX-512 IFMA machine with crypto_mb installed
-    /// (see the README).
+    /// Each README chart was drawn by this version, on a named machine of
+    /// its kind and a date, shows its machine's default backend, and shows
+    /// exactly the suites `oblivex speed oprf` measures: a chart left stale
+    /// by a release or a new suite fails here. Redraw the first on an
+    /// AVX-512 IFMA machine with crypto_mb installed, the second on one
+    /// with AVX2 and no AVX-512 IFMA (see the README).
     #[test]
-    fn the_readme_chart_is_current() {
+    fn the_readme_charts_are_current() {
         let version = format!(
             ">oblivex {}, arithmetic backend ",
             env!("CARGO_PKG_VERSION")
         );
-        assert!(
-            README_CHART.contains(&version),
-            "docs/speed.svg was not drawn by oblivex {}: redraw it",
-            env!("CARGO_PKG_VERSION")
-        );
-        assert!(
-            README_CHART.contains(">drawn on ") && README_CHART.contains(", AVX-512 IFMA"),
-            "docs/speed.svg does not name an AVX-512 IFMA machine and a date: redraw it"
-        );
-        // A suite's label is the first line of "suite (n = N)" (see
-        // render_chart): the line before a "(n = N)" line.
-        let lines: Vec<&str> = README_CHART.split("</tspan><tspan").collect();
-        let drawn: Vec<&str> = lines
-            .windows(2)
-            .filter(|pair| {
-                pair[1]
-                    .split_once('>')
-                    .is_some_and(|(_, l)| l.starts_with("(n = "))
-            })
-            .filter_map(|pair| pair[0].rsplit_once('>').map(|(_, label)| label))
-            .collect();
-        for (suite, _) in crate::oprf::SUITES {
+        for (file, chart, machine, row) in README_CHARTS {
             assert!(
-                drawn.contains(&suite),
-                "docs/speed.svg lacks {suite}: redraw it"
+                chart.contains(&version),
+                "{file} was not drawn by oblivex {}: redraw it",
+                env!("CARGO_PKG_VERSION")
             );
-        }
-        for label in drawn {
             assert!(
-                crate::oprf::SUITES.iter().any(|(suite, _)| *suite == label),
-                "docs/speed.svg shows {label}, which oblivex speed no longer measures"
+                chart.contains(">drawn on ") && chart.contains(machine),
+                "{file} does not name a machine with{machine} and a date: redraw it"
             );
+            assert!(chart.contains(row), "{file} lacks the row {row}: redraw it");
+            // A suite's label is the first line of "suite (n = N)" (see
+            // render_chart): the line before a "(n = N)" line.
+            let lines: Vec<&str> = chart.split("</tspan><tspan").collect();
+            let drawn: Vec<&str> = lines
+                .windows(2)
+                .filter(|pair| {
+                    pair[1]
+                        .split_once('>')
+                        .is_some_and(|(_, l)| l.starts_with("(n = "))
+                })
+                .filter_map(|pair| pair[0].rsplit_once('>').map(|(_, label)| label))
+                .collect();
+            for (suite, _) in crate::oprf::SUITES {
+                assert!(drawn.contains(&suite), "{file} lacks {suite}: redraw it");
+            }
+            for label in drawn {
+                assert!(
+                    crate::oprf::SUITES.iter().any(|(suite, _)| *suite == label),
+                    "{file} shows {label}, which oblivex speed no longer measures"
+                );
+            }
         }
     }
 
