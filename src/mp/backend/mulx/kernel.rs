@@ -1,8 +1,9 @@
 //! Two of the MULX/ADX backend's three kernels (the loops of
 //! [`WordKernel`](crate::mp::limbs::montgomery::WordKernel)): the full
 //! product and the reduction's rounds (the square is `square.rs`), each
-//! one `asm!` block with its rows pasted in (`row::mul_add_row`), so that
-//! nothing but a few pointer steps runs between rows.
+//! one `asm!` block with its rows pasted in (`row::mul_add_row`, and its
+//! open form for the rounds, whose fold runs in the row's carry chains),
+//! so that nothing but a few pointer steps runs between rows.
 //!
 //! Callers guarantee the CPU has BMI2 (MULX) and ADX (ADCX, ADOX): only
 //! `MulxKernel` calls these, and `WordSerialArith::new` refuses to build an

@@ -1,8 +1,10 @@
 //! The one loop the MULX/ADX kernels are made of, `acc += x·y` over a row
-//! of 64-bit limbs, as assembly text that each kernel (`kernel.rs`) pastes
-//! into its own `asm!` block: no call and no register shuffling between
-//! rows, which cost as much as a short row's products when this was a
-//! function.
+//! of 64-bit limbs, as assembly text that each kernel (`kernel.rs`,
+//! `square.rs`) pastes into its own `asm!` block: no call and no register
+//! shuffling between rows, which cost as much as a short row's products
+//! when this was a function. The text comes whole (`mul_add_row`, any
+//! length) or in parts (passes of eight, pieces of 4, 2 or 1 limbs, the
+//! close) for kernels that unroll a row's head.
 //!
 //! Each limb's product `x_j·y` (MULX: 128 bits, leaving the flags alone)
 //! adds its low half to the high half of the limb before through the CF
@@ -10,7 +12,7 @@
 //! The two chains are independent, so the additions of one limb do not
 //! wait on each other. Nothing inside the row may touch the flags: the
 //! loops step with LEA and test with JRCXZ. Eight limbs per pass, then a
-//! pass of four and single limbs for the rest. Each pass steps its two
+//! piece of four and single limbs for the rest. Each pass steps its two
 //! pointers: addressing through an index register instead (one counter
 //! for both operands) ran 1.6 times slower on Zen 3. Constant time: the
 //! instructions and addresses depend only on the row length (public),

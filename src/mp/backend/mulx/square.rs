@@ -33,9 +33,10 @@ pub(super) fn square(t: &mut [u64], a: &[u64]) {
 
 /// Row `r` of a block: `y = a_{8b+r}` at byte `$y` from `{a}` (the block's
 /// first limb), `x` from byte `$x` (the next limb), the accumulator from
-/// byte `$acc` of `{t}` (limb `2(8b + r) + 1`); a head of `$head = 7 − r`
-/// limbs, then the passes after the block (minus their count in
-/// `{passes}`); the carry limb lands in the limb after the row.
+/// byte `$acc` of `{t}` (limb `2(8b + r) + 1`); a head of `7 − r` limbs
+/// given as its pieces (`[4, 2, 1]` for 7), then the passes after the
+/// block (minus their count in `{passes}`); the carry limb lands in the
+/// limb after the row.
 #[rustfmt::skip]
 macro_rules! block_row {
     ($y:literal, $x:literal, $acc:literal, [$($piece:tt),*]) => {
