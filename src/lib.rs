@@ -35,6 +35,11 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// Before every module: its macros are in scope textually from here on.
+#[cfg(target_arch = "x86_64")]
+#[macro_use]
+mod unroll;
+
 mod backend;
 mod blinding;
 pub mod bls;

@@ -8,10 +8,6 @@
 //! `schedule`.
 
 #[cfg(target_arch = "x86_64")]
-#[macro_use]
-mod unroll;
-
-#[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod cpu;

@@ -34,7 +34,7 @@ fn supported() -> bool {
     crate::group::lanes::LaneCpu::detect().is_some()
 }
 
-fn p() -> BigUint {
+pub(super) fn p() -> BigUint {
     BigUint::from_bytes_be(&be_of_limbs(&P))
 }
 
@@ -50,7 +50,7 @@ fn be32(x: &BigUint) -> [u8; 32] {
 }
 
 /// xorshift bytes.
-fn random_bytes(state: &mut u64) -> [u8; 32] {
+pub(super) fn random_bytes(state: &mut u64) -> [u8; 32] {
     core::array::from_fn(|_| {
         *state ^= *state << 13;
         *state ^= *state >> 7;
@@ -59,8 +59,9 @@ fn random_bytes(state: &mut u64) -> [u8; 32] {
     })
 }
 
-/// Field test values: the edges, then random values below p.
-fn values() -> Vec<BigUint> {
+/// Field test values: the edges (among them the largest limb of this
+/// field's radix, and of the AVX2 field's), then random values below p.
+pub(super) fn values() -> Vec<BigUint> {
     let p = p();
     let one = BigUint::from(1u32);
     let mut out = vec![
@@ -69,6 +70,7 @@ fn values() -> Vec<BigUint> {
         &p - 1u32,
         &p - 2u32,
         (&one << 52u32) - 1u32,
+        (&one << 29u32) - 1u32,
         &one << 255u32,
         (&one << 256u32) - (&one << 224u32),
         &p >> 1u32,

@@ -1,4 +1,5 @@
-//! Compile-time unrolling for register-resident arrays.
+//! Compile-time unrolling for register-resident arrays (the `mp`
+//! backends' kernels, the lane engines' fields).
 //!
 //! `unrolled!(k < BOUND => { ... })` repeats the block with `k` bound to
 //! each constant `0, 1, …` below `BOUND` (a const generic or constant; the
