@@ -1022,21 +1022,45 @@ fn dkg_refresh_parties_are_wiped_on_free() {
     share_holding_party_is_wiped::<Ffdhe2048>(refresh, 3, 5, start_refresh);
 }
 
-/// A DKG party's dealing (`DkgParty::start`, 3 of 5): its secret and
-/// blinding polynomials, drawn from a replayed RNG, must be in no freed
-/// block once its state and messages are dropped.
+/// A DKG party's dealing (`DkgParty::start`, 3 of 9): its secret and
+/// blinding polynomials, drawn from a replayed RNG, and the share and
+/// blinding share of each of its 8 pairs, must be in no freed block once
+/// its state and messages are dropped (9 parties: more pairs than a vector
+/// grown push by push holds before it moves, which would leave the first
+/// ones in the block it frees).
 fn dealing_is_wiped<G: InMemory>() {
     let seed = format!("{} dealing", G::SUITE_ID);
-    let (t, n) = (3, 5);
+    let (t, n) = (3, 9);
     let mut replay = ReplayRng::new(seed.as_bytes());
     let mut coefficients = G::random_scalars(t, &mut replay);
     coefficients.extend(G::random_scalars(t, &mut replay));
-    let secrets: Vec<Vec<u8>> = coefficients.iter().map(G::scalar_in_memory).collect();
     let params = DkgParams::<G>::new(t, n, [0x5e; SESSION_ID_LEN]).unwrap();
+    // The pairs' scalars, from a dealing of the same coins outside the
+    // watch (each pair ends with its share and blinding share).
+    let pair_scalars: Vec<G::Scalar> = {
+        let (_, messages) =
+            DkgParty::start(params, 1, &mut ReplayRng::new(seed.as_bytes())).unwrap();
+        assert_eq!(messages.shares.len(), n - 1);
+        messages
+            .shares
+            .iter()
+            .flat_map(|pair| {
+                let bytes = pair.to_bytes();
+                let scalars = &bytes[bytes.len() - 2 * G::SCALAR_LEN..];
+                let decoded: Vec<G::Scalar> = scalars
+                    .chunks(G::SCALAR_LEN)
+                    .map(|scalar| G::decode_scalar(scalar).unwrap())
+                    .collect();
+                decoded
+            })
+            .collect()
+    };
+    let watched: Vec<G::Scalar> = coefficients.iter().chain(&pair_scalars).cloned().collect();
+    let secrets: Vec<Vec<u8>> = watched.iter().map(G::scalar_in_memory).collect();
     let commitments = assert_wiped(
         &format!("{} dkg dealing", G::SUITE_ID),
         &secrets,
-        G::drop_unwiped(&coefficients),
+        G::drop_unwiped(&watched),
         || {
             let rng = &mut ReplayRng::new(seed.as_bytes());
             let (state, messages) = DkgParty::start(params, 1, rng).unwrap();

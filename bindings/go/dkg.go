@@ -35,7 +35,10 @@ type DKGSharePair struct {
 
 // dkgParty owns the C party that the round values of one run share.
 // Each step moves it on, so a round value used twice finds it at another
-// round (ErrWrongRound).
+// round (ErrWrongRound). Every use of the party is exclusive: each step
+// rewrites its state in place, so two at once (two goroutines stepping
+// one round value) would both change it; one after the other, the second
+// gets ErrWrongRound.
 type dkgParty struct {
 	suite Suite
 	id    uint16
@@ -73,7 +76,7 @@ func (d *dkgParty) broadcast(p *C.struct_oblivex_dkg_party) ([]byte, error) {
 // that failed the run (the party is spent) releases the party.
 func (d *dkgParty) step(f func(*C.struct_oblivex_dkg_party) C.oblivex_status) ([]byte, error) {
 	var broadcast []byte
-	err := d.res.use(func(p *C.struct_oblivex_dkg_party) error {
+	err := d.res.exclusive(func(p *C.struct_oblivex_dkg_party) error {
 		if err := check(f(p)); err != nil {
 			return err
 		}
@@ -88,7 +91,7 @@ func (d *dkgParty) step(f func(*C.struct_oblivex_dkg_party) C.oblivex_status) ([
 // releaseIfSpent frees the party once its run failed.
 func (d *dkgParty) releaseIfSpent() {
 	spent := false
-	_ = d.res.use(func(p *C.struct_oblivex_dkg_party) error {
+	_ = d.res.exclusive(func(p *C.struct_oblivex_dkg_party) error {
 		spent = C.oblivex_dkg_party_round(p) == 0
 		return nil
 	})
@@ -198,7 +201,7 @@ func started(party *dkgParty) (*DKGRound1, error) {
 func (d *dkgParty) dealt(skipOwn bool) ([]byte, []DKGSharePair, error) {
 	var broadcast []byte
 	var shares []DKGSharePair
-	err := d.res.use(func(p *C.struct_oblivex_dkg_party) error {
+	err := d.res.exclusive(func(p *C.struct_oblivex_dkg_party) error {
 		var err error
 		if broadcast, err = d.broadcast(p); err != nil {
 			return err
@@ -441,7 +444,7 @@ func (r *DKGRound6) Finalize(reveals []DKGMessage) (*DKGOutput, error) {
 	var sp *C.struct_oblivex_key_share
 	var cp *C.struct_oblivex_commitments
 	output := &DKGOutput{}
-	err = r.party.res.use(func(p *C.struct_oblivex_dkg_party) error {
+	err = r.party.res.exclusive(func(p *C.struct_oblivex_dkg_party) error {
 		if err := check(C.oblivex_dkg_party_finalize(p, ids(inbox.ids), arrays.ptrs, arrays.lens, size(len(inbox.ids)),
 			&sp, &cp)); err != nil {
 			return err

@@ -58,11 +58,23 @@ func stepAll[S, N any](t *testing.T, step dkgStep, states []S, broadcasts map[ui
 func runDKG(t *testing.T, starts []*DKGRound1, tamper dkgTamper) ([]*DKGOutput, []error) {
 	t.Helper()
 	broadcasts := map[uint16][]byte{}
+	round2 := runRound2(t, starts, broadcasts, tamper)
+	round3 := stepAll(t, stepComplaints, round2, broadcasts, tamper, (*DKGRound2).Round3, func(r *DKGRound3) []byte { return r.Broadcast })
+	round4 := stepAll(t, stepJustifications, round3, broadcasts, tamper, (*DKGRound3).Round4, func(r *DKGRound4) []byte { return r.Broadcast })
+	round5 := stepAll(t, stepFeldman, round4, broadcasts, tamper, (*DKGRound4).Round5, func(r *DKGRound5) []byte { return r.Broadcast })
+	return finishDKG(t, round5, broadcasts, tamper)
+}
+
+// runRound2 runs round 2 at every started party (on the others'
+// broadcasts and the share pairs sent to it) and records each party's
+// round-1 broadcast, then its round-2 one, in broadcasts.
+func runRound2(t *testing.T, starts []*DKGRound1, broadcasts map[uint16][]byte, tamper dkgTamper) []*DKGRound2 {
+	t.Helper()
 	for i, s := range starts {
 		broadcasts[uint16(i+1)] = s.Broadcast
 	}
 	// Round 2 takes the private share pairs too.
-	round2 := stepAll(t, stepCommitments, starts, broadcasts, tamper, func(s *DKGRound1, commitments []DKGMessage) (*DKGRound2, error) {
+	return stepAll(t, stepCommitments, starts, broadcasts, tamper, func(s *DKGRound1, commitments []DKGMessage) (*DKGRound2, error) {
 		var pairs []DKGMessage
 		for j, other := range starts {
 			for _, pair := range other.Shares {
@@ -74,10 +86,6 @@ func runDKG(t *testing.T, starts []*DKGRound1, tamper dkgTamper) ([]*DKGOutput, 
 		}
 		return s.Round2(commitments, pairs)
 	}, func(r *DKGRound2) []byte { return r.Broadcast })
-	round3 := stepAll(t, stepComplaints, round2, broadcasts, tamper, (*DKGRound2).Round3, func(r *DKGRound3) []byte { return r.Broadcast })
-	round4 := stepAll(t, stepJustifications, round3, broadcasts, tamper, (*DKGRound3).Round4, func(r *DKGRound4) []byte { return r.Broadcast })
-	round5 := stepAll(t, stepFeldman, round4, broadcasts, tamper, (*DKGRound4).Round5, func(r *DKGRound5) []byte { return r.Broadcast })
-	return finishDKG(t, round5, broadcasts, tamper)
 }
 
 // finishDKG runs the parties after round 5 (broadcasts are their Feldman

@@ -11,7 +11,8 @@ import (
 	"unsafe"
 )
 
-// resource owns one C handle: methods use it under a read lock, Close
+// resource owns one C handle: methods use it under a read lock (an
+// immutable handle) or the write lock (a handle a call changes), Close
 // frees it (wiping its secrets) under the write lock, once. A client
 // batch is also freed by the call that spends it (finish), after which it
 // reports ErrBatchUsed rather than ErrClosed.
@@ -28,10 +29,25 @@ func (r *resource[T]) init(p *T, free func(*T)) {
 	r.free = free
 }
 
-// use runs f with the live handle (shared use: immutable handles).
+// use runs f with the live handle (shared use: immutable handles, which
+// the C API lets any number of threads use at once).
 func (r *resource[T]) use(f func(*T) error) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	return r.withLive(f)
+}
+
+// exclusive runs f with the live handle and no other use at the same time:
+// for handles that a call changes (a DKG party, which the C API gives to
+// one thread at a time, since each step rewrites its state).
+func (r *resource[T]) exclusive(f func(*T) error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.withLive(f)
+}
+
+// withLive runs f with the handle, or reports it gone (a lock is held).
+func (r *resource[T]) withLive(f func(*T) error) error {
 	if r.ptr == nil {
 		return r.gone()
 	}

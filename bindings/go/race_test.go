@@ -128,3 +128,59 @@ func TestConcurrentFinalizeOfOneBatch(t *testing.T) {
 		t.Fatalf("%d successful finalizations", ok)
 	}
 }
+
+// Two goroutines step one DKG round value at once (run with -race): each
+// step rewrites the party's state, so the steps must not overlap; one
+// wins and the other finds the party moved on (ErrWrongRound), every
+// time, and the winner's party lives on (its next step runs). The step is
+// round 2 of an FFDHE-2048 run, which checks every share pair against its
+// dealer's commitments by exponentiations, so that without the party's
+// exclusive lock the two calls overlap: the loser then saw the party
+// mid-step, as a failed run, and released it under the winner.
+func TestConcurrentDKGStepsOneWins(t *testing.T) {
+	for run := 0; run < 20; run++ {
+		starts := startAll(t, SuiteFFDHE2048, 3, 5, bytes.Repeat([]byte{0x47}, DKGSessionIDLen))
+		broadcasts := map[uint16][]byte{}
+		for i, s := range starts {
+			broadcasts[uint16(i+1)] = s.Broadcast
+		}
+		commitments := inboxOf(stepCommitments, 1, broadcasts, honestNetwork)
+		var pairs []DKGMessage
+		for j, other := range starts[1:] {
+			pairs = append(pairs, DKGMessage{From: uint16(j + 2), Bytes: other.Shares[0].Bytes})
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		results := make([]error, 2)
+		rounds := make([]*DKGRound2, 2)
+		for g := range results {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				<-start
+				rounds[g], results[g] = starts[0].Round2(commitments, pairs)
+			}(g)
+		}
+		close(start)
+		wg.Wait()
+		won := 0
+		for g, err := range results {
+			switch {
+			case err == nil:
+				won++
+				// No complaints arrived: the winner's party takes round 3.
+				if _, err := rounds[g].Round3(nil); err != nil {
+					t.Fatalf("run %d: the winner's next step failed with %v", run, err)
+				}
+			case !errors.Is(err, ErrWrongRound):
+				t.Fatalf("run %d: the losing step failed with %v, not ErrWrongRound", run, err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("run %d: %d of 2 concurrent steps succeeded, want exactly 1", run, won)
+		}
+		for _, s := range starts {
+			s.Close()
+		}
+	}
+}

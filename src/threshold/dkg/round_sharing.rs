@@ -184,17 +184,22 @@ impl<G: PrimeOrderGroup> Dealing<G> {
     }
 
     /// The round-1 messages: the commitments, and a pair for every
-    /// receiver but `skip` (the dealer itself, where it is one).
+    /// receiver but `skip` (the dealer itself, where it is one). The pairs'
+    /// vector is allocated once, at its full length: grown pair by pair,
+    /// it would move, and hand back a block still holding the first pairs'
+    /// secrets unwiped.
     pub(super) fn messages(&self, skip: Option<PartyId>) -> Round1Messages<G> {
         let (params, sender) = (self.params, self.sender);
-        let shares = params
-            .ids(Role::Receiver)
-            .filter(|&id| Some(id) != skip)
-            .map(|id| {
-                let (share, blinding) = (self.polynomial.at(id), self.blinding.at(id));
-                SharePair::new(params, sender, id, share, blinding)
-            })
-            .collect();
+        let mut shares = Vec::with_capacity(params.count(Role::Receiver));
+        shares.extend(
+            params
+                .ids(Role::Receiver)
+                .filter(|&id| Some(id) != skip)
+                .map(|id| {
+                    let (share, blinding) = (self.polynomial.at(id), self.blinding.at(id));
+                    SharePair::new(params, sender, id, share, blinding)
+                }),
+        );
         Round1Messages {
             commitments: PedersenCommitments::new(params, sender, self.commitments.clone()),
             shares,

@@ -45,8 +45,26 @@ func (e *StatusError) Error() string {
 // transfer was cut, or the server is broken.
 var ErrShortAnswer = errors.New("keyservice: the answer's length does not match the request")
 
+// ErrAnswerTooLong is an answer longer than any the call can have. It is
+// refused without reading past that length: a malicious server (the case
+// a threshold client's check exists for) cannot make the client hold more
+// than the answer it expects.
+var ErrAnswerTooLong = errors.New("keyservice: the answer is longer than the call allows")
+
 // maxErrorBody bounds what is read of a refusal's body.
 const maxErrorBody = 512
+
+// maxCommitmentsLen bounds the commitments endpoint's answer for suite:
+// t ≤ MaxParties element encodings, or a blind BLS signer's key set (a
+// 4-byte header, m + 1 public keys and t signatures).
+func maxCommitmentsLen(suite oblivex.Suite) int {
+	commitments := oblivex.MaxParties * suite.ElementLen()
+	keySet := 4 + (oblivex.MaxParties+1)*oblivex.BLSPublicKeyLen + oblivex.MaxParties*oblivex.BLSSignatureLen
+	if keySet > commitments {
+		return keySet
+	}
+	return commitments
+}
 
 // Evaluate sends request (the library's wire request) to the evaluate
 // endpoint of suite and protocol (with a POPRF info or a threshold quorum,
@@ -64,13 +82,13 @@ func (c *Client) Evaluate(ctx context.Context, suite oblivex.Suite, protocol Pro
 	if info != nil {
 		req.Header.Set(InfoHeader, fmt.Sprintf("%x", info))
 	}
-	body, err := c.do(req)
-	if err != nil {
-		return nil, err
-	}
 	want := len(request)
 	if protocol == VOPRF || protocol == POPRF {
 		want += suite.ProofLen()
+	}
+	body, err := c.do(req, want)
+	if err != nil {
+		return nil, err
 	}
 	if len(body) != want {
 		return nil, ErrShortAnswer
@@ -80,7 +98,7 @@ func (c *Client) Evaluate(ctx context.Context, suite oblivex.Suite, protocol Pro
 
 // PublicKey fetches and validates the server's public key of suite.
 func (c *Client) PublicKey(ctx context.Context, suite oblivex.Suite) (*oblivex.PublicKey, error) {
-	body, err := c.get(ctx, KeyPath(suite, PublicKeyEndpoint))
+	body, err := c.get(ctx, KeyPath(suite, PublicKeyEndpoint), suite.ElementLen())
 	if err != nil {
 		return nil, err
 	}
@@ -92,19 +110,21 @@ func (c *Client) PublicKey(ctx context.Context, suite oblivex.Suite) (*oblivex.P
 // server, they are only as authentic as the connection: a deployment
 // distributes them out of band (docs/DEPLOYMENT.md).
 func (c *Client) Commitments(ctx context.Context, suite oblivex.Suite) ([]byte, error) {
-	return c.get(ctx, KeyPath(suite, CommitmentsEndpoint))
+	return c.get(ctx, KeyPath(suite, CommitmentsEndpoint), maxCommitmentsLen(suite))
 }
 
-func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
+// get fetches path, an answer of at most limit bytes (see do).
+func (c *Client) get(ctx context.Context, path string, limit int) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Base+path, nil)
 	if err != nil {
 		return nil, err
 	}
-	return c.do(req)
+	return c.do(req, limit)
 }
 
-// do sends req with the token and returns a 200's body, or a *StatusError.
-func (c *Client) do(req *http.Request) ([]byte, error) {
+// do sends req with the token and returns a 200's body of at most limit
+// bytes (ErrAnswerTooLong past that, read no further), or a *StatusError.
+func (c *Client) do(req *http.Request, limit int) ([]byte, error) {
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
 	}
@@ -120,7 +140,17 @@ func (c *Client) do(req *http.Request) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, refusalOf(resp)
 	}
-	return io.ReadAll(resp.Body)
+	if resp.ContentLength > int64(limit) {
+		return nil, ErrAnswerTooLong
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > limit {
+		return nil, ErrAnswerTooLong
+	}
+	return body, nil
 }
 
 // refusalOf is the *StatusError of a response that is not a success.

@@ -1,8 +1,11 @@
 package keyservice
 
 import (
+	"bytes"
+	"encoding/binary"
 	"reflect"
 	"testing"
+	"time"
 
 	oblivex "github.com/oblivex/oblivex/bindings/go"
 )
@@ -38,5 +41,30 @@ func TestSuiteNames(t *testing.T) {
 	}
 	if _, err := DecodeInfo("zz"); err == nil {
 		t.Error("info not hex accepted")
+	}
+}
+
+// A response frame's Retry-After is whole seconds rounded up, clamped to
+// its 16-bit field: 30 hours is 65,535 seconds, not 30 h mod 2^16 s.
+func TestRetryAfterIsClamped(t *testing.T) {
+	for _, c := range []struct {
+		wait time.Duration
+		want uint16
+	}{
+		{0, 0},
+		{-time.Second, 0},
+		{time.Millisecond, 1},
+		{90 * time.Second, 90},
+		{65535 * time.Second, 65535},
+		{65536 * time.Second, 65535},
+		{30 * time.Hour, 65535},
+	} {
+		var frame bytes.Buffer
+		if err := WriteResponseFrame(&frame, 429, c.wait, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := binary.BigEndian.Uint16(frame.Bytes()[2:]); got != c.want {
+			t.Errorf("wait %v: Retry-After %d, want %d", c.wait, got, c.want)
+		}
 	}
 }

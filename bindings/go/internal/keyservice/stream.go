@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -58,17 +59,32 @@ func WriteRequestFrame(w io.Writer, request []byte) error {
 }
 
 // WriteResponseFrame writes one response frame: status, the seconds to
-// wait (429), and the body (the answer, or a refusal's reason).
+// wait (429; rounded up, and clamped to the field's 65,535 seconds, about
+// 18 hours, rather than wrapping to a short wait), and the body (the
+// answer, or a refusal's reason).
 func WriteResponseFrame(w io.Writer, status int, retryAfter time.Duration, body []byte) error {
 	var header [ResponseHeaderLen]byte
 	binary.BigEndian.PutUint16(header[0:], uint16(status))
-	binary.BigEndian.PutUint16(header[2:], uint16((retryAfter+time.Second-1)/time.Second))
+	binary.BigEndian.PutUint16(header[2:], retryAfterSeconds(retryAfter))
 	binary.BigEndian.PutUint32(header[4:], uint32(len(body)))
 	if _, err := w.Write(header[:]); err != nil {
 		return err
 	}
 	_, err := w.Write(body)
 	return err
+}
+
+// retryAfterSeconds is a wait as a response frame's field: whole seconds,
+// rounded up, in [0, 65535].
+func retryAfterSeconds(wait time.Duration) uint16 {
+	seconds := (wait + time.Second - 1) / time.Second
+	switch {
+	case seconds < 0:
+		return 0
+	case seconds > math.MaxUint16:
+		return math.MaxUint16
+	}
+	return uint16(seconds)
 }
 
 // Stream is a client's streaming connection to one server for one suite:
