@@ -4,15 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 )
 
-// authenticator names the client of a request: the common name of its
-// verified TLS client certificate, or the name its bearer token has in
-// the token file. The server keeps only the tokens' SHA-256 hashes.
+// authenticator names the client of a request: the SHA-256 of its
+// verified TLS client certificate's public key (SubjectPublicKeyInfo), or
+// the name its bearer token has in the token file. Not the certificate's
+// common name: two certificates may share one (and would share a quota),
+// and a name is the certificate holder's to choose. The server keeps only
+// the tokens' SHA-256 hashes.
 type authenticator struct {
 	tokens map[[sha256.Size]byte]string // SHA-256(token) -> client name
 }
@@ -58,8 +63,7 @@ var errUnauthenticated = errors.New("no valid client certificate or bearer token
 // client names r's client.
 func (a *authenticator) client(r *http.Request) (string, error) {
 	if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 {
-		leaf := r.TLS.VerifiedChains[0][0]
-		return "cert:" + leaf.Subject.CommonName, nil
+		return certificateClient(r.TLS.VerifiedChains[0][0]), nil
 	}
 	header := r.Header.Get("Authorization")
 	if !strings.HasPrefix(header, "Bearer ") || a.tokens == nil {
@@ -73,4 +77,12 @@ func (a *authenticator) client(r *http.Request) (string, error) {
 		return "", errUnauthenticated
 	}
 	return "token:" + name, nil
+}
+
+// certificateClient is the name of a certificate's holder: "cert:" and the
+// hex SHA-256 of its public key, what `openssl x509 -in CERT -noout
+// -pubkey | openssl pkey -pubin -outform der | sha256sum` prints.
+func certificateClient(leaf *x509.Certificate) string {
+	hash := sha256.Sum256(leaf.RawSubjectPublicKeyInfo)
+	return "cert:" + hex.EncodeToString(hash[:])
 }

@@ -29,9 +29,11 @@ type service struct {
 	evaluations   *requestGate // the evaluate requests in flight, for a drain
 	logRequests   bool
 	// streams are the connections upgraded to the streaming endpoint;
-	// idleTimeout and writeTimeout bound their reads and writes.
-	streams                   *streamSet
-	idleTimeout, writeTimeout time.Duration
+	// idleTimeout bounds the wait for a request's header, bodyTimeout the
+	// wait from a header to the end of its body, writeTimeout a round of
+	// answers.
+	streams                                *streamSet
+	idleTimeout, bodyTimeout, writeTimeout time.Duration
 }
 
 // ServeHTTP routes: /healthz, /metrics, /v1/SUITE/{public-key,
@@ -123,7 +125,7 @@ func (s *service) evaluate(w http.ResponseWriter, r *http.Request, keys *suiteKe
 	}
 	elements, answer, refused := s.admitAndRun(w, r, client, keys, protocol)
 	if refused != nil {
-		s.logf("%s %s %s: %d %s", client, keys.suite, protocol, refused.status, refused.reason)
+		s.logf("%q %s %s: %d %s", client, keys.suite, protocol, refused.status, refused.reason)
 		if refused.retryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(int((refused.retryAfter+time.Second-1)/time.Second)))
 		}
@@ -131,7 +133,7 @@ func (s *service) evaluate(w http.ResponseWriter, r *http.Request, keys *suiteKe
 		return
 	}
 	s.counted(string(protocol), elements, start)
-	s.logf("%s %s %s: 200, %d elements in %v", client, keys.suite, protocol, elements, time.Since(start))
+	s.logf("%q %s %s: 200, %d elements in %v", client, keys.suite, protocol, elements, time.Since(start))
 	writeBody(w, answer)
 }
 

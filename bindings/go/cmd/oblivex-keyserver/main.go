@@ -55,6 +55,8 @@ type config struct {
 	writeTimeout, idleTimeout      time.Duration
 	shutdownTimeout                time.Duration
 	logRequests                    bool
+	maxStreamsPerClient            int
+	streamBodyTimeout              time.Duration
 }
 
 // suitePaths is a repeatable SUITE=PATH flag.
@@ -101,6 +103,8 @@ func parseFlags(args []string) (*config, error) {
 	fs.DurationVar(&c.readTimeout, "read-timeout", 30*time.Second, "time to read a whole request")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", 30*time.Second, "time from a request's headers to the end of its answer")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "time a keep-alive connection may idle")
+	fs.IntVar(&c.maxStreamsPerClient, "max-streams-per-client", 8, "streaming connections one client may hold open at once")
+	fs.DurationVar(&c.streamBodyTimeout, "stream-body-timeout", 10*time.Second, "time from a streamed request's header to the end of its body")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "longest wait for requests in flight at shutdown")
 	fs.BoolVar(&c.logRequests, "log-requests", false, "log a line per evaluate call (client, suite, protocol, status, elements)")
 	if err := fs.Parse(args); err != nil {
@@ -122,6 +126,10 @@ func (c *config) check() error {
 		return errors.New("-quota must be at least -max-elements (or a full request could never pass)")
 	case c.quotaWindow <= 0:
 		return errors.New("-quota-window must be positive")
+	case c.maxStreamsPerClient < 1:
+		return errors.New("-max-streams-per-client must be at least 1")
+	case c.streamBodyTimeout <= 0:
+		return errors.New("-stream-body-timeout must be positive")
 	case c.coalesceDelay < 0 || c.coalesceBelow < 1 || c.coalesceMax < c.coalesceBelow || c.coalesceMax > 65535:
 		return errors.New("-coalesce-delay >= 0 and 1 <= -coalesce-below <= -coalesce-max <= 65535")
 	}
@@ -259,10 +267,11 @@ func serve(c *config) error {
 		quota:         newQuota(c.quota, c.quotaWindow, time.Now),
 		metrics:       newMetrics(),
 		logRequests:   c.logRequests,
-		streams:       newStreamSet(),
+		streams:       newStreamSet(c.maxStreamsPerClient),
 		evaluations:   newRequestGate(),
 		idleTimeout:   c.idleTimeout,
 		writeTimeout:  c.writeTimeout,
+		bodyTimeout:   c.streamBodyTimeout,
 	}
 	if c.tokens != "" {
 		if s.auth.tokens, err = loadTokens(c.tokens); err != nil {

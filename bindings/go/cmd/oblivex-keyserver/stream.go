@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -27,31 +28,48 @@ const streamProtocol = "stream-oprf"
 const framesPerRound = 64
 
 // streamSet tracks the upgraded connections, which http.Server.Shutdown
-// does not: draining stops their reading and waits for their answers.
+// does not: draining stops their reading and waits for their answers. It
+// also holds each client to maxPerClient streams at once: a stream holds
+// a connection and a goroutine before it reads any request, so before
+// any quota is taken.
 type streamSet struct {
-	mu       sync.Mutex
-	conns    map[net.Conn]bool
-	draining bool
-	active   sync.WaitGroup
+	mu           sync.Mutex
+	conns        map[net.Conn]string // the connection's client
+	perClient    map[string]int
+	maxPerClient int
+	draining     bool
+	active       sync.WaitGroup
 }
 
-func newStreamSet() *streamSet { return &streamSet{conns: map[net.Conn]bool{}} }
+func newStreamSet(maxPerClient int) *streamSet {
+	return &streamSet{conns: map[net.Conn]string{}, perClient: map[string]int{}, maxPerClient: maxPerClient}
+}
 
-// add registers conn, unless the server is draining.
-func (st *streamSet) add(conn net.Conn) bool {
+// add registers client's conn and returns 0, or the status that refuses
+// it: 503 when the server is draining, 429 when the client holds its
+// most streams already.
+func (st *streamSet) add(conn net.Conn, client string) int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.draining {
-		return false
+	switch {
+	case st.draining:
+		return http.StatusServiceUnavailable
+	case st.perClient[client] >= st.maxPerClient:
+		return http.StatusTooManyRequests
 	}
-	st.conns[conn] = true
+	st.conns[conn] = client
+	st.perClient[client]++
 	st.active.Add(1)
-	return true
+	return 0
 }
 
 func (st *streamSet) remove(conn net.Conn) {
 	st.mu.Lock()
+	client := st.conns[conn]
 	delete(st.conns, conn)
+	if st.perClient[client]--; st.perClient[client] == 0 {
+		delete(st.perClient, client)
+	}
 	st.mu.Unlock()
 	st.active.Done()
 }
@@ -133,9 +151,14 @@ func (s *service) stream(w http.ResponseWriter, r *http.Request, keys *suiteKeys
 		return
 	}
 	defer conn.Close()
-	if !s.streams.add(conn) {
-		s.metrics.refused(http.StatusServiceUnavailable)
-		io.WriteString(conn, "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+	if status := s.streams.add(conn, client); status != 0 {
+		s.metrics.refused(status)
+		reason := "shutting down"
+		if status == http.StatusTooManyRequests {
+			reason = fmt.Sprintf("at most %d streams per client", s.streams.maxPerClient)
+		}
+		fmt.Fprintf(conn, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+			status, http.StatusText(status), len(reason), reason)
 		return
 	}
 	defer s.streams.remove(conn)
@@ -148,7 +171,7 @@ func (s *service) stream(w http.ResponseWriter, r *http.Request, keys *suiteKeys
 	s.metrics.requests.Add("streams", 1)
 	frames, elements := s.serveFrames(conn, rw, client, keys)
 	closeGently(conn)
-	s.logf("%s %s %s: closed after %d requests, %d elements", client, keys.suite, streamProtocol, frames, elements)
+	s.logf("%q %s %s: closed after %d requests, %d elements", client, keys.suite, streamProtocol, frames, elements)
 }
 
 // closeGently ends a stream without destroying its last answers: closing
@@ -194,7 +217,7 @@ func (s *service) serveFrames(conn net.Conn, rw *bufio.ReadWriter, client string
 	var answered, evaluated int
 	for {
 		s.streams.armRead(conn, s.idleTimeout)
-		bodies, last := s.readRound(rw.Reader, keys)
+		bodies, last := s.readRound(conn, rw.Reader, keys)
 		frames := make([]*frame, len(bodies))
 		for i, body := range bodies {
 			frames[i] = s.startFrame(client, keys, body)
@@ -218,11 +241,12 @@ func (s *service) serveFrames(conn net.Conn, rw *bufio.ReadWriter, client string
 
 // readRound reads one request (waiting for it), then the ones already
 // buffered in full, up to framesPerRound. last is set when the stream
-// ends after these: a zero status for the client's close or an idle
-// timeout (nothing to say), 413 for a request too large, 503 when the
-// server drains. A request read in part when the stream ends is dropped,
+// ends after these: a zero status for the client's close, an idle
+// timeout or a body that does not arrive within the body timeout
+// (nothing to say), 413 for a request too large, 503 when the server
+// drains. A request read in part when the stream ends is dropped,
 // unevaluated and uncounted.
-func (s *service) readRound(r *bufio.Reader, keys *suiteKeys) ([][]byte, *refusal) {
+func (s *service) readRound(conn net.Conn, r *bufio.Reader, keys *suiteKeys) ([][]byte, *refusal) {
 	limit := s.maxElements * keys.suite.ElementLen()
 	var bodies [][]byte
 	for len(bodies) < framesPerRound {
@@ -243,13 +267,26 @@ func (s *service) readRound(r *bufio.Reader, keys *suiteKeys) ([][]byte, *refusa
 		if uint64(n) > uint64(limit) {
 			return bodies, &refusal{status: http.StatusRequestEntityTooLarge, reason: fmt.Sprintf("more than %d elements", s.maxElements)}
 		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
+		s.streams.armRead(conn, s.bodyTimeout)
+		body, err := readBody(r, int(n))
+		if err != nil {
 			return bodies, s.streamEnd(err)
 		}
 		bodies = append(bodies, body)
 	}
 	return bodies, nil
+}
+
+// readBody reads a request's body of n bytes, its buffer growing with
+// what arrives: a header alone announces a length but reserves no memory
+// for it (a client announcing the largest request and sending nothing
+// holds only a small buffer, until the body timeout ends its stream).
+func readBody(r io.Reader, n int) ([]byte, error) {
+	var body bytes.Buffer
+	if _, err := io.CopyN(&body, r, int64(n)); err != nil {
+		return nil, err
+	}
+	return body.Bytes(), nil
 }
 
 // streamEnd is why a stream's read failed: the server drains (503), or
@@ -297,7 +334,7 @@ func (s *service) finishFrame(w io.Writer, client string, keys *suiteKeys, f *fr
 	}
 	if f.refused != nil {
 		s.metrics.refused(f.refused.status)
-		s.logf("%s %s %s: %d %s", client, keys.suite, streamProtocol, f.refused.status, f.refused.reason)
+		s.logf("%q %s %s: %d %s", client, keys.suite, streamProtocol, f.refused.status, f.refused.reason)
 		keyservice.WriteResponseFrame(w, f.refused.status, f.refused.retryAfter, []byte(f.refused.reason))
 		return 0
 	}

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	oblivex "github.com/oblivex/oblivex/bindings/go"
 	"github.com/oblivex/oblivex/bindings/go/internal/keyservice"
@@ -140,5 +145,62 @@ func TestStreamShutdown(t *testing.T) {
 	}
 	if err := <-exited; err != nil {
 		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.output())
+	}
+}
+
+// TestStreamLimits: a request header whose body never comes ends the
+// stream at the body timeout (not the 2-minute idle timeout), and a
+// client holds at most -max-streams-per-client streams at once.
+func TestStreamLimits(t *testing.T) {
+	e := newEnv(t)
+	suite := oblivex.SuiteRistretto255
+	keyFile, _ := e.keyFile(t, suite)
+	p := startServer(t, serverBin, "-plaintext", "-tokens", e.tokens, "-key", fmt.Sprintf("%v=%s", suite, keyFile),
+		"-stream-body-timeout", "300ms", "-max-streams-per-client", "2")
+	base := p.url("http")
+
+	// Bob's stream, upgraded by hand, then a header announcing 64 bytes,
+	// and nothing.
+	conn := must(net.Dial("tcp", strings.TrimPrefix(base, "http://")))
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: keys\r\nAuthorization: Bearer %s\r\nConnection: Upgrade\r\nUpgrade: %s\r\n\r\n",
+		keyservice.StreamPath(suite), bobToken, keyservice.StreamUpgrade)
+	r := bufio.NewReader(conn)
+	resp := must(http.ReadResponse(r, nil))
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %d", resp.StatusCode)
+	}
+	conn.Write([]byte{0, 0, 0, 64})
+	started := time.Now()
+	conn.SetReadDeadline(started.Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		t.Fatalf("the stream was not closed after a header without its body: %v", err)
+	}
+	if waited := time.Since(started); waited > 5*time.Second {
+		t.Fatalf("the stream was closed after %v, not at the body timeout", waited)
+	}
+
+	c := &keyservice.Client{Base: base, Token: aliceToken}
+	first := must(c.OpenStream(context.Background(), suite))
+	second := must(c.OpenStream(context.Background(), suite))
+	_, err := c.OpenStream(context.Background(), suite)
+	wantStatus(t, "a third stream of one client", err, http.StatusTooManyRequests)
+	bob := &keyservice.Client{Base: base, Token: bobToken}
+	must(bob.OpenStream(context.Background(), suite)).Close() // another client's own count
+	first.Close()
+	second.Close()
+	// Closed streams count no more (the server lets a closed stream's
+	// last bytes drain first).
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s, err := c.OpenStream(context.Background(), suite)
+		if err == nil {
+			s.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a stream after closing both: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

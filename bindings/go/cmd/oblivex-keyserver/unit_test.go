@@ -1,12 +1,23 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/pem"
 	"errors"
 	"expvar"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -101,5 +112,69 @@ func TestSecretFileMode(t *testing.T) {
 		if _, err := readSecretFile(path); !errors.Is(err, errExposed) {
 			t.Errorf("mode %v: %v", mode, err)
 		}
+	}
+}
+
+// TestCertificateClientsByPublicKey: two certificates of the CA with one
+// common name (and a name that would inject a log line) are two clients,
+// each named by its public key, so they share no quota; one key is one
+// client whatever its certificate.
+func TestCertificateClientsByPublicKey(t *testing.T) {
+	p := newPKI(t, t.TempDir())
+	load := func(file string) *x509.Certificate {
+		block, _ := pem.Decode(must(os.ReadFile(file)))
+		return must(x509.ParseCertificate(block.Bytes))
+	}
+	// Issued to one file name: each is read before the next replaces it.
+	name := "carol\nforged log line"
+	first, _ := p.issue(t, name, false)
+	one := load(first)
+	second, _ := p.issue(t, name, false)
+	other := load(second)
+	a := &authenticator{}
+	clientOf := func(cert *x509.Certificate) string {
+		r := &http.Request{TLS: &tls.ConnectionState{VerifiedChains: [][]*x509.Certificate{{cert}}}}
+		return must(a.client(r))
+	}
+	if clientOf(one) == clientOf(other) {
+		t.Fatalf("two keys under one common name are one client, %q", clientOf(one))
+	}
+	for _, cert := range []*x509.Certificate{one, other} {
+		hash := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
+		if want := "cert:" + hex.EncodeToString(hash[:]); clientOf(cert) != want {
+			t.Errorf("client %q, want %q", clientOf(cert), want)
+		}
+	}
+	reissued := *one
+	reissued.Subject.CommonName = "someone else"
+	if clientOf(&reissued) != clientOf(one) {
+		t.Error("one key under another name is another client")
+	}
+}
+
+// TestStreamHeaderReservesNoBody: a streamed request's header announcing
+// the largest body (65535 FFDHE-4096 elements, 32 MiB), followed by a few
+// bytes and the end of the stream, makes the server allocate about what
+// arrived, not what was announced.
+func TestStreamHeaderReservesNoBody(t *testing.T) {
+	s := &service{maxElements: 65535, streams: newStreamSet(1), idleTimeout: time.Second, bodyTimeout: time.Second}
+	keys := &suiteKeys{suite: oblivex.SuiteFFDHE4096}
+	announced := s.maxElements * keys.suite.ElementLen()
+	var header [4]byte
+	binary.BigEndian.PutUint32(header[:], uint32(announced))
+	server, client := net.Pipe()
+	defer server.Close()
+	defer client.Close()
+	r := bufio.NewReader(io.MultiReader(bytes.NewReader(header[:]), bytes.NewReader(make([]byte, 100))))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	bodies, last := s.readRound(server, r, keys)
+	runtime.ReadMemStats(&after)
+	if len(bodies) != 0 || last == nil || last.status != 0 {
+		t.Fatalf("a cut body: %d requests read, end %+v; want none, and a silent end", len(bodies), last)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 1<<20 {
+		t.Fatalf("a header announcing %d bytes, and 100 sent: %d bytes allocated", announced, allocated)
 	}
 }
