@@ -63,7 +63,7 @@ func (k *BLSPublicKey) Verify(message, signature []byte) error {
 type BLSKeySet struct {
 	threshold, parties int
 	publicKey          *BLSPublicKey
-	res                resource[C.struct_oblivex_bls_key_set]
+	res                resource[*C.struct_oblivex_bls_key_set]
 }
 
 // newBLSKeySet wraps a new handle of a t-of-m key set (freeing it if its
@@ -214,7 +214,7 @@ type BLSBatch struct {
 	count   int
 	quorum  []uint16
 	request []byte
-	res     resource[C.struct_oblivex_bls_batch]
+	res     resource[*C.struct_oblivex_bls_batch]
 }
 
 // Request is what to send to every signer (the batch's own slice: do not

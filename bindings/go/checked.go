@@ -117,7 +117,7 @@ type CheckedBatch struct {
 	suite   Suite
 	count   int
 	request []byte
-	res     resource[C.struct_oblivex_checked_oprf_batch]
+	res     resource[*C.struct_oblivex_checked_oprf_batch]
 }
 
 // Request is what to send to the server (CheckedClient.RequestLen element

@@ -46,7 +46,7 @@ type dkgParty struct {
 	// resharing), dealers the number that deal (the old n in a
 	// resharing; else parties).
 	parties, dealers int
-	res              resource[C.struct_oblivex_dkg_party]
+	res              resource[*C.struct_oblivex_dkg_party]
 }
 
 func newDKGParty(suite Suite, id uint16, parties, dealers int, p *C.struct_oblivex_dkg_party) *dkgParty {

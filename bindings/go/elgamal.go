@@ -128,7 +128,7 @@ type ElGamalBatch struct {
 	quorum    []uint16
 	outputLen int
 	request   []byte
-	res       resource[C.struct_oblivex_elgamal_batch]
+	res       resource[*C.struct_oblivex_elgamal_batch]
 }
 
 // Request is what to send to every server (the batch's own slice: do not

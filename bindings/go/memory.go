@@ -11,27 +11,41 @@ import (
 	"unsafe"
 )
 
-// resource owns one C handle: methods use it under a read lock (an
+// resource owns one C handle P (a pointer to an opaque C struct: the
+// struct itself, incomplete, cannot be a type argument): methods use it under a read lock (an
 // immutable handle) or the write lock (a handle a call changes), Close
 // frees it (wiping its secrets) under the write lock, once. A client
 // batch is also freed by the call that spends it (finish), after which it
 // reports ErrBatchUsed rather than ErrClosed.
-type resource[T any] struct {
+type resource[P comparable] struct {
 	mu    sync.RWMutex
-	ptr   *T
-	free  func(*T)
+	ptr   P // the handle; the zero value (nil) once freed
+	free  func(P)
 	spent bool
 }
 
 // init takes ownership of p, released by free.
-func (r *resource[T]) init(p *T, free func(*T)) {
+func (r *resource[P]) init(p P, free func(P)) {
 	r.ptr = p
 	r.free = free
 }
 
+// live reports whether the handle is still held.
+func (r *resource[P]) live() bool {
+	var freed P
+	return r.ptr != freed
+}
+
+// release frees the handle (it is live).
+func (r *resource[P]) release() {
+	var freed P
+	r.free(r.ptr)
+	r.ptr = freed
+}
+
 // use runs f with the live handle (shared use: immutable handles, which
 // the C API lets any number of threads use at once).
-func (r *resource[T]) use(f func(*T) error) error {
+func (r *resource[P]) use(f func(P) error) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.withLive(f)
@@ -40,15 +54,15 @@ func (r *resource[T]) use(f func(*T) error) error {
 // exclusive runs f with the live handle and no other use at the same time:
 // for handles that a call changes (a DKG party, which the C API gives to
 // one thread at a time, since each step rewrites its state).
-func (r *resource[T]) exclusive(f func(*T) error) error {
+func (r *resource[P]) exclusive(f func(P) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.withLive(f)
 }
 
 // withLive runs f with the handle, or reports it gone (a lock is held).
-func (r *resource[T]) withLive(f func(*T) error) error {
-	if r.ptr == nil {
+func (r *resource[P]) withLive(f func(P) error) error {
+	if !r.live() {
 		return r.gone()
 	}
 	return f(r.ptr)
@@ -58,34 +72,32 @@ func (r *resource[T]) withLive(f func(*T) error) error {
 // batch is spent (success, or a failure that comes after the answer was
 // checked: see spendsBatch) the handle is freed at once; a call refused
 // for a malformed argument leaves it usable, as the C API does.
-func (r *resource[T]) finish(f func(*T) error) error {
+func (r *resource[P]) finish(f func(P) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ptr == nil {
+	if !r.live() {
 		return r.gone()
 	}
 	err := f(r.ptr)
 	if err == nil || spendsBatch(err) {
-		r.free(r.ptr)
-		r.ptr = nil
+		r.release()
 		r.spent = true
 	}
 	return err
 }
 
 // close frees the handle if it is still held. Idempotent.
-func (r *resource[T]) close() error {
+func (r *resource[P]) close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ptr != nil {
-		r.free(r.ptr)
-		r.ptr = nil
+	if r.live() {
+		r.release()
 	}
 	return nil
 }
 
 // gone is the error for a handle no longer held (the lock is held).
-func (r *resource[T]) gone() error {
+func (r *resource[P]) gone() error {
 	if r.spent {
 		return ErrBatchUsed
 	}

@@ -16,7 +16,7 @@ import (
 // concurrent use. Close releases it.
 type ModulusContext struct {
 	modulusLen int
-	res        resource[C.struct_oblivex_mont_ctx]
+	res        resource[*C.struct_oblivex_mont_ctx]
 }
 
 // NewModulusContext precomputes the constants of an odd modulus 1 <= m <

@@ -146,7 +146,7 @@ type batch struct {
 	suite   Suite
 	count   int
 	request []byte
-	res     resource[C.struct_oblivex_oprf_batch]
+	res     resource[*C.struct_oblivex_oprf_batch]
 }
 
 // Request is what to send to the server: the blinded elements,

@@ -109,7 +109,7 @@ type serverKey struct {
 	suite     Suite
 	mode      Mode
 	publicKey *PublicKey
-	res       resource[C.struct_oblivex_oprf_server]
+	res       resource[*C.struct_oblivex_oprf_server]
 }
 
 // Close wipes and releases the key. Idempotent; always nil.

@@ -15,7 +15,7 @@ import (
 // releases it (its secrets are wiped).
 type RSAKey struct {
 	modulusLen int
-	res        resource[C.struct_oblivex_rsa_crt_key]
+	res        resource[*C.struct_oblivex_rsa_crt_key]
 }
 
 // NewRSAKey makes the key from its CRT parameters, each big-endian

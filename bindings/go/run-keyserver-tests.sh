@@ -9,12 +9,15 @@ build_dir=$1
 work_dir=$2
 cmake=${3:-cmake}
 soak=${4:-60s}
-if ! command -v go >/dev/null 2>&1; then
-    echo "keyserver: skipped, no Go toolchain (apt-get install golang-go; scripts/test-all does)"
+go_dir=$(cd "$(dirname "$0")" && pwd)
+. "$go_dir/find-go.sh"
+if ! find_go; then
+    echo "keyserver: skipped, no Go $go_minimum or later (go.mod's minimum; scripts/install-prerequisites installs one)"
     exit 77
 fi
 . "$(dirname "$0")/../install-prefix.sh"
 cd "$(dirname "$0")"
+go version
 go vet -tags oblivex_wrongkey ./cmd/... ./internal/...
 go test -count=1 ./internal/...
 go test -count=1 -timeout 300s -v ./cmd/oblivex-keyserver -args -soak="$soak"

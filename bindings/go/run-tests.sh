@@ -8,8 +8,10 @@ set -eu
 build_dir=$1
 work_dir=$2
 cmake=${3:-cmake}
-if ! command -v go >/dev/null 2>&1; then
-    echo "go_bindings: skipped, no Go toolchain (apt-get install golang-go; scripts/test-all does)"
+go_dir=$(cd "$(dirname "$0")" && pwd)
+. "$go_dir/find-go.sh"
+if ! find_go; then
+    echo "go_bindings: skipped, no Go $go_minimum or later (go.mod's minimum; scripts/install-prerequisites installs one)"
     exit 77
 fi
 . "$(dirname "$0")/../install-prefix.sh"

@@ -17,7 +17,7 @@ import (
 type KeyShare struct {
 	suite Suite
 	id    uint16
-	res   resource[C.struct_oblivex_key_share]
+	res   resource[*C.struct_oblivex_key_share]
 }
 
 func newKeyShare(suite Suite, p *C.struct_oblivex_key_share) *KeyShare {
@@ -95,7 +95,7 @@ type Commitments struct {
 	suite     Suite
 	threshold int
 	publicKey *PublicKey
-	res       resource[C.struct_oblivex_commitments]
+	res       resource[*C.struct_oblivex_commitments]
 }
 
 // newCommitments wraps a new handle (freeing it if its public key cannot
@@ -377,7 +377,7 @@ type ThresholdOPRFBatch struct {
 	count   int
 	quorum  []uint16
 	request []byte
-	res     resource[C.struct_oblivex_threshold_oprf_batch]
+	res     resource[*C.struct_oblivex_threshold_oprf_batch]
 }
 
 // Request is what to send to every server (the batch's own slice: do not

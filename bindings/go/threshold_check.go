@@ -8,13 +8,14 @@ import "C"
 // comes and finalizes with the first t that pass, instead of waiting for
 // every server.
 
-// thresholdCheck is a threshold batch's C check of one response.
-type thresholdCheck[T any] func(p *T, party C.uint16_t, response *C.uint8_t, responseLen C.size_t) C.oblivex_status
+// thresholdCheck is a threshold batch's C check of one response (P: the
+// batch's handle).
+type thresholdCheck[P any] func(p P, party C.uint16_t, response *C.uint8_t, responseLen C.size_t) C.oblivex_status
 
 // checkResponse runs a batch's C check on r with the live batch (shared
 // use: checks may run concurrently, never beside Finalize or Close).
-func checkResponse[T any](res *resource[T], r Response, run thresholdCheck[T]) error {
-	return res.use(func(p *T) error {
+func checkResponse[P comparable](res *resource[P], r Response, run thresholdCheck[P]) error {
+	return res.use(func(p P) error {
 		return check(run(p, C.uint16_t(r.Party), in(r.Elements), size(len(r.Elements))))
 	})
 }
