@@ -17,7 +17,7 @@ type metrics struct {
 	errors        *expvar.Map // refusals per HTTP status
 	latency       *expvar.Map // evaluate latencies: count per bucket "le_<µs>us", and "inf"
 	quotaRefusals *expvar.Int
-	coalesced     *expvar.Map // "batches" and "requests" of the coalescer
+	coalesced     *expvar.Map // "batches" and "requests" of the coalescer, and "splits" of refused batches
 	all           *expvar.Map
 }
 

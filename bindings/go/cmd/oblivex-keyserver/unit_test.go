@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -176,5 +177,54 @@ func TestStreamHeaderReservesNoBody(t *testing.T) {
 	}
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 1<<20 {
 		t.Fatalf("a header announcing %d bytes, and 100 sent: %d bytes allocated", announced, allocated)
+	}
+}
+
+// countingServer counts the library calls of the coalescer's server.
+type countingServer struct {
+	*oblivex.OPRFServer
+	calls atomic.Int64
+}
+
+func (s *countingServer) Evaluate(blinded []byte) ([]byte, error) {
+	s.calls.Add(1)
+	return s.OPRFServer.Evaluate(blinded)
+}
+
+// TestCoalescerPoisonedBatch: one invalid request in a batch of 64 fails
+// alone and the 63 others get their own answers, in about 2·log2(64)
+// library calls (bisection), not one call per request.
+func TestCoalescerPoisonedBatch(t *testing.T) {
+	suite := oblivex.SuiteRistretto255
+	server := &countingServer{OPRFServer: must(oblivex.GenerateOPRFServer(suite))}
+	defer server.Close()
+	m := newMetrics()
+	c := newCoalescer(server, time.Hour, 1024, 1, m)
+	defer c.close()
+	client := must(oblivex.NewOPRFClient(suite))
+	batch := make([]*job, 64)
+	requests := make([][]byte, len(batch))
+	for i := range batch {
+		requests[i] = must(client.Blind(inputsOf(fmt.Sprint("poisoned ", i), 1))).Request()
+		if i == 37 {
+			requests[i] = bytes.Repeat([]byte{0xff}, suite.ElementLen())
+		}
+		batch[i] = &job{blinded: requests[i], answer: make(chan answer, 1)}
+	}
+	c.run(batch)
+	for i, j := range batch {
+		a := <-j.answer
+		if i == 37 {
+			if !errors.Is(a.err, oblivex.ErrInvalidElement) {
+				t.Errorf("the invalid request: %v", a.err)
+			}
+			continue
+		}
+		if want := must(server.OPRFServer.Evaluate(requests[i])); a.err != nil || !bytes.Equal(a.evaluated, want) {
+			t.Errorf("request %d: %v, or another answer than its own", i, a.err)
+		}
+	}
+	if calls := server.calls.Load(); calls > 2*6+1 {
+		t.Errorf("%d library calls for a batch of 64 with one invalid request, want at most 13", calls)
 	}
 }
