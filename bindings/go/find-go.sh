@@ -33,3 +33,12 @@ find_go() {
     done
     return 1
 }
+
+# require_go NAME: find_go, or say why the test NAME is skipped and exit
+# with ctest's skip code.
+require_go() {
+    if ! find_go; then
+        echo "$1: skipped, no Go $go_minimum or later (go.mod's minimum; scripts/install-prerequisites installs one)"
+        exit 77
+    fi
+}

@@ -12,9 +12,10 @@ import (
 )
 
 // resource owns one C handle P (a pointer to an opaque C struct: the
-// struct itself, incomplete, cannot be a type argument): methods use it under a read lock (an
-// immutable handle) or the write lock (a handle a call changes), Close
-// frees it (wiping its secrets) under the write lock, once. A client
+// struct itself, incomplete, cannot be a type argument): methods use it
+// under a read lock (an immutable handle) or the write lock (a handle a
+// call changes), Close frees it (wiping its secrets) under the write
+// lock, once. A client
 // batch is also freed by the call that spends it (finish), after which it
 // reports ErrBatchUsed rather than ErrClosed.
 type resource[P comparable] struct {

@@ -11,10 +11,7 @@ cmake=${3:-cmake}
 soak=${4:-60s}
 go_dir=$(cd "$(dirname "$0")" && pwd)
 . "$go_dir/find-go.sh"
-if ! find_go; then
-    echo "keyserver: skipped, no Go $go_minimum or later (go.mod's minimum; scripts/install-prerequisites installs one)"
-    exit 77
-fi
+require_go keyserver
 . "$(dirname "$0")/../install-prefix.sh"
 cd "$(dirname "$0")"
 go version

@@ -10,10 +10,7 @@ work_dir=$2
 cmake=${3:-cmake}
 go_dir=$(cd "$(dirname "$0")" && pwd)
 . "$go_dir/find-go.sh"
-if ! find_go; then
-    echo "go_bindings: skipped, no Go $go_minimum or later (go.mod's minimum; scripts/install-prerequisites installs one)"
-    exit 77
-fi
+require_go go_bindings
 . "$(dirname "$0")/../install-prefix.sh"
 cd "$(dirname "$0")"
 unformatted=$(gofmt -l .)

@@ -28,7 +28,7 @@
 //! assert_eq!(results.as_slice(), [0x00, 0x04, 0x00, 0x00, 0x00, 81]);
 //! ```
 
-mod backend;
+pub(crate) mod backend;
 mod context;
 mod exp;
 mod fixed_window;

@@ -267,8 +267,7 @@ func (s *service) readRound(conn net.Conn, r *bufio.Reader, keys *suiteKeys) ([]
 		if uint64(n) > uint64(limit) {
 			return bodies, &refusal{status: http.StatusRequestEntityTooLarge, reason: fmt.Sprintf("more than %d elements", s.maxElements)}
 		}
-		s.streams.armRead(conn, s.bodyTimeout)
-		body, err := readBody(r, int(n))
+		body, err := s.readFrameBody(conn, r, int(n))
 		if err != nil {
 			return bodies, s.streamEnd(err)
 		}
@@ -277,11 +276,19 @@ func (s *service) readRound(conn net.Conn, r *bufio.Reader, keys *suiteKeys) ([]
 	return bodies, nil
 }
 
-// readBody reads a request's body of n bytes, its buffer growing with
-// what arrives: a header alone announces a length but reserves no memory
-// for it (a client announcing the largest request and sending nothing
-// holds only a small buffer, until the body timeout ends its stream).
-func readBody(r io.Reader, n int) ([]byte, error) {
+// readFrameBody reads a streamed request's body of n bytes. One buffered in
+// full is read into a buffer of its size. Otherwise the body timeout
+// bounds the wait, and the buffer grows with what arrives: a header alone
+// announces a length but reserves no memory for it (a client announcing
+// the largest request and sending nothing holds only a small buffer, until
+// the body timeout ends its stream).
+func (s *service) readFrameBody(conn net.Conn, r *bufio.Reader, n int) ([]byte, error) {
+	if r.Buffered() >= n {
+		body := make([]byte, n)
+		_, err := io.ReadFull(r, body)
+		return body, err
+	}
+	s.streams.armRead(conn, s.bodyTimeout)
 	var body bytes.Buffer
 	if _, err := io.CopyN(&body, r, int64(n)); err != nil {
 		return nil, err

@@ -23,6 +23,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::mp::backend::avx2::select::lane_mask_eq;
+
 /// Digits of an element.
 pub(super) const DIGITS: usize = 9;
 
@@ -109,28 +111,13 @@ fn bitselect(lanes: __m256i, a: __m256i, b: __m256i) -> __m256i {
 }
 
 /// The lanes of half `half` (0: elements 0–3) selected by the mask's bits,
-/// as all-ones or zero lanes ([`opaque`]).
+/// as all-ones or zero lanes hidden from the optimiser (`lane_mask_eq`).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn lanes_of_mask(mask: u8, half: usize) -> __m256i {
     let bits = _mm256_set_epi64x(8, 4, 2, 1);
     let shifted = i64::from(mask >> (4 * half));
-    opaque(_mm256_cmpeq_epi64(
-        _mm256_and_si256(_mm256_set1_epi64x(shifted), bits),
-        bits,
-    ))
-}
-
-/// `lanes`, through a register the compiler cannot see into, so that it
-/// cannot turn a secret lane mask back into a branch.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn opaque(mut lanes: __m256i) -> __m256i {
-    // SAFETY: an empty template; the register is only declared changed.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(ymm_reg) lanes, options(pure, nomem, nostack, preserves_flags));
-    }
-    lanes
+    lane_mask_eq(_mm256_and_si256(_mm256_set1_epi64x(shifted), bits), bits)
 }
 
 /// The mask of the lanes whose 64-bit value has its sign bit set.
@@ -415,8 +402,9 @@ impl Fe8 {
                 carry = _mm256_srli_epi64::<RADIX>(sum);
                 difference[i] = _mm256_and_si256(sum, mask);
             }
-            // All ones where the value is at least p (a secret lane mask).
-            let at_least_p = opaque(_mm256_sub_epi64(_mm256_setzero_si256(), carry));
+            // All ones where the value is at least p (the carry out is 1; a
+            // secret lane mask).
+            let at_least_p = lane_mask_eq(carry, _mm256_set1_epi64x(1));
             core::array::from_fn(|i| bitselect(at_least_p, difference[i], plain[i]))
         })
     }

@@ -21,7 +21,7 @@ mod columns;
 mod constants;
 mod cpu_table;
 mod reduce;
-mod select;
+pub(crate) mod select;
 mod tuning;
 
 use zeroize::Zeroize;

@@ -65,10 +65,12 @@ fn select_block<const N: usize>(
 
 /// All-ones in the lanes where `a == b`, zeros elsewhere, hidden from the
 /// optimiser: seen as a comparison, the mask could let LLVM turn the AND
-/// and OR into a VPMASKMOVQ, a load whose reach depends on a secret mask.
+/// and OR into a VPMASKMOVQ, a load whose reach depends on a secret mask,
+/// or a secret mask back into a branch (the lane engines' AVX2 field takes
+/// its secret lane masks from here too).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn lane_mask_eq(a: Digits, b: Digits) -> Digits {
+pub(crate) fn lane_mask_eq(a: Digits, b: Digits) -> Digits {
     let mut mask = _mm256_cmpeq_epi64(a, b);
     // SAFETY: an empty instruction sequence: `mask` is unchanged, only
     // hidden from the optimiser (no memory, stack or flags touched).
