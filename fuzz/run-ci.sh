@@ -8,6 +8,8 @@
 # assertions and overflow checks on (fuzz/Cargo.toml), so the limb and
 # carry bounds the arithmetic asserts are checked on every fuzzed input
 # while the dependencies run at release speed.
+# OBLIVEX_BACKEND, when set, chooses the backend the target runs on (skipped
+# when it is avx2 and the CPU has no AVX2).
 # A run starts from the committed seed corpus fuzz/corpus/<target> (read
 # only) and writes what it finds to <work-dir>; a crashing input is saved
 # there too and printed. Exit 77 (skipped) when cargo-fuzz is missing.
@@ -27,6 +29,10 @@ build)
     exec cargo fuzz build -O --sanitizer none --target-dir "$target_dir"
     ;;
 run)
+    if [ "${OBLIVEX_BACKEND:-}" = avx2 ] && ! grep -qw avx2 /proc/cpuinfo; then
+        echo "fuzz: skipped, OBLIVEX_BACKEND=avx2 and this CPU has no AVX2"
+        exit 77
+    fi
     work=$3
     target=$4
     seconds=${OBLIVEX_FUZZ_SECONDS:-$5}

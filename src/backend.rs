@@ -171,15 +171,21 @@ pub(crate) fn mulx_supported() -> bool {
     }
 }
 
-/// Whether the curves' 8-lane engines run: the `ifma` backend is selected
-/// (so the CPU has AVX-512F and AVX-512 IFMA, checked at selection, and
-/// `OBLIVEX_BACKEND=portable` turns them off, e.g. under valgrind) and the
-/// CPU also has AVX-512DQ (every CPU with IFMA so far does), whose 64-bit
-/// multiplication and lane masks the engines use. The exponentiation's
-/// IFMA arithmetic does not need it, hence a query of its own.
+/// The instruction set the curves' 8-lane engines run on, if any: AVX-512
+/// IFMA where the `ifma` backend is selected (so the CPU has AVX-512F and
+/// AVX-512 IFMA, checked at selection) and the CPU also has AVX-512DQ
+/// (every CPU with IFMA so far does), whose 64-bit multiplication and lane
+/// masks the engines use; AVX2 where the `avx2` backend is selected. The
+/// other backends (`mulx`, `portable`: e.g. under valgrind's AVX-512-free
+/// emulation) turn them off.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn lane_engines_selected() -> bool {
-    Backend::selected() == Ok(Backend::Ifma) && std::is_x86_feature_detected!("avx512dq")
+pub(crate) fn lane_set_selected() -> Option<crate::group::lanes::LaneSet> {
+    use crate::group::lanes::LaneSet;
+    match Backend::selected() {
+        Ok(Backend::Ifma) if std::is_x86_feature_detected!("avx512dq") => Some(LaneSet::Ifma),
+        Ok(Backend::Avx2) => Some(LaneSet::Avx2),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

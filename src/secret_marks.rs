@@ -19,22 +19,38 @@
 const MAKE_MEM_UNDEFINED: usize = 0x4d43_0001;
 #[cfg(target_arch = "x86_64")]
 const MAKE_MEM_DEFINED: usize = 0x4d43_0002;
+/// memcheck's `GET_VBITS` and `SET_VBITS` (+ 8 and + 9): a range's
+/// definedness bits, read into or written from a buffer.
+#[cfg(target_arch = "x86_64")]
+const GET_VBITS: usize = 0x4d43_0008;
+#[cfg(target_arch = "x86_64")]
+const SET_VBITS: usize = 0x4d43_0009;
 /// valgrind's core request `RUNNING_ON_VALGRIND` (`valgrind.h`).
 #[cfg(target_arch = "x86_64")]
 const RUNNING_ON_VALGRIND: usize = 0x1001;
 
-/// Sends a client request; returns valgrind's answer, or 0 natively.
+/// Sends a client request with two arguments; returns valgrind's answer,
+/// or 0 natively.
 #[cfg(target_arch = "x86_64")]
 fn client_request(request: usize, address: usize, len: usize) -> usize {
-    let args: [usize; 6] = [request, address, len, 0, 0, 0];
+    client_request3(request, address, len, 0)
+}
+
+/// [`client_request`] with a third argument (valgrind may write through a
+/// pointer given in one: `GET_VBITS`'s buffer).
+#[cfg(target_arch = "x86_64")]
+fn client_request3(request: usize, first: usize, second: usize, third: usize) -> usize {
+    let args: [usize; 6] = [request, first, second, third, 0, 0];
     let answer: usize;
     // SAFETY: natively the sequence rotates rdi by 3 + 13 + 61 + 51 = 128
     // bits (back to its value; declared clobbered anyway) and exchanges rbx
     // with itself; rdx receives the default result 0. Under valgrind it is
     // the client-request marker: valgrind reads `args` (through rax, a
-    // live local array) and writes rdx. No memory is written; the asm is
-    // not marked read-only so that the compiler reloads any value it
-    // cached in a register (the marks apply to memory).
+    // live local array) and writes rdx, and writes memory only where a
+    // request's argument says (`GET_VBITS`: the caller's buffer, which it
+    // owns); the asm is not marked read-only or memory-free, so the
+    // compiler assumes memory may change and reloads any value it cached
+    // in a register (the marks apply to memory).
     unsafe {
         core::arch::asm!(
             "rol rdi, 3",
@@ -95,6 +111,31 @@ pub(crate) fn classify<T: ?Sized>(value: &T) {
     );
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
+}
+
+/// Gives each byte of `to` the mark (secret or public) of the byte of
+/// `from` at the same position (equal lengths): where a value had to be
+/// declared public for a test the checker cannot see through, a copy of it
+/// becomes as secret again as a value it is known to go with.
+pub(crate) fn copy_marks(from: &[u8], to: &[u8]) {
+    assert_eq!(from.len(), to.len(), "marks copied between equal lengths");
+    #[cfg(target_arch = "x86_64")]
+    for (from, to) in from.chunks(64).zip(to.chunks(64)) {
+        let mut marks = [0u8; 64];
+        let marks = &mut marks[..from.len()];
+        client_request3(
+            GET_VBITS,
+            from.as_ptr() as usize,
+            marks.as_mut_ptr() as usize,
+            from.len(),
+        );
+        client_request3(
+            SET_VBITS,
+            to.as_ptr() as usize,
+            marks.as_ptr() as usize,
+            to.len(),
+        );
+    }
 }
 
 /// [`declassify`] of a `bool` computed from secrets, returned for use in

@@ -162,6 +162,9 @@ pub fn mul_by_key<G: PrimeOrderGroup>(
         let (head_out, tail_out) = out.split_at_mut((count - tail) * G::ELEMENT_LEN);
         let head = &batch.encoded[..head_out.len()];
         if Lanes::<G>::mul_by_key(cpu, key, head, batch.vectors(), head_out) {
+            // The evaluated elements are sent: public from here (as the
+            // one-at-a-time path's `mul_batch_encode` declares them).
+            crate::secret_marks::declassify(&*head_out);
             if tail > 0 {
                 G::mul_batch_encode(key, &batch.tail(tail).elements(), tail_out);
             }
@@ -318,6 +321,8 @@ pub fn hash_and_blind<G: PrimeOrderGroup>(
 ) -> Result<CheckedBatch<G>, Error> {
     if let Some(cpu) = Lanes::<G>::runs() {
         if let Some(vectors) = Lanes::<G>::hash_and_blind(cpu, inputs, dst, blinds, out) {
+            // The blinded elements are sent: public from here.
+            crate::secret_marks::declassify(&*out);
             let tail = Vec::new();
             return Ok(CheckedBatch::Lanes(LaneBatch {
                 vectors: vectors?,

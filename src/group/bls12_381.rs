@@ -258,7 +258,7 @@ mod engine {
         type Decoded = DecodedBatch;
 
         fn runs() -> Option<LaneCpu> {
-            LaneCpu::detect()
+            LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma)
         }
 
         /// Up to two elements past a multiple of 8: blst decodes, checks

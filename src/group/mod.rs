@@ -14,7 +14,7 @@ pub mod ffdhe;
 mod ffdhe_params;
 #[cfg(fuzzing)]
 pub mod fuzzing;
-mod lanes;
+pub(crate) mod lanes;
 mod msm;
 pub mod p256;
 pub mod ristretto255;

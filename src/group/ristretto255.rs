@@ -121,7 +121,7 @@ mod engine {
         type Decoded = DecodedBatch;
 
         fn runs() -> Option<LaneCpu> {
-            LaneCpu::detect()
+            LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma)
         }
 
         /// A vector of 8 lanes costs what about 2.9 elements cost on dalek
@@ -243,7 +243,7 @@ impl PrimeOrderGroup for Ristretto255 {
     /// 8 messages at a time (`lanes::sha512`) when the lane engines run.
     fn hash_each(messages: &[Vec<&[u8]>]) -> Vec<Zeroizing<Vec<u8>>> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(cpu) = LaneCpu::detect() {
+        if let Some(cpu) = LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma) {
             let digests = super::lanes::sha512::digest_each(cpu, &[], messages);
             return digests.iter().map(|d| Zeroizing::new(d.to_vec())).collect();
         }

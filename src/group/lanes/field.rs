@@ -1,20 +1,27 @@
-//! A field of 8 lanes, and what is written once for every such field: its
-//! [`LaneField`] impl, lane predicates and selections ([`lane_field!`]),
-//! batch inversion, and exponentiation chains run side by side. A new
-//! engine's field writes its arithmetic (`one`, `mul`, `square`, `invert`,
-//! `sub`, `neg`, `canonical`) and invokes the macro; the rest of this file
-//! is then its own.
+//! A field of 8 lanes ([`LaneField`], what the exponentiation chains and
+//! the batch inversion of `chains.rs` need), and what is written once for
+//! every AVX-512 field: its [`LaneField`] impl, lane predicates and
+//! selections ([`lane_field!`]). A new AVX-512 engine's field writes its
+//! arithmetic (`one`, `mul`, `square`, `invert`, `sub`, `neg`,
+//! `canonical`) and invokes the macro; the rest of this file is then its
+//! own.
 
-use super::toolkit::{wipe, PlainLimbs};
+use super::toolkit::PlainLimbs;
 
-/// 8 field elements per vector, as [`invert_all`] and the exponentiation
-/// chains need them.
+/// 8 field elements per vector, as the batch inversion and the
+/// exponentiation chains (`chains.rs`) need them.
 pub(crate) trait LaneField: PlainLimbs {
+    /// The instruction set the field is written for (`ifma::Set` or
+    /// `avx2::Set`): a chain compiled for one set takes only its own set's
+    /// fields.
+    type Set;
+
     /// 1 in every lane.
     ///
     /// # Safety
     ///
-    /// The CPU has AVX-512F, DQ and IFMA (every method here).
+    /// The CPU has the instruction set the field is written for (every
+    /// method here): AVX-512F, DQ and IFMA, or AVX2.
     unsafe fn one_lanes() -> Self;
     /// `self · other`.
     ///
@@ -36,125 +43,6 @@ pub(crate) trait LaneField: PlainLimbs {
     unsafe fn inverse(&self) -> Self;
 }
 
-/// `x_i^(2^k)` for each of `N` vectors, their squarings interleaved: the
-/// engines' exponentiations (square roots) run `N` chains side by side,
-/// because one chain of dependent squarings waits on the multiplier's
-/// latency, and two interleaved take about two thirds of the time of two
-/// in turn (measured here: 1.5x).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn square_times_each<F: LaneField, const N: usize>(x: &[F; N], k: u32) -> [F; N] {
-    let mut x = *x;
-    square_in_place_each(&mut x, k);
-    x
-}
-
-/// [`square_times_each`] in place: element by element, not `[F; N]::map`,
-/// whose new array a slow field's out-of-line squarings would have copied
-/// back at every step.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn square_in_place_each<F: LaneField, const N: usize>(x: &mut [F; N], k: u32) {
-    for _ in 0..k {
-        for element in x.iter_mut() {
-            // SAFETY: this function's target features.
-            *element = unsafe { element.squared() };
-        }
-    }
-}
-
-/// `x_i · y_i` for each of `N` vectors (see [`square_times_each`]).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn times_each<F: LaneField, const N: usize>(x: &[F; N], y: &[F; N]) -> [F; N] {
-    // SAFETY: this function's target features.
-    core::array::from_fn(|i| unsafe { x[i].times(&y[i]) })
-}
-
-/// `x_i^e` for each of `N` vectors and a public exponent `e` (big-endian
-/// bytes), by sliding windows of up to 5 bits: the odd powers `x^1 ..
-/// x^31` (one squaring and 15 multiplications), then a squaring per bit
-/// and one multiplication per window (about one per 6 bits; fixed 4-bit
-/// windows took one per 4), the `N` chains side by side (see
-/// [`square_times_each`]). For fields without a shorter addition chain (a
-/// generic prime's square roots and inverses). The windows are the
-/// exponent's, so public; the powers may be secret and are wiped.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn pow_each<F: LaneField, const N: usize>(x: &[F; N], exponent: &[u8]) -> [F; N] {
-    const WIDTH: usize = 5;
-    let bits: Vec<bool> = exponent
-        .iter()
-        .flat_map(|byte| (0..8).rev().map(move |i| (byte >> i) & 1 == 1))
-        .collect();
-    let mut squared = square_times_each(x, 1);
-    // odd[i] = x^(2i + 1).
-    let mut odd = Vec::with_capacity(1 << (WIDTH - 1));
-    odd.push(*x);
-    for i in 1..1 << (WIDTH - 1) {
-        let next = times_each(&odd[i - 1], &squared);
-        odd.push(next);
-    }
-    // SAFETY: this function's target features.
-    let mut acc = [unsafe { F::one_lanes() }; N];
-    // Whether acc still holds 1 (public: the exponent's leading zeros).
-    let mut started = false;
-    let mut i = 0;
-    while i < bits.len() {
-        if !bits[i] {
-            if started {
-                square_in_place_each(&mut acc, 1);
-            }
-            i += 1;
-            continue;
-        }
-        // The longest window of at most WIDTH bits from i ending in a 1.
-        let mut end = (i + WIDTH).min(bits.len());
-        while !bits[end - 1] {
-            end -= 1;
-        }
-        let value = bits[i..end].iter().fold(0, |v, &b| 2 * v + usize::from(b));
-        let power = &odd[value / 2];
-        if started {
-            square_in_place_each(&mut acc, (end - i) as u32);
-            acc = times_each(&acc, power);
-        } else {
-            acc = *power;
-            started = true;
-        }
-        i = end;
-    }
-    wipe(&mut odd);
-    wipe(core::slice::from_mut(&mut squared));
-    acc
-}
-
-/// Replaces every element by its inverse with one inversion (Montgomery's
-/// trick, lane by lane: 3 multiplications per element); every lane of
-/// every element must be non-zero. The partial products are wiped (the
-/// elements may be secret).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
-    // prefix[i]: the product of the elements before i.
-    let mut prefix = Vec::with_capacity(values.len());
-    // SAFETY: this function's target features (here and below).
-    let mut product = unsafe { F::one_lanes() };
-    for v in values.iter() {
-        prefix.push(product);
-        // SAFETY: as above.
-        product = unsafe { product.times(v) };
-    }
-    // The inverse of values[..i + 1] at step i.
-    // SAFETY: as above.
-    let mut inverse = unsafe { product.inverse() };
-    for (v, before) in values.iter_mut().zip(&prefix).rev() {
-        // SAFETY: as above.
-        let (next, inverted) = unsafe { (inverse.times(v), inverse.times(before)) };
-        *v = inverted;
-        inverse = next;
-    }
-    wipe(&mut prefix);
-}
-
 /// Writes, once for every lane field `$field` (a tuple struct of limb
 /// vectors with inherent `one`, `mul`, `square` and `invert`, `sub`, `neg`,
 /// and `canonical()`, its limbs reduced below p, under the `$canonical`
@@ -164,6 +52,8 @@ pub(crate) fn invert_all<F: LaneField>(values: &mut [F]) {
 macro_rules! lane_field {
     ($field:ident, $canonical:literal) => {
         impl $crate::group::lanes::field::LaneField for $field {
+            type Set = $crate::group::lanes::ifma::Set;
+
             unsafe fn one_lanes() -> $field {
                 // SAFETY: the caller's CPU has the features (trait contract).
                 unsafe { $field::one() }
@@ -188,7 +78,7 @@ macro_rules! lane_field {
             /// Lanes whose value is zero modulo p.
             #[inline]
             #[target_feature(enable = $canonical)]
-            pub(super) fn is_zero(&self) -> core::arch::x86_64::__mmask8 {
+            pub(crate) fn is_zero(&self) -> core::arch::x86_64::__mmask8 {
                 use core::arch::x86_64::*;
                 let any = self
                     .canonical()
@@ -202,7 +92,7 @@ macro_rules! lane_field {
             /// Lanes where `self ≡ other`.
             #[inline]
             #[target_feature(enable = $canonical)]
-            pub(super) fn equals(&self, other: &$field) -> core::arch::x86_64::__mmask8 {
+            pub(crate) fn equals(&self, other: &$field) -> core::arch::x86_64::__mmask8 {
                 self.sub(other).is_zero()
             }
 
@@ -210,7 +100,7 @@ macro_rules! lane_field {
             /// the mask may be secret, `toolkit::opaque_lanes`).
             #[inline]
             #[target_feature(enable = "avx512f,avx512dq")]
-            pub(super) fn select(
+            pub(crate) fn select(
                 &self,
                 other: &$field,
                 mask: core::arch::x86_64::__mmask8,
@@ -229,7 +119,7 @@ macro_rules! lane_field {
             )]
             #[inline]
             #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-            pub(super) fn square_times(&self, k: u32) -> $field {
+            pub(crate) fn square_times(&self, k: u32) -> $field {
                 let mut x = *self;
                 for _ in 0..k {
                     x = x.square();
@@ -240,7 +130,7 @@ macro_rules! lane_field {
             /// `−self` in the lanes of `mask`.
             #[inline]
             #[target_feature(enable = "avx512f,avx512dq")]
-            pub(super) fn negate_where(&self, mask: core::arch::x86_64::__mmask8) -> $field {
+            pub(crate) fn negate_where(&self, mask: core::arch::x86_64::__mmask8) -> $field {
                 self.select(&self.neg(), mask)
             }
         }

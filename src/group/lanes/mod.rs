@@ -1,12 +1,19 @@
 //! The 8-lane engines: group arithmetic on 8 elements at once, one per
-//! 64-bit lane of an AVX-512 register, radix 2^52 with IFMA's multiply-adds
-//! (the word-sliced layout of the `mp` engine), for the batch operations
-//! where a general-purpose crate's one-element-at-a-time API is the
-//! bottleneck.
+//! 64-bit lane of an AVX-512 register (radix 2^52 with IFMA's
+//! multiply-adds, the word-sliced layout of the `mp` engine) or of two AVX2
+//! registers (radix 2^29), for the batch operations where a
+//! general-purpose crate's one-element-at-a-time API is the bottleneck.
 //!
 //! - [`engine`]: what an engine provides ([`LaneEngine`]), and
 //!   [`NoLanes`] for a group without one;
-//! - [`cpu`]: when the engines may run ([`LaneCpu`]);
+//! - [`cpu`]: when the engines may run, and on which instruction set
+//!   ([`LaneCpu`], [`LaneSet`]);
+//! - `ifma` and `avx2`: the code compiled once per instruction set. An
+//!   engine written for both (P-256's) is one source whose functions are
+//!   marked `#[lane_features]` (`macros/`); each of these modules
+//!   includes the files and gives the mark its target features. So do the
+//!   batch inversion and exponentiation chains (`chains.rs`) and the table
+//!   scan (`scan.rs`);
 //! - `toolkit`: what the engines share (digits in lanes, the masked table
 //!   scan, passes, decoding in pairs, wiping);
 //! - `field`: a field of 8 lanes ([`field::LaneField`]) and what is
@@ -21,11 +28,15 @@
 //! once per operation, for every group alike, in `group::batch`.
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
 pub mod bls12_381;
 pub mod cpu;
 pub mod engine;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod field;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod montgomery;
 #[cfg(target_arch = "x86_64")]
@@ -37,5 +48,5 @@ pub(crate) mod sha512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod toolkit;
 
-pub use cpu::LaneCpu;
+pub use cpu::{LaneCpu, LaneSet};
 pub use engine::{LaneEngine, NoLanes};

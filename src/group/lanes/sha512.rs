@@ -309,7 +309,7 @@ mod tests {
                 vec![x, &[][..], y]
             })
             .collect();
-        let Some(cpu) = LaneCpu::detect() else {
+        let Some(cpu) = LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma) else {
             eprintln!("skipped: the IFMA engine is not selected");
             return;
         };
@@ -335,7 +335,7 @@ mod tests {
     fn expansions_match_expand_message_xmd() {
         let messages = messages();
         let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
-        let Some(cpu) = LaneCpu::detect() else {
+        let Some(cpu) = LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma) else {
             eprintln!("skipped: the IFMA engine is not selected");
             return;
         };

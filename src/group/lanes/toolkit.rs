@@ -1,7 +1,8 @@
 //! What the 8-lane engines share beyond their fields (`field.rs`): the
 //! lane count, the wiping of buffers of limb vectors that may hold
-//! secrets, the scalars' digits in lanes, the masked table scan, decoding
-//! in pairs, and the passes a batch is cut into.
+//! secrets, the scalars' digits in lanes, what a table scan (`scan.rs`)
+//! needs of points and digits, decoding in pairs, the passes a batch is cut
+//! into, and AVX-512's secret lane choices.
 
 use core::arch::x86_64::*;
 
@@ -17,8 +18,9 @@ pub(crate) const LANES: usize = 8;
 ///
 /// # Safety
 ///
-/// An implementor must consist of `__m512i` values only (directly or in
-/// arrays and structs of them), with no padding.
+/// An implementor must consist of limb vectors of one kind only
+/// (`__m512i` or `__m256i`, directly or in arrays and structs of them),
+/// with no padding.
 pub(crate) unsafe trait PlainLimbs: Copy {}
 
 // SAFETY: an array of limb-vector types is limb vectors, without padding.
@@ -26,6 +28,9 @@ unsafe impl<T: PlainLimbs, const N: usize> PlainLimbs for [T; N] {}
 
 // SAFETY: one limb vector.
 unsafe impl PlainLimbs for __m512i {}
+
+// SAFETY: one limb vector (the AVX2 engines').
+unsafe impl PlainLimbs for __m256i {}
 
 /// Overwrites the values of `values` with zero bytes (volatile writes, as
 /// `zeroize` does): vectors of field elements that may be secret.
@@ -47,9 +52,10 @@ pub(crate) fn broadcast_digits(scalar: &[u8], bits: usize) -> Zeroizing<Vec<[i64
 
 /// The signed digits of up to 8 scalars below `2^bits` (`bits ≤ 256`),
 /// lane `i` holding those of `scalars[i]` (lanes past the scalars: zero),
-/// wiped on drop: `straus::signed_digits`'s recoding, one vector operation
-/// per step for the 8 lanes (a client recodes two scalars per element).
-#[target_feature(enable = "avx512f")]
+/// wiped on drop: `straus::signed_digits`'s recoding, the 8 lanes side by
+/// side in plain integer arithmetic (no branch, no index on a digit), so
+/// one function serves every instruction set (a recoding costs about a
+/// thousandth of the scalar multiplication that reads it).
 pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
     scalars: &[S],
     bits: usize,
@@ -64,21 +70,14 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
         }
     }
     let mut digits = Zeroizing::new(vec![[0i64; LANES]; digit_count(bits)]);
-    let (fifteen, eight) = (_mm512_set1_epi64(15), _mm512_set1_epi64(8));
-    let mut carry = _mm512_setzero_si512();
+    let mut carry = Zeroizing::new([0i64; LANES]);
     for (j, digit) in digits.iter_mut().enumerate() {
-        // SAFETY: `words[j / 16]` (`j < 65`) is 8 initialized u64s.
-        let word = unsafe { _mm512_loadu_si512(words[j / 16].as_ptr().cast()) };
-        let shift = _mm_cvtsi64_si128(4 * (j % 16) as i64);
-        let nibble = _mm512_add_epi64(
-            _mm512_and_si512(_mm512_srl_epi64(word, shift), fifteen),
-            carry,
-        );
-        // carry = 1 iff nibble >= 8 (nibble is in [0, 16]).
-        carry = _mm512_srai_epi64::<4>(_mm512_add_epi64(nibble, eight));
-        let signed = _mm512_sub_epi64(nibble, _mm512_slli_epi64::<4>(carry));
-        // SAFETY: `digit` is 8 i64s, room for the vector.
-        unsafe { _mm512_storeu_si512(digit.as_mut_ptr().cast(), signed) };
+        for lane in 0..LANES {
+            let nibble = ((words[j / 16][lane] >> (4 * (j % 16))) & 15) as i64 + carry[lane];
+            // carry = 1 iff nibble >= 8 (nibble is in [0, 16]).
+            carry[lane] = (nibble + 8) >> 4;
+            digit[lane] = nibble - (carry[lane] << 4);
+        }
     }
     digits
 }
@@ -147,30 +146,63 @@ pub(crate) fn in_pairs<'a, T: 'a>(
     })
 }
 
-/// Points of 8 lanes a table scan can choose among: limb vectors only (the
-/// scan blends them vector by vector), and lane negations.
+/// Points of 8 lanes a table scan (`scan.rs`) can choose among: limb
+/// vectors only, lane choices and lane negations.
 pub(crate) trait LanePoints: PlainLimbs {
+    /// The instruction set the points are written for (`ifma::Set` or
+    /// `avx2::Set`): a table scan compiled for one set takes only its own
+    /// set's points.
+    type Set;
+
+    /// `other` in the lanes of `mask`, `self` elsewhere (the mask may be
+    /// secret: chosen bit by bit).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the points' instruction set (every method here).
+    unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self;
+
     /// `−self` in the lanes of `mask`.
     ///
     /// # Safety
     ///
-    /// The CPU has AVX-512F and DQ.
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self;
+    /// As [`LanePoints::chosen_where`].
+    unsafe fn negated_where(&self, mask: u8) -> Self;
 }
 
-/// The limb vectors of `value`.
-pub(super) fn vectors_of<T: PlainLimbs>(value: &T) -> &[__m512i] {
-    let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
-    // SAFETY: `T` is limb vectors only, without padding (`PlainLimbs`), so
-    // aligned for them and exactly `len` of them.
-    unsafe { core::slice::from_raw_parts((value as *const T).cast(), len) }
+/// The lanes a table scan keeps for one vector of signed digits
+/// (`[-8, 8]`): `hits[k]`, where `|d| = k + 1`; where `d < 0`; where `d =
+/// 0`. Each instruction set makes them with its own vector comparisons
+/// (`digit_masks` of the `ifma` and `avx2` modules).
+pub(crate) struct DigitMasks {
+    pub(crate) hits: [u8; 8],
+    pub(crate) negative: u8,
+    pub(crate) zero: u8,
 }
 
-/// As [`vectors_of`], writable.
-pub(super) fn vectors_of_mut<T: PlainLimbs>(value: &mut T) -> &mut [__m512i] {
+/// `other` in the lanes of `mask`, `self` elsewhere, for AVX-512 points
+/// made of `__m512i` limbs only: every vector read whole and chosen bit by
+/// bit ([`bitselect`] under [`opaque_lanes`]), so a secret mask selects no
+/// memory.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn blend_where<T: PlainLimbs>(value: &T, other: &T, mask: u8) -> T {
+    let keep = opaque_lanes(mask);
+    let mut chosen = *value;
     let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
-    // SAFETY: as in `vectors_of`; every bit pattern is a valid limb vector.
-    unsafe { core::slice::from_raw_parts_mut((value as *mut T).cast(), len) }
+    // SAFETY: an AVX-512 point is `__m512i` limbs only, without padding
+    // (`PlainLimbs`, as the callers' impls state), so both are `len`
+    // aligned vectors, and any bits are a valid vector.
+    let (chosen_limbs, other_limbs) = unsafe {
+        (
+            core::slice::from_raw_parts_mut((&mut chosen as *mut T).cast::<__m512i>(), len),
+            core::slice::from_raw_parts((other as *const T).cast::<__m512i>(), len),
+        )
+    };
+    for (c, o) in chosen_limbs.iter_mut().zip(other_limbs) {
+        *c = bitselect(keep, *o, *c);
+    }
+    chosen
 }
 
 /// All-ones in the lanes of `mask`, zeros elsewhere, as a vector the
@@ -192,43 +224,28 @@ pub(crate) fn opaque_lanes(mask: __mmask8) -> __m512i {
     lanes
 }
 
+/// All ones if bit `lane` of `mask` is set, else zero, made through a
+/// value the optimiser cannot see: the engines' per-lane bytes chosen by a
+/// secret mask (an encoding's prefix, an identity's zeroed coordinates) are
+/// masked arithmetic, where a mask the compiler could follow became a
+/// branch (valgrind's check caught one in `coordinates.rs`).
+#[inline]
+pub(crate) fn lane_byte_mask(mask: u8, lane: usize) -> u8 {
+    let mut bit = (mask >> lane) & 1;
+    // SAFETY: an empty instruction sequence: `bit` is unchanged, only
+    // hidden from the optimiser (no memory, stack or flags touched).
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg_byte) bit, options(pure, nomem, nostack, preserves_flags));
+    }
+    0u8.wrapping_sub(bit)
+}
+
 /// `a` in the bits set in `lanes` (from [`opaque_lanes`]), `b` elsewhere.
 #[inline]
 #[target_feature(enable = "avx512f")]
 pub(crate) fn bitselect(lanes: __m512i, a: __m512i, b: __m512i) -> __m512i {
     // 0xca: lanes ? a : b, bit by bit.
     _mm512_ternarylogic_epi64::<0xca>(lanes, a, b)
-}
-
-/// Per lane, `|d|·P` from the table (`empty` for 0), negated where `d <
-/// 0`, and the lanes where `d = 0`: every entry is read whole and kept, bit
-/// by bit, under the lanes where the digit matches ([`bitselect`]).
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) fn select<T: LanePoints>(
-    table: &[T; 8],
-    empty: T,
-    digits: &[i64; LANES],
-) -> (T, __mmask8) {
-    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
-    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
-    #[cfg(feature = "ct-planted-leak")]
-    crate::planted_leak::table_index(table, (digits[0].unsigned_abs() % 8) as usize);
-    let magnitude = _mm512_abs_epi64(d);
-    let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
-    let zero = _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512());
-    let mut chosen = empty;
-    for (k, entry) in table.iter().enumerate() {
-        let hit = _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1));
-        let keep = opaque_lanes(hit);
-        for (c, e) in vectors_of_mut(&mut chosen)
-            .iter_mut()
-            .zip(vectors_of(entry))
-        {
-            *c = bitselect(keep, *e, *c);
-        }
-    }
-    // SAFETY: this function's target features.
-    (unsafe { chosen.negated_where(negative) }, zero)
 }
 
 #[cfg(test)]
@@ -264,10 +281,6 @@ mod tests {
 
     #[test]
     fn per_lane_digits_are_each_scalars_signed_digits() {
-        if !std::is_x86_feature_detected!("avx512f") {
-            eprintln!("skipped: no AVX-512F");
-            return;
-        }
         let mut scalars: Vec<[u8; 32]> = vec![[0xff; 32], [0x88; 32], [0x77; 32], [0; 32]];
         scalars
             .extend((1u8..4).map(|i| core::array::from_fn(|j| (j as u8).wrapping_mul(0x3b) ^ i)));
@@ -279,8 +292,7 @@ mod tests {
                     *byte &= (0xffu32 >> (8 * (i + 1)).saturating_sub(bits).min(8)) as u8;
                 }
             }
-            // SAFETY: the CPU has AVX-512F (tested above).
-            let lanes = unsafe { per_lane_digits(&masked, bits) };
+            let lanes = per_lane_digits(&masked, bits);
             for (lane, scalar) in masked.iter().enumerate() {
                 let alone = signed_digits(scalar, bits);
                 assert_eq!(lanes.len(), alone.len());

@@ -162,7 +162,16 @@ impl Projective8 {
 }
 
 impl LanePoints for Projective8 {
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+    type Set = crate::group::lanes::ifma::Set;
+
+    #[inline]
+    unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { crate::group::lanes::toolkit::blend_where(self, other, mask) }
+    }
+
+    #[inline]
+    unsafe fn negated_where(&self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }

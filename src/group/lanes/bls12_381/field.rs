@@ -8,7 +8,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::lanes::field::{lane_field, pow_each};
+use crate::group::lanes::field::lane_field;
+use crate::group::lanes::ifma::chains::pow_each;
 use crate::group::lanes::montgomery::{self, Modulus};
 use crate::group::lanes::toolkit::PlainLimbs;
 

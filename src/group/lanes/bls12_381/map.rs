@@ -12,7 +12,7 @@
 
 use super::field::{splat, Fp8, LIMBS};
 use super::point::Jacobian8;
-use crate::group::lanes::field::pow_each;
+use crate::group::lanes::ifma::chains::pow_each;
 use crate::group::lanes::montgomery::{limbs_of_be, slice};
 use crate::group::lanes::toolkit::LANES;
 

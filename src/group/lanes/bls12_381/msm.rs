@@ -3,7 +3,7 @@
 //! client's check of an answer, a VOPRF proof's composites), 8 points per
 //! vector: point `i` runs in lane `i mod 8` of slot `i / 8`, each lane
 //! accumulates its share by Straus's method with signed radix-16 digits
-//! (the table scan of `toolkit::select`), and the lanes are added at the
+//! (the table scan of `scan::select`), and the lanes are added at the
 //! end.
 //!
 //! The points may come from a malicious server, which could choose them
@@ -24,8 +24,9 @@ use super::complete::Projective8;
 use super::field::{Fp8, LIMBS};
 use super::point::Affine8;
 use super::scalar_mul::decode_vector;
+use crate::group::lanes::ifma::scan::select;
 use crate::group::lanes::montgomery::{be_of_limbs, unslice};
-use crate::group::lanes::toolkit::{opaque_lanes, per_lane_digits, select, wipe, LANES};
+use crate::group::lanes::toolkit::{opaque_lanes, per_lane_digits, wipe, LANES};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 24 KiB per

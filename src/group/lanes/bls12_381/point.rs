@@ -124,7 +124,16 @@ impl Affine8 {
 }
 
 impl LanePoints for Affine8 {
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+    type Set = crate::group::lanes::ifma::Set;
+
+    #[inline]
+    unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { crate::group::lanes::toolkit::blend_where(self, other, mask) }
+    }
+
+    #[inline]
+    unsafe fn negated_where(&self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }

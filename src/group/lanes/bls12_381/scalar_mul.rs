@@ -23,7 +23,7 @@
 //! masks; each coefficient's signed radix-16 digits (`[-8, 8]`,
 //! `toolkit::per_lane_digits`) are read in a fixed order and become lane
 //! masks by vector comparisons that scan every entry of the table
-//! (`toolkit::select`); whether the running sum or the selected entry is
+//! (`scan::select`); whether the running sum or the selected entry is
 //! the identity is a lane mask too, applied by blends; the instruction
 //! stream depends only on the number of elements. The received elements,
 //! their multiples by u and their encodings are public; the unblinded
@@ -75,9 +75,10 @@ use super::decompose::{split, split_by_u, split_each, HALF_BITS, QUARTER_BITS};
 use super::field::Fp8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{affine_of, Affine8, Jacobian8};
-use crate::group::lanes::field::invert_all;
+use crate::group::lanes::ifma::chains::invert_all;
+use crate::group::lanes::ifma::scan::select;
 use crate::group::lanes::toolkit::{
-    broadcast_digits, lanes_of, passes, per_lane_digits, select, wipe, PlainLimbs, LANES,
+    broadcast_digits, lanes_of, passes, per_lane_digits, wipe, PlainLimbs, LANES,
 };
 use zeroize::Zeroizing;
 

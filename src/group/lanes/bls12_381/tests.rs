@@ -14,7 +14,7 @@ use super::point::{Affine8, Jacobian8};
 use super::scalar_mul::{self, Kept};
 use crate::group::batch::{self, ReceivedBatch};
 use crate::group::bls12_381::{Fr, G1};
-use crate::group::lanes::field::invert_all;
+use crate::group::lanes::ifma::chains::invert_all;
 use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
 use crate::group::lanes::toolkit::LANES;
 use crate::group::straus::signed_digits;
@@ -35,7 +35,7 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
 }
 
 fn supported() -> bool {
-    crate::group::lanes::LaneCpu::detect().is_some()
+    crate::group::lanes::LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).is_some()
 }
 
 fn p() -> BigUint {

@@ -38,7 +38,7 @@ fn generator() -> Affine8 {
 #[test]
 #[ignore = "prints cycle counts"]
 fn print_cycle_counts() {
-    if crate::group::lanes::LaneCpu::detect().is_none() {
+    if crate::group::lanes::LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).is_none() {
         return;
     }
     const K: u64 = 1000;

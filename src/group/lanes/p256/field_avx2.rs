@@ -23,6 +23,9 @@
 
 use core::arch::x86_64::*;
 
+use super::radix::{be_of_digits, digits_of_be};
+use crate::group::lanes::field::LaneField;
+use crate::group::lanes::toolkit::{PlainLimbs, LANES};
 use crate::mp::backend::avx2::select::lane_mask_eq;
 
 /// Digits of an element.
@@ -40,7 +43,8 @@ pub(super) const TOP_DIGIT_BOUND: i64 = 1 << 25;
 /// `2^29 − 1`.
 const DIGIT_MASK: i64 = (1 << RADIX) - 1;
 
-/// p in radix 2^29.
+/// p in radix 2^29 (what the tests check the other constants against).
+#[cfg(test)]
 pub(super) const P: [u32; DIGITS] = [
     0x1fffffff, 0x1fffffff, 0x1fffffff, 0x000001ff, 0x00000000, 0x00000000, 0x00040000, 0x1fe00000,
     0x00ffffff,
@@ -74,6 +78,31 @@ const R_SQUARED: [u32; DIGITS] = [
     0x00000013,
 ];
 
+/// `b` of the curve equation, in Montgomery form.
+pub(crate) const B: [u32; DIGITS] = [
+    0x1897bbfb, 0x1cdf6229, 0x018486c4, 0x01732821, 0x1dad59e0, 0x0abf7212, 0x1a06d110, 0x17721d20,
+    0x008600c3,
+];
+
+/// RFC 9380's `Z = −10` for P-256, in Montgomery form.
+pub(crate) const Z: [u32; DIGITS] = [
+    0x1ffffebf, 0x1fffffff, 0x1fffffff, 0x000281ff, 0x00000000, 0x00000000, 0x05040000, 0x17e00000,
+    0x00fffffe,
+];
+
+/// `sqrt(−Z) = sqrt(10)` (`c2` of `sqrt_ratio` for p ≡ 3 mod 4), in
+/// Montgomery form.
+pub(crate) const SQRT_MINUS_Z: [u32; DIGITS] = [
+    0x1432bfb2, 0x1d38ee98, 0x0e7b850f, 0x02b5ac8f, 0x1fdcf080, 0x08f9ea8d, 0x01ec89e4, 0x1a8aa3cc,
+    0x000a3a4d,
+];
+
+/// `2^256 mod p`, in Montgomery form.
+pub(crate) const TWO_POW_256: [u32; DIGITS] = [
+    0x00000060, 0x00000000, 0x1ffff800, 0x1ffeffff, 0x1ffdffff, 0x1fffffff, 0x1effffff, 0x13ffffff,
+    0x00000000,
+];
+
 /// `R mod p`: 1 in Montgomery form.
 const ONE: [u32; DIGITS] = [
     0x00000020, 0x00000000, 0x00000000, 0x1fffc000, 0x1fffffff, 0x1fffffff, 0x1f7fffff, 0x03ffffff,
@@ -86,7 +115,10 @@ type Half = [__m256i; DIGITS];
 
 /// 8 elements of GF(p) in Montgomery form: elements 0–3, then 4–7.
 #[derive(Clone, Copy)]
-pub(super) struct Fe8(pub(super) [Half; 2]);
+pub(crate) struct Fe8([Half; 2]);
+
+// SAFETY: eighteen `__m256i`, nothing else.
+unsafe impl PlainLimbs for Fe8 {}
 
 /// Nine digits broadcast to the 4 lanes of a half.
 #[inline]
@@ -98,7 +130,7 @@ fn broadcast(digits: [u32; DIGITS]) -> Half {
 /// A constant already in Montgomery form, in all 8 lanes.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn splat(digits: [u32; DIGITS]) -> Fe8 {
+pub(crate) fn splat(digits: [u32; DIGITS]) -> Fe8 {
     let half = broadcast(digits);
     Fe8([half, half])
 }
@@ -197,23 +229,79 @@ impl Fe8 {
     /// 0 in every lane.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn zero() -> Fe8 {
+    pub(crate) fn zero() -> Fe8 {
         Fe8([[_mm256_setzero_si256(); DIGITS]; 2])
     }
 
     /// 1 in every lane.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn one() -> Fe8 {
+    pub(crate) fn one() -> Fe8 {
         splat(ONE)
     }
 
     /// The elements of plain (not Montgomery) values given as digits below
-    /// 2^29 with a value below p (e.g. decoded bytes).
+    /// 2^29 with a value below 2^256 (e.g. decoded bytes).
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn from_canonical_digits(digits: [Half; 2]) -> Fe8 {
+    fn from_canonical_digits(digits: [Half; 2]) -> Fe8 {
         Fe8(digits).mul(&splat(R_SQUARED))
+    }
+
+    /// The elements of 8 plain (not Montgomery) values given as 32
+    /// big-endian bytes each, below 2^256 (a decoded coordinate, part of a
+    /// hashed string).
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn from_be_bytes_each(bytes: &[[u8; 32]; LANES]) -> Fe8 {
+        let digits: [[u64; DIGITS]; LANES] = bytes.map(|b| digits_of_be(&b, RADIX as usize));
+        let halves = core::array::from_fn(|h| {
+            core::array::from_fn(|i| {
+                let lane = |j: usize| digits[4 * h + j][i] as i64;
+                _mm256_set_epi64x(lane(3), lane(2), lane(1), lane(0))
+            })
+        });
+        Fe8::from_canonical_digits(halves)
+    }
+
+    /// The canonical plain values (`< p`) of the 8 lanes as 32 big-endian
+    /// bytes each (secret where the element is: the caller wipes them).
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn be_bytes_each(&self) -> [[u8; 32]; LANES] {
+        let mut digits = [[0u64; DIGITS]; LANES];
+        for (h, half) in self.canonical().iter().enumerate() {
+            for (i, digit) in half.iter().enumerate() {
+                let mut lanes = [0u64; 4];
+                // SAFETY: 4 u64 are 32 bytes; unaligned store.
+                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *digit) };
+                for (j, lane) in lanes.iter().enumerate() {
+                    digits[4 * h + j][i] = *lane;
+                }
+                zeroize::Zeroize::zeroize(&mut lanes);
+            }
+        }
+        let bytes = digits.map(|d| be_of_digits(&d, RADIX as usize));
+        zeroize::Zeroize::zeroize(&mut digits);
+        bytes
+    }
+
+    /// The 8 lanes rotated by `K` ∈ {1, 2, 4} (lane `i` gets lane `i + K
+    /// mod 8`), across the two halves.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn rotate_lanes<const K: i32>(&self) -> Fe8 {
+        const { assert!(K == 1 || K == 2 || K == 4, "rotations by 1, 2 or 4 lanes") };
+        Fe8(core::array::from_fn(|h| {
+            core::array::from_fn(|i| {
+                let (own, other) = (self.0[h][i], self.0[1 - h][i]);
+                // The own half's upper two lanes, then the other's lower two.
+                let straddle = _mm256_permute2x128_si256::<0x21>(own, other);
+                match K {
+                    1 => _mm256_alignr_epi8::<8>(straddle, own),
+                    2 => straddle,
+                    _ => other,
+                }
+            })
+        }))
     }
 
     /// Debug builds check the module's bounds ([`DIGIT_BOUND`],
@@ -233,7 +321,7 @@ impl Fe8 {
     /// `self + other`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn add(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn add(&self, other: &Fe8) -> Fe8 {
         reduce(each_digit(|h, i| {
             _mm256_add_epi64(self.0[h][i], other.0[h][i])
         }))
@@ -243,7 +331,7 @@ impl Fe8 {
     /// see [`FOUR_P`]).
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn sub(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub(&self, other: &Fe8) -> Fe8 {
         let bias = broadcast(FOUR_P);
         reduce(each_digit(|h, i| {
             _mm256_sub_epi64(_mm256_add_epi64(self.0[h][i], bias[i]), other.0[h][i])
@@ -254,7 +342,7 @@ impl Fe8 {
     /// 2^K·4p − 2^K·other`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn sub_times_pow2<const K: i32>(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub_times_pow2<const K: i32>(&self, other: &Fe8) -> Fe8 {
         debug_assert!(K <= 3);
         let bias = broadcast(FOUR_P);
         reduce(each_digit(|h, i| {
@@ -267,7 +355,7 @@ impl Fe8 {
     /// + (1 + 2^K)·4p − b − 2^K·c`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn sub_two<const K: i32>(&self, b: &Fe8, c: &Fe8) -> Fe8 {
+    pub(crate) fn sub_two<const K: i32>(&self, b: &Fe8, c: &Fe8) -> Fe8 {
         debug_assert!(K <= 1);
         let bias = broadcast(FOUR_P);
         reduce(each_digit(|h, i| {
@@ -281,7 +369,7 @@ impl Fe8 {
     /// `2^K·self + 4p − other`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn times_pow2_sub<const K: i32>(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn times_pow2_sub<const K: i32>(&self, other: &Fe8) -> Fe8 {
         debug_assert!(K <= 3);
         let bias = broadcast(FOUR_P);
         reduce(each_digit(|h, i| {
@@ -294,7 +382,7 @@ impl Fe8 {
     /// other)`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn sub_times_3(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub_times_3(&self, other: &Fe8) -> Fe8 {
         let bias = broadcast(FOUR_P);
         reduce(each_digit(|h, i| {
             let d = _mm256_sub_epi64(_mm256_add_epi64(self.0[h][i], bias[i]), other.0[h][i]);
@@ -305,14 +393,14 @@ impl Fe8 {
     /// `−self`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn neg(&self) -> Fe8 {
+    pub(crate) fn neg(&self) -> Fe8 {
         Fe8::zero().sub(self)
     }
 
     /// `2^K · self` for `K ≤ 3`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn times_pow2<const K: i32>(&self) -> Fe8 {
+    pub(crate) fn times_pow2<const K: i32>(&self) -> Fe8 {
         debug_assert!(K <= 3);
         reduce(each_digit(|h, i| _mm256_slli_epi64::<K>(self.0[h][i])))
     }
@@ -320,7 +408,7 @@ impl Fe8 {
     /// `3 · self`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn times_3(&self) -> Fe8 {
+    pub(crate) fn times_3(&self) -> Fe8 {
         reduce(each_digit(|h, i| {
             _mm256_add_epi64(_mm256_slli_epi64::<1>(self.0[h][i]), self.0[h][i])
         }))
@@ -334,7 +422,7 @@ impl Fe8 {
     /// `9·2^58 + 2^54 < 2^62`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn mul(&self, other: &Fe8) -> Fe8 {
         self.debug_assert_bounds();
         other.debug_assert_bounds();
         let (a, b) = (&self.0, &other.0);
@@ -354,7 +442,7 @@ impl Fe8 {
     /// nine squares (45 products a half); otherwise as [`Fe8::mul`].
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn square(&self) -> Fe8 {
+    pub(crate) fn square(&self) -> Fe8 {
         self.debug_assert_bounds();
         let a = &self.0;
         let doubled: [Half; 2] =
@@ -388,7 +476,7 @@ impl Fe8 {
     /// difference.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn canonical(&self) -> [Half; 2] {
+    pub(crate) fn canonical(&self) -> [Half; 2] {
         let mut one = [0; DIGITS];
         one[0] = 1;
         let plain = self.mul(&splat(one)).0;
@@ -412,7 +500,7 @@ impl Fe8 {
     /// Lanes whose value is zero modulo p.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn is_zero(&self) -> u8 {
+    pub(crate) fn is_zero(&self) -> u8 {
         let halves = self.canonical().map(|half| {
             let any = half
                 .iter()
@@ -425,14 +513,14 @@ impl Fe8 {
     /// Lanes where `self ≡ other`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn equals(&self, other: &Fe8) -> u8 {
+    pub(crate) fn equals(&self, other: &Fe8) -> u8 {
         self.sub(other).is_zero()
     }
 
     /// Lanes whose canonical value is odd (SEC1's `y` parity).
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn is_odd(&self) -> u8 {
+    pub(crate) fn is_odd(&self) -> u8 {
         let halves = self
             .canonical()
             .map(|half| _mm256_slli_epi64::<63>(half[0]));
@@ -443,7 +531,7 @@ impl Fe8 {
     /// mask may be secret).
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn select(&self, other: &Fe8, mask: u8) -> Fe8 {
+    pub(crate) fn select(&self, other: &Fe8, mask: u8) -> Fe8 {
         Fe8([0, 1].map(|h| {
             let lanes = lanes_of_mask(mask, h);
             core::array::from_fn(|i| bitselect(lanes, other.0[h][i], self.0[h][i]))
@@ -453,19 +541,45 @@ impl Fe8 {
     /// `−self` in the lanes of `mask`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn negate_where(&self, mask: u8) -> Fe8 {
+    pub(crate) fn negate_where(&self, mask: u8) -> Fe8 {
         self.select(&self.neg(), mask)
     }
 
     /// `self^(2^k)`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn square_times(&self, k: u32) -> Fe8 {
+    pub(crate) fn square_times(&self, k: u32) -> Fe8 {
         let mut x = *self;
         for _ in 0..k {
             x = x.square();
         }
         x
+    }
+}
+
+impl LaneField for Fe8 {
+    type Set = crate::group::lanes::avx2::Set;
+
+    unsafe fn one_lanes() -> Fe8 {
+        // SAFETY: the caller's CPU has AVX2 (trait contract; here and below).
+        unsafe { Fe8::one() }
+    }
+
+    #[inline]
+    unsafe fn times(&self, other: &Fe8) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.mul(other) }
+    }
+
+    #[inline]
+    unsafe fn squared(&self) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.square() }
+    }
+
+    unsafe fn inverse(&self) -> Fe8 {
+        // SAFETY: as above.
+        unsafe { self.invert() }
     }
 }
 

@@ -21,7 +21,7 @@ use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::lanes::field::invert_all;
+use crate::group::lanes::ifma::chains::invert_all;
 use crate::group::lanes::toolkit::{broadcast_digits, in_pairs, passes, per_lane_digits, wipe};
 use zeroize::Zeroizing;
 

@@ -11,7 +11,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::lanes::field::{lane_field, square_times_each, times_each};
+use crate::group::lanes::field::lane_field;
+use crate::group::lanes::ifma::chains::{square_times_each, times_each};
 
 /// `2^51 − 1`.
 const LOW_51: i64 = (1 << 51) - 1;

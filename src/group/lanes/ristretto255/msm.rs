@@ -5,8 +5,6 @@
 //! signed radix-16 digits (the digits, tables and masked scan of
 //! `group/straus.rs`, vectorized), and the 8 lane sums are added at the end.
 
-use core::arch::x86_64::*;
-
 use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
 use crate::group::lanes::toolkit::per_lane_digits;
@@ -94,15 +92,24 @@ pub(super) fn multiples(p: &Extended8) -> Table {
 }
 
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
-/// `d < 0`: the shared masked scan of every entry (`toolkit::select`).
+/// `d < 0`: the shared masked scan of every entry (`scan::select`).
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
-    crate::group::lanes::toolkit::select(table, Cached8::identity(), digits).0
+    crate::group::lanes::ifma::scan::select(table, Cached8::identity(), digits).0
 }
 
 impl crate::group::lanes::toolkit::LanePoints for Cached8 {
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+    type Set = crate::group::lanes::ifma::Set;
+
+    #[inline]
+    unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { crate::group::lanes::toolkit::blend_where(self, other, mask) }
+    }
+
+    #[inline]
+    unsafe fn negated_where(&self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }

@@ -15,12 +15,12 @@ use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
 fn supported() -> bool {
-    LaneCpu::detect().is_some()
+    LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).is_some()
 }
 
 /// The proof that the engine runs, for tests that checked [`supported`].
 fn cpu() -> LaneCpu {
-    LaneCpu::detect().expect("checked by supported()")
+    LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).expect("checked by supported()")
 }
 
 fn p() -> BigUint {
@@ -472,7 +472,7 @@ fn inversions_invert() {
     unsafe {
         let elements: Vec<Fe8> = vectors.iter().map(|v| field_from_bytes(v)).collect();
         let mut inverses = elements.clone();
-        crate::group::lanes::field::invert_all(&mut inverses);
+        crate::group::lanes::ifma::chains::invert_all(&mut inverses);
         let one = BigUint::from(1u32);
         for (x, batch_inverse) in elements.iter().zip(&inverses) {
             let by_batch = field_to_bytes(&x.mul(batch_inverse));

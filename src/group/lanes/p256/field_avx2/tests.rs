@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use num_bigint::BigUint;
 
-use super::super::tests::{p, random_bytes, values};
+use super::super::test_values::{p, random_bytes, values};
 use super::{Fe8, DIGITS, DIGIT_BOUND, TOP_DIGIT_BOUND};
 
 /// Lanes per element vector.

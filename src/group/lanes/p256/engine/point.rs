@@ -16,19 +16,10 @@
 //!   of a scalar multiplication where that can happen is its last; see
 //!   `scalar_mul.rs`).
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
-use super::field::{splat, Fe8};
+use super::field::{splat, Fe8, B};
 use crate::group::lanes::toolkit::PlainLimbs;
-
-/// `b` of the curve equation, in Montgomery form.
-pub(super) const B: [u64; 5] = [
-    0xdf6229c4bddfd,
-    0xca8843090d89c,
-    0x212ed6acf005c,
-    0x83415a220abf7,
-    0x0c30061dd4874,
-];
 
 /// 8 points in Jacobian coordinates.
 #[derive(Clone, Copy)]
@@ -53,10 +44,20 @@ pub(super) struct Affine8 {
 unsafe impl PlainLimbs for Affine8 {}
 
 impl Affine8 {
-    /// `−self` in the lanes of `mask`.
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Affine8 {
+    pub(super) fn select(&self, other: &Affine8, mask: u8) -> Affine8 {
+        Affine8 {
+            x: self.x.select(&other.x, mask),
+            y: self.y.select(&other.y, mask),
+        }
+    }
+
+    /// `−self` in the lanes of `mask`.
+    #[lane_features]
+    #[inline]
+    pub(super) fn negate_where(&self, mask: u8) -> Affine8 {
         Affine8 {
             x: self.x,
             y: self.y.negate_where(mask),
@@ -74,8 +75,8 @@ struct Difference {
 
 impl Jacobian8 {
     /// The points of affine coordinates `(x, y)`.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn from_affine(x: Fe8, y: Fe8) -> Jacobian8 {
         Jacobian8 {
             x,
@@ -85,8 +86,8 @@ impl Jacobian8 {
     }
 
     /// `2·self` (`dbl-2001-b`, for `a = −3`).
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double(&self) -> Jacobian8 {
         let delta = self.z.square();
         let gamma = self.y.square();
@@ -101,8 +102,8 @@ impl Jacobian8 {
     }
 
     /// `2^k·self`.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double_times(&self, k: u32) -> Jacobian8 {
         let mut p = *self;
         for _ in 0..k {
@@ -113,8 +114,8 @@ impl Jacobian8 {
 
     /// `add-2007-bl` as is: right unless an operand is the identity or the
     /// operands are equal; also returns `H` and `r` (see [`Difference`]).
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     fn add_incomplete(&self, other: &Jacobian8) -> (Jacobian8, Difference) {
         let z1z1 = self.z.square();
         let z2z2 = other.z.square();
@@ -140,8 +141,8 @@ impl Jacobian8 {
 
     /// `madd-2007-bl` (`other` affine) as is: right unless an operand is
     /// the identity or the operands are equal; also returns `H` and `r`.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     fn add_mixed_incomplete(&self, other: &Affine8) -> (Jacobian8, Difference) {
         let z1z1 = self.z.square();
         let u2 = other.x.mul(&z1z1);
@@ -159,13 +160,13 @@ impl Jacobian8 {
     }
 
     /// As [`Jacobian8::add`] for an affine `other`.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add_mixed(
         &self,
         other: &Affine8,
-        self_identity: __mmask8,
-        other_identity: __mmask8,
+        self_identity: u8,
+        other_identity: u8,
     ) -> Jacobian8 {
         let (sum, _) = self.add_mixed_incomplete(other);
         sum.select(&Jacobian8::from_affine(other.x, other.y), self_identity)
@@ -173,12 +174,12 @@ impl Jacobian8 {
     }
 
     /// As [`Jacobian8::add_or_double`] for an affine `other`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_mixed_or_double(
         &self,
         other: &Affine8,
-        self_identity: __mmask8,
-        other_identity: __mmask8,
+        self_identity: u8,
+        other_identity: u8,
     ) -> Jacobian8 {
         let (sum, difference) = self.add_mixed_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
@@ -190,13 +191,13 @@ impl Jacobian8 {
     /// `self + other`, where `self_identity` and `other_identity` are the
     /// lanes where each operand is the identity (their coordinates there
     /// are ignored), for operands that differ in the other lanes.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn add(
         &self,
         other: &Jacobian8,
-        self_identity: __mmask8,
-        other_identity: __mmask8,
+        self_identity: u8,
+        other_identity: u8,
     ) -> Jacobian8 {
         let (sum, _) = self.add_incomplete(other);
         sum.select(other, self_identity)
@@ -205,12 +206,12 @@ impl Jacobian8 {
 
     /// As [`Jacobian8::add`], right also where the operands are equal
     /// (the doubling is computed too and taken in those lanes).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_or_double(
         &self,
         other: &Jacobian8,
-        self_identity: __mmask8,
-        other_identity: __mmask8,
+        self_identity: u8,
+        other_identity: u8,
     ) -> Jacobian8 {
         let (sum, difference) = self.add_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
@@ -220,9 +221,9 @@ impl Jacobian8 {
     }
 
     /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Jacobian8, mask: __mmask8) -> Jacobian8 {
+    pub(super) fn select(&self, other: &Jacobian8, mask: u8) -> Jacobian8 {
         Jacobian8 {
             x: self.x.select(&other.x, mask),
             y: self.y.select(&other.y, mask),
@@ -232,8 +233,8 @@ impl Jacobian8 {
 }
 
 /// `x³ − 3x + b`.
+#[lane_features]
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) fn curve_rhs(x: &Fe8) -> Fe8 {
     x.square().mul(x).sub(&x.times_3()).add(&splat(B))
 }

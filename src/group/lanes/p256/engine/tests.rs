@@ -5,20 +5,22 @@ use num_bigint::BigUint;
 use p256::elliptic_curve::ff::PrimeField;
 use p256::{ProjectivePoint, Scalar};
 
-use super::codec::{
-    be_of_limbs, decode_each, limbs_of_be, slice, unslice, ENCODING_LEN, GENERATOR_ENCODING,
-};
-use super::field::{Fe8, P};
+use oblivex_macros::lane_features;
+
+use super::chains::invert_all;
+use super::codec::{decode_each, ENCODING_LEN, GENERATOR_ENCODING};
+use super::exponents::sqrt_candidate_each;
+use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::Jacobian8;
 use super::scalar_mul;
-use crate::group::lanes::field::invert_all;
+use crate::group::lanes::p256::test_values::{p, random_bytes, values};
 use crate::group::lanes::toolkit::LANES;
 use crate::group::{PrimeOrderGroup, P256};
 
 /// The encodings of 8 points in Jacobian coordinates (zeros for the
 /// identity, `Z = 0`), with an inversion of their own.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
     let identity = p.z.is_zero();
     let inverse = p.z.select(&Fe8::one(), identity).invert();
@@ -30,12 +32,14 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
     )
 }
 
+/// Whether this CPU runs this instruction set (whatever backend is
+/// selected: the tests run every engine the CPU can).
 fn supported() -> bool {
-    crate::group::lanes::LaneCpu::detect().is_some()
-}
-
-pub(super) fn p() -> BigUint {
-    BigUint::from_bytes_be(&be_of_limbs(&P))
+    let runs = super::super::cpu_runs();
+    if !runs {
+        eprintln!("skipped: the CPU lacks this engine's instruction set");
+    }
+    runs
 }
 
 fn q() -> BigUint {
@@ -49,53 +53,18 @@ fn be32(x: &BigUint) -> [u8; 32] {
     out
 }
 
-/// xorshift bytes.
-pub(super) fn random_bytes(state: &mut u64) -> [u8; 32] {
-    core::array::from_fn(|_| {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state as u8
-    })
-}
-
-/// Field test values: the edges (among them the largest limb of this
-/// field's radix, and of the AVX2 field's), then random values below p.
-pub(super) fn values() -> Vec<BigUint> {
-    let p = p();
-    let one = BigUint::from(1u32);
-    let mut out = vec![
-        BigUint::from(0u32),
-        one.clone(),
-        &p - 1u32,
-        &p - 2u32,
-        (&one << 52u32) - 1u32,
-        (&one << 29u32) - 1u32,
-        &one << 255u32,
-        (&one << 256u32) - (&one << 224u32),
-        &p >> 1u32,
-    ];
-    let mut state = 0x0123_4567_89ab_cdefu64;
-    while out.len() < 96 {
-        out.push(BigUint::from_bytes_be(&random_bytes(&mut state)) % &p);
-    }
-    out
-}
-
 /// 8 values as an element (into Montgomery form).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn field_of(values: &[BigUint]) -> Fe8 {
-    let limbs: [[u64; 5]; LANES] =
-        core::array::from_fn(|i| limbs_of_be(&be32(&values[i % values.len()])));
-    Fe8::from_canonical_limbs(slice(&limbs))
+    Fe8::from_be_bytes_each(&core::array::from_fn(|i| be32(&values[i % values.len()])))
 }
 
 /// The canonical values of an element.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn values_of(x: &Fe8) -> Vec<BigUint> {
-    unslice(&x.canonical())
+    x.be_bytes_each()
         .iter()
-        .map(|l| BigUint::from_bytes_be(&be_of_limbs(l)))
+        .map(|b| BigUint::from_bytes_be(b))
         .collect()
 }
 
@@ -109,7 +78,7 @@ fn field_operations_match_bigint() {
     let mut rotated = all.clone();
     rotated.rotate_left(5);
     for (a, b) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this set's features (checked above).
         let results = unsafe {
             let (x, y) = (field_of(a), field_of(b));
             [
@@ -122,7 +91,7 @@ fn field_operations_match_bigint() {
                 values_of(&x.times_3()),
                 values_of(&x.times_pow2::<3>()),
                 values_of(&x.invert()),
-                values_of(&super::field::sqrt_candidate_each(&[x])[0]),
+                values_of(&sqrt_candidate_each(&[x])[0]),
             ]
         };
         let exponent_sqrt = (&p + 1u32) >> 2u32;
@@ -159,7 +128,7 @@ fn chained_operations_match_bigint() {
     let all = values();
     let mut want: Vec<BigUint> = all[..LANES].to_vec();
     let others = &all[LANES..2 * LANES];
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this set's features (checked above).
     unsafe {
         let mut x = field_of(&want);
         let y = field_of(others);
@@ -198,7 +167,7 @@ fn batch_inversion_inverts() {
         .into_iter()
         .filter(|v| v != &BigUint::from(0u32))
         .collect();
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this set's features (checked above).
     let inverted: Vec<Vec<BigUint>> = unsafe {
         let mut elements: Vec<Fe8> = all.chunks(LANES).map(|c| field_of(c)).collect();
         invert_all(&mut elements);
@@ -264,7 +233,7 @@ fn decode_encode_add_double_match_p256() {
         }
         let other_bytes: [[u8; ENCODING_LEN]; LANES] =
             core::array::from_fn(|i| encoding(&others[i]));
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this set's features (checked above).
         let (valid, valid_other, results) = unsafe {
             let [(a, valid), (b, valid_other)] = decode_each(&[bytes, other_bytes]);
             let minus_a = Jacobian8 { y: a.y.neg(), ..a };
@@ -309,7 +278,7 @@ fn invalid_encodings_are_flagged_like_p256() {
     if !supported() {
         return;
     }
-    let p_bytes = be_of_limbs(&P);
+    let p_bytes = be32(&p());
     let mut cases: Vec<[u8; ENCODING_LEN]> = Vec::new();
     let good = encoding(&random_points(1, 7)[0]);
     let mut push = |prefix: u8, x: [u8; 32]| {
@@ -332,7 +301,7 @@ fn invalid_encodings_are_flagged_like_p256() {
     for chunk in cases.chunks(LANES) {
         let lanes: [[u8; ENCODING_LEN]; LANES] =
             core::array::from_fn(|i| *chunk.get(i).unwrap_or(&GENERATOR_ENCODING));
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this set's features (checked above).
         let [(point, valid)] = unsafe { decode_each(&[lanes]) };
         // SAFETY: as above.
         let round_trip = unsafe { encoded_lanes(&point) };
@@ -391,7 +360,7 @@ fn key_multiplication_matches_p256() {
         for count in [1usize, 7, 8, 9, 17, 257, 270] {
             let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
             let mut out = vec![0u8; encoded.len()];
-            // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+            // SAFETY: the CPU has this set's features (checked above).
             let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
             let from_decoded = count == 9;
             let decoded = from_decoded.then_some(decoded.as_slice());
@@ -423,7 +392,7 @@ fn per_element_multiplication_matches_p256() {
     let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
     let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
     let mut out = vec![0u8; encoded.len()];
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this set's features (checked above).
     assert!(unsafe { scalar_mul::mul_each(&bytes, None, &encoded, &mut out) });
     for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
         // The zero scalar's product, the identity, encodes as zeros.
@@ -440,7 +409,7 @@ fn invalid_encodings_stop_the_multiplication() {
     let mut encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
     encoded[13 * ENCODING_LEN] = 0x04;
     let mut out = vec![0u8; encoded.len()];
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this set's features (checked above).
     assert!(unsafe { scalar_mul::decode_all(&encoded) }.is_none());
     // SAFETY: as above.
     assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], None, &encoded, &mut out) });
@@ -479,7 +448,7 @@ fn hash_to_curve_matches_p256() {
     let uniform = uniform_of(&inputs, dst);
     for (chunk, inputs) in uniform.chunks(LANES).zip(inputs.chunks(LANES)) {
         let lanes: [[u8; UNIFORM_LEN]; LANES] = core::array::from_fn(|i| chunk[i]);
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this set's features (checked above).
         let points = unsafe { encoded_lanes(&hash_to_curve(&lanes)) };
         for (lane, input) in inputs.iter().enumerate() {
             let expected = P256::hash_to_group(&[input], dst);
@@ -501,7 +470,7 @@ fn hashing_and_blinding_matches_p256() {
         let blinds = &blinds[1..]; // no zero blind
         let bytes: Vec<[u8; 32]> = blinds.iter().map(le_bytes).collect();
         let mut out = vec![0u8; ENCODING_LEN * count];
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this set's features (checked above).
         let kept = unsafe { scalar_mul::hash_mul_encode(&uniform, &bytes, &mut out) }.unwrap();
         assert_eq!(kept.len(), count.div_ceil(LANES));
         for (i, blinded) in out.chunks_exact(ENCODING_LEN).enumerate() {
@@ -552,7 +521,7 @@ fn short_msm_matches_p256() {
                     wide[15..].reverse();
                     sum + p * &Scalar::from_repr(wide.into()).unwrap()
                 });
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this set's features (checked above).
         let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
         for kept in [None, Some(decoded.as_slice())] {
             // SAFETY: as above.
@@ -567,4 +536,96 @@ fn short_msm_matches_p256() {
     // SAFETY: as above.
     let sum = unsafe { super::msm::msm_ct(&encoded, None, &[&s[..], &s[..]], 136) }.unwrap();
     assert_eq!(*sum, ([0u8; 64], 1));
+}
+
+/// Nanoseconds per call of `op` on 8 lanes, the best of 5 rounds of
+/// `calls` calls.
+fn best_ns<T>(calls: u32, mut op: impl FnMut() -> T) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            for _ in 0..calls {
+                core::hint::black_box(op());
+            }
+            start.elapsed().as_nanos() as f64 / f64::from(calls)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Where the server's time goes on this set, per call on 8 elements: the
+/// field's operations, the formulas, one table scan, one whole scalar
+/// multiplication and the decoding of a vector, for profiling by hand:
+/// `cargo test --release --lib p256::tests::print_timings -- --ignored
+/// --nocapture`. It prints, and asserts nothing about time.
+#[test]
+#[ignore = "prints timings"]
+fn print_timings() {
+    if !supported() {
+        return;
+    }
+    let points = random_points(8, 5);
+    let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
+    let key = le_bytes(&edge_and_random_scalars(8)[7]);
+    let digits = crate::group::lanes::toolkit::broadcast_digits(&key, 256);
+    // SAFETY: the CPU has this set's features (checked above), here and in
+    // every closure below.
+    let (point, tables) = unsafe {
+        let vectors = scalar_mul::decode_all(&encoded).unwrap();
+        (vectors[0], scalar_mul::affine_tables(&vectors))
+    };
+    let (x, y) = (point.x, point.y);
+    let entry = tables[0][3];
+    let print = |name: &str, ns: f64| println!("{name:>16}: {ns:10.1} ns per 8 elements");
+    // SAFETY: as above (every call below).
+    unsafe {
+        print("mul", best_ns(20_000, || x.mul(&y)));
+        print("square", best_ns(20_000, || x.square()));
+        print("sub", best_ns(20_000, || x.sub(&y)));
+        print("add", best_ns(20_000, || x.add(&y)));
+        print("double", best_ns(5_000, || point.double()));
+        print(
+            "add_mixed",
+            best_ns(5_000, || point.add_mixed(&entry, 0, 0)),
+        );
+        let empty = super::point::Affine8 {
+            x: Fe8::zero(),
+            y: Fe8::zero(),
+        };
+        print(
+            "table scan",
+            best_ns(5_000, || super::scan::select(&tables[0], empty, &digits[7])),
+        );
+        print(
+            "k·P",
+            best_ns(50, || scalar_mul::multiply(&tables[0], &digits)),
+        );
+        print(
+            "decode",
+            best_ns(200, || scalar_mul::decode_vector(&encoded)),
+        );
+        // A server's batch of 256, per vector of 8: the check's decoding,
+        // then the evaluation from its points.
+        let batch: Vec<u8> = random_points(256, 9).iter().flat_map(encoding).collect();
+        let decoded = scalar_mul::decode_all(&batch).unwrap();
+        let mut out = vec![0u8; batch.len()];
+        print(
+            "decode 256",
+            best_ns(3, || scalar_mul::decode_all(&batch)) / 32.0,
+        );
+        print(
+            "evaluate 256",
+            best_ns(3, || {
+                assert!(scalar_mul::mul_by_key(
+                    &key,
+                    Some(&decoded),
+                    &batch,
+                    &mut out
+                ))
+            }) / 32.0,
+        );
+        print(
+            "tables 256",
+            best_ns(3, || scalar_mul::affine_tables(&decoded)) / 32.0,
+        );
+    }
 }

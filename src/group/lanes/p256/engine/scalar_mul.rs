@@ -28,15 +28,16 @@
 //! flagged as such by [`multiply`]. The table's additions `k·P + P` (`k`
 //! from 2 to 7) never meet equal operands (P has order q).
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
+use super::chains::invert_all;
 use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
-use crate::group::lanes::field::invert_all;
+use super::scan::select;
 use crate::group::lanes::toolkit::{
-    broadcast_digits, in_pairs, lanes_of, passes, per_lane_digits, select, wipe, LanePoints, LANES,
+    broadcast_digits, in_pairs, lanes_of, passes, per_lane_digits, wipe, LanePoints, LANES,
 };
 use zeroize::Zeroizing;
 
@@ -52,7 +53,7 @@ pub(super) type Table = [Jacobian8; 8];
 
 /// The points of up to 8 encodings if every one is valid (padding lanes:
 /// the generator).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
     let [point] = decode_chunks([chunk]);
     point
@@ -60,7 +61,7 @@ pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
 
 /// [`decode_vector`] of `N` chunks, their square roots side by side
 /// (`field::sqrt_candidate_each`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Jacobian8>; N] {
     let lanes = chunks.map(|chunk| lanes_of(chunk, &GENERATOR_ENCODING));
     let decoded = decode_each(&lanes.map(|(encodings, _)| encodings));
@@ -72,7 +73,7 @@ fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Jacobian8>; N] {
 
 /// The points of the encodings in `encoded`, 8 per vector (`None`: a
 /// vector holds an invalid encoding), decoded two vectors at a time.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Jacobian8>> + '_ {
     in_pairs(
         encoded,
@@ -85,13 +86,13 @@ fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Jacobian8>> + '
 /// The points of the 33-byte SEC1 compressed encodings in `encoded` (a
 /// whole number of them), 8 per vector, if every one is valid (no
 /// encoding of the identity is: it has no compressed form).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn decode_all(encoded: &[u8]) -> Option<Vec<Jacobian8>> {
     decode_vectors(encoded).collect()
 }
 
 /// `[1·P, …, 8·P]`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn multiples(p: &Jacobian8) -> Table {
     let mut table = [*p; 8];
     table[1] = p.double();
@@ -102,7 +103,16 @@ pub(super) fn multiples(p: &Jacobian8) -> Table {
 }
 
 impl LanePoints for Affine8 {
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+    type Set = super::super::Set;
+
+    #[inline]
+    unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { self.select(other, mask) }
+    }
+
+    #[inline]
+    unsafe fn negated_where(&self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }
@@ -114,7 +124,7 @@ impl LanePoints for Affine8 {
 /// identity (padding lanes included: decoded batches pad with the
 /// generator, kept products with their input point), so that no `Z` is
 /// zero: one zero would zero the shared inversion of its lane.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
     let mut tables: Vec<Table> = points.iter().map(|p| multiples(p)).collect();
     let mut inverses: Vec<Fe8> = Vec::with_capacity(8 * points.len());
@@ -149,8 +159,8 @@ pub(super) fn affine_tables(points: &[Jacobian8]) -> Vec<[Affine8; 8]> {
 /// identity (all digits 0, or a multiple of q): four doublings and one table addition per
 /// digit, from the top (see the module documentation for the additions'
 /// cases).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobian8, __mmask8) {
+#[lane_features]
+pub(super) fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobian8, u8) {
     let top = digits.len() - 1;
     let empty = Affine8 {
         x: Fe8::zero(),
@@ -179,7 +189,7 @@ pub(super) fn multiply(table: &[Affine8; 8], digits: &[[i64; LANES]]) -> (Jacobi
 /// server's key). The batch's points are `decoded` if given (a check kept
 /// them), else decoded from `encoded`; `false` (and `out` partly written)
 /// if an encoding is invalid. `out` has the length of `encoded`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_by_key(
     scalar: &[u8; 32],
     decoded: Option<&[Jacobian8]>,
@@ -192,7 +202,7 @@ pub(super) fn mul_by_key(
 
 /// As [`mul_by_key`], each element with its own secret `s_i < 2^256` in
 /// `scalars` (the client's inverses of its blinds).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_each(
     scalars: &[[u8; 32]],
     decoded: Option<&[Jacobian8]>,
@@ -208,7 +218,7 @@ pub(super) fn mul_each(
 /// (a client's blinding), constant time in both; `None` if some `H_i` is
 /// the identity (only that is revealed), else the products, 8 per vector
 /// (public, like their encodings). `out` holds 33 bytes per input.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn hash_mul_encode(
     uniform: &[[u8; UNIFORM_LEN]],
     scalars: &[[u8; 32]],
@@ -237,6 +247,8 @@ pub(super) fn hash_mul_encode(
     let written = mul_vectors(points, digits, out, Some(&mut blinded));
     debug_assert!(written, "every hashed point is a point");
     wipe(&mut hashed);
+    // The blinded points are sent (as their encodings): public from here.
+    crate::secret_marks::declassify(blinded.as_slice());
     Some(blinded)
 }
 
@@ -245,7 +257,7 @@ pub(super) fn hash_mul_encode(
 /// An iterator on the stack, not boxed: the decoder's pairs hold
 /// uninitialized bytes where an odd batch ends, and a heap block would
 /// carry them (whatever earlier work left on the stack) to the allocator.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn points_of<'a>(
     decoded: Option<&'a [Jacobian8]>,
     encoded: &'a [u8],
@@ -264,7 +276,7 @@ fn points_of<'a>(
 /// product is the identity keeps its input point). The
 /// products and their affine forms may be secret (a client's unblinded
 /// elements): wiped.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn mul_vectors(
     mut points: impl Iterator<Item = Option<Jacobian8>>,
     digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,

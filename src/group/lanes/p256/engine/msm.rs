@@ -11,8 +11,7 @@
 //! table's multiples are computed in Jacobian coordinates (`k·P + P`
 //! never meets equal operands: P has order q), then converted.
 
-use core::arch::x86_64::*;
-
+use oblivex_macros::lane_features;
 use zeroize::Zeroizing;
 
 use super::codec::ENCODING_LEN;
@@ -20,25 +19,13 @@ use super::complete::Projective8;
 use super::coordinates::{sum_coordinates, Coordinates};
 use super::point::Jacobian8;
 use super::scalar_mul::{decode_vector, multiples};
-use crate::group::lanes::toolkit::{per_lane_digits, select, wipe, LANES};
+use super::scan::select;
+use crate::group::lanes::toolkit::{per_lane_digits, wipe, LANES};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per
 /// slot) stay in the L2 cache, and the doublings are shared by the pass.
 const SLOTS_PER_PASS: usize = 32;
-
-/// The 8 lanes rotated by `K` (lane `i` gets lane `i + K mod 8`).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-fn rotate_lanes<const K: i32>(p: &Projective8) -> Projective8 {
-    let mut rotated = *p;
-    for limbs in rotated.limbs_mut() {
-        for l in limbs.iter_mut() {
-            *l = _mm512_alignr_epi64::<K>(*l, *l);
-        }
-    }
-    rotated
-}
 
 /// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
 /// coordinates zero), for the P-256 encodings `encoded` (33 bytes each)
@@ -49,7 +36,7 @@ fn rotate_lanes<const K: i32>(p: &Projective8) -> Projective8 {
 /// instruction stream depends only on the number of points and `bits`,
 /// and the secret sum leaves as coordinates, not as an encoding a decoder
 /// would have to parse (its prefix byte is the sum's parity).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn msm_ct(
     encoded: &[u8],
     decoded: Option<&[Jacobian8]>,
@@ -86,9 +73,9 @@ pub(super) fn msm_ct(
             wipe(table);
         }
     }
-    let total = total.add(&rotate_lanes::<4>(&total));
-    let total = total.add(&rotate_lanes::<2>(&total));
-    let mut total = total.add(&rotate_lanes::<1>(&total)).to_jacobian();
+    let total = total.add(&total.rotate_lanes::<4>());
+    let total = total.add(&total.rotate_lanes::<2>());
+    let mut total = total.add(&total.rotate_lanes::<1>()).to_jacobian();
     let sum = sum_coordinates(&total);
     wipe(core::slice::from_mut(&mut total));
     Some(sum)

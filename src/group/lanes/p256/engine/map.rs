@@ -5,67 +5,38 @@
 //! points (P-256's cofactor is 1). Constant time in the inputs (a client's
 //! private inputs).
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
+use zeroize::Zeroizing;
 
-use super::codec::{limbs_of_be, slice};
-use super::field::{pow_p_minus_3_over_4_each, splat, Fe8};
-use super::point::{Jacobian8, B};
+use super::exponents::pow_p_minus_3_over_4_each;
+use super::field::{splat, Fe8, B, SQRT_MINUS_Z, TWO_POW_256, Z};
+use super::point::Jacobian8;
 use crate::group::lanes::toolkit::LANES;
 
 /// Bytes of `expand_message_xmd` per input: two field elements of 48.
 pub(crate) const UNIFORM_LEN: usize = 96;
 
-/// RFC 9380's `Z = −10` for P-256, in Montgomery form.
-const Z: [u64; 5] = [
-    0xfffffffffff5f,
-    0xa0fffffffffff,
-    0x0000000000000,
-    0x00a1000000000,
-    0x0ffffff5f0000,
-];
-
-/// `sqrt(−Z) = sqrt(10)` (`c2` of `sqrt_ratio` for p ≡ 3 mod 4), in
-/// Montgomery form.
-const SQRT_MINUS_Z: [u64; 5] = [
-    0x38ee98a195fd9,
-    0x6b23dcf70a1fd,
-    0xa8dfee78400ad,
-    0x303d913c88f9e,
-    0x0051d26ea2a8f,
-];
-
-/// `2^256·R² mod p` as plain limbs: the Montgomery product of a plain
-/// value by it is the value times 2^256, in Montgomery form.
-const TWO_POW_256_R_SQUARED: [u64; 5] = [
-    0xffd0000000a00,
-    0xfffffff7fffff,
-    0xffffcffffffed,
-    0x0100000005fff,
-    0x0000018000000,
-];
-
 /// The field elements of 8 big-endian 48-byte strings reduced modulo p
 /// (`hi·2^256 + lo` for their first 16 and last 32 bytes).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn field_of_48(strings: [&[u8]; LANES]) -> Fe8 {
-    let split = |string: &[u8]| -> ([u64; 5], [u64; 5]) {
-        let mut high = [0u8; 32];
+    let mut high = Zeroizing::new([[0u8; 32]; LANES]);
+    let mut low = Zeroizing::new([[0u8; 32]; LANES]);
+    for ((high, low), string) in high.iter_mut().zip(low.iter_mut()).zip(strings) {
         high[16..].copy_from_slice(&string[..16]);
-        let low: &[u8; 32] = string[16..48].try_into().expect("48 bytes");
-        (limbs_of_be(&high), limbs_of_be(low))
-    };
-    let parts: [([u64; 5], [u64; 5]); LANES] = core::array::from_fn(|i| split(strings[i]));
-    let high = Fe8(slice(&parts.map(|(h, _)| h)));
-    let low = Fe8::from_canonical_limbs(slice(&parts.map(|(_, l)| l)));
-    high.mul(&splat(TWO_POW_256_R_SQUARED)).add(&low)
+        low.copy_from_slice(&string[16..48]);
+    }
+    Fe8::from_be_bytes_each(&high)
+        .mul(&splat(TWO_POW_256))
+        .add(&Fe8::from_be_bytes_each(&low))
 }
 
 /// RFC 9380 `sqrt_ratio(u, v)` for p ≡ 3 mod 4, for each of `N` vectors
 /// (their exponentiations interleaved: `field::pow_p_minus_3_over_4_each`):
 /// per lane, whether `u/v` is a square, and a root of `u/v` if so, else of
 /// `Z·u/v`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn sqrt_ratio_each<const N: usize>(u: &[Fe8; N], v: &[Fe8; N]) -> [(__mmask8, Fe8); N] {
+#[lane_features]
+fn sqrt_ratio_each<const N: usize>(u: &[Fe8; N], v: &[Fe8; N]) -> [(u8, Fe8); N] {
     let uv: [Fe8; N] = core::array::from_fn(|i| u[i].mul(&v[i]));
     let powers: [Fe8; N] =
         pow_p_minus_3_over_4_each(&core::array::from_fn(|i| v[i].square().mul(&uv[i])));
@@ -80,7 +51,7 @@ fn sqrt_ratio_each<const N: usize>(u: &[Fe8; N], v: &[Fe8; N]) -> [(__mmask8, Fe
 /// RFC 9380 `map_to_curve_simple_swu` (A = −3, B = b, Z = −10) of each of
 /// `N` vectors, each affine result `(x/tv4, y)` returned in Jacobian
 /// coordinates with `Z = tv4` (no inversion): `(x·tv4, y·tv4³, tv4)`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn map_to_curve_each<const N: usize>(u: &[Fe8; N]) -> [Jacobian8; N] {
     let z = splat(Z);
     let b = splat(B);
@@ -115,7 +86,7 @@ fn map_to_curve_each<const N: usize>(u: &[Fe8; N]) -> [Jacobian8; N] {
 /// The points of 8 inputs' `expand_message_xmd` outputs (96 bytes each):
 /// `map(u0) + map(u1)`, the two maps side by side. The sum is the identity
 /// (`Z = 0`) where the two maps are opposite; the caller tests `Z`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn hash_to_curve(uniform: &[[u8; UNIFORM_LEN]; LANES]) -> Jacobian8 {
     let u0 = field_of_48(core::array::from_fn(|i| &uniform[i][..48]));
     let u1 = field_of_48(core::array::from_fn(|i| &uniform[i][48..]));

@@ -3,14 +3,13 @@
 //! checked request's balancer, a few products per batch), where one vector
 //! of the engine costs less than one `p256` multiplication.
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
-use super::codec::{be_of_limbs, limbs_of_be, slice, unslice};
+use super::chains::invert_all;
 use super::field::Fe8;
 use super::point::Jacobian8;
 use super::scalar_mul::{affine_tables, multiply};
-use crate::group::lanes::field::invert_all;
-use crate::group::lanes::toolkit::{opaque_lanes, per_lane_digits, wipe, LANES};
+use crate::group::lanes::toolkit::{lane_byte_mask, per_lane_digits, wipe, LANES};
 use zeroize::Zeroizing;
 
 /// Affine coordinates: x then y, 32 bytes each, big-endian.
@@ -21,7 +20,7 @@ pub(crate) type Coordinates = [u8; 64];
 /// `i / 8` set: `P_i` is then the identity) and the secret `s_i < 2^256`
 /// (little-endian bytes), constant time in both: the coordinates of each
 /// product and whether it is the identity (zeros then), as a byte 0/1.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_each_coordinates(
     scalars: &[[u8; 32]],
     points: &[Coordinates],
@@ -31,11 +30,13 @@ pub(super) fn mul_each_coordinates(
     for chunk in points.chunks(LANES) {
         // Padding lanes repeat the first point; their scalars are zero.
         let lane = |i: usize| chunk.get(i).unwrap_or(&chunk[0]);
-        let half = |i: usize, at: usize| -> [u64; 5] {
-            limbs_of_be(lane(i)[at..at + 32].try_into().expect("32 bytes"))
+        let half = |at: usize| {
+            Zeroizing::new(core::array::from_fn(|i| {
+                lane(i)[at..at + 32].try_into().expect("32 bytes")
+            }))
         };
-        let x = Fe8::from_canonical_limbs(slice(&core::array::from_fn(|i| half(i, 0))));
-        let y = Fe8::from_canonical_limbs(slice(&core::array::from_fn(|i| half(i, 32))));
+        let x = Fe8::from_be_bytes_each(&half(0));
+        let y = Fe8::from_be_bytes_each(&half(32));
         vectors.push(Jacobian8::from_affine(x, y));
     }
     let mut tables = affine_tables(&vectors);
@@ -72,7 +73,7 @@ pub(super) fn mul_each_coordinates(
 /// multi-scalar multiplication's result) and whether it is the identity
 /// (`Z = 0`: coordinates zero), with an inversion of its own; constant
 /// time, so that a secret sum never meets a decoder of public input.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn sum_coordinates(sum: &Jacobian8) -> Zeroizing<(Coordinates, u8)> {
     let identity = sum.z.is_zero();
     let mut inverse = sum.z.select(&Fe8::one(), identity).invert();
@@ -86,32 +87,29 @@ pub(super) fn sum_coordinates(sum: &Jacobian8) -> Zeroizing<(Coordinates, u8)> {
 /// `1/Z` is `inverse`) and whether each is the identity (the lanes of
 /// `identity`, whose coordinates are zeros), constant time; every copy
 /// on the stack is wiped (the points may be secret).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn push_lanes(
     p: &Jacobian8,
     inverse: &Fe8,
-    identity: __mmask8,
+    identity: u8,
     count: usize,
     out: &mut Vec<(Coordinates, u8)>,
 ) {
-    let keep = opaque_lanes(!identity);
     let inverse_squared = inverse.square();
-    let mut x =
-        p.x.mul(&inverse_squared)
-            .canonical()
-            .map(|l| _mm512_and_si512(l, keep));
-    let mut y =
-        p.y.mul(&inverse_squared.mul(inverse))
-            .canonical()
-            .map(|l| _mm512_and_si512(l, keep));
-    let xs = Zeroizing::new(unslice(&x));
-    let ys = Zeroizing::new(unslice(&y));
-    wipe(&mut x);
-    wipe(&mut y);
+    let mut x = p.x.mul(&inverse_squared);
+    let mut y = p.y.mul(&inverse_squared.mul(inverse));
+    let xs = Zeroizing::new(x.be_bytes_each());
+    let ys = Zeroizing::new(y.be_bytes_each());
+    wipe(core::slice::from_mut(&mut x));
+    wipe(core::slice::from_mut(&mut y));
     for lane in 0..count {
+        // All ones unless the lane is the identity (a secret bit: masked,
+        // not branched on).
+        let keep = !lane_byte_mask(identity, lane);
         let mut coordinates = Zeroizing::new([0u8; 64]);
-        coordinates[..32].copy_from_slice(&be_of_limbs(&xs[lane]));
-        coordinates[32..].copy_from_slice(&be_of_limbs(&ys[lane]));
+        for (c, b) in coordinates.iter_mut().zip(xs[lane].iter().chain(&ys[lane])) {
+            *c = b & keep;
+        }
         out.push((*coordinates, (identity >> lane) & 1));
     }
 }

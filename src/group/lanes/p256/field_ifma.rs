@@ -18,14 +18,15 @@
 
 use core::arch::x86_64::*;
 
-use crate::group::lanes::field::{lane_field, square_times_each, times_each};
-use crate::group::lanes::toolkit::{bitselect, opaque_lanes, PlainLimbs};
+use super::radix::{be_of_digits, digits_of_be};
+use crate::group::lanes::field::lane_field;
+use crate::group::lanes::toolkit::{bitselect, opaque_lanes, PlainLimbs, LANES};
 
 /// `2^52 − 1`.
 const LOW_52: i64 = (1 << 52) - 1;
 
 /// p in radix 2^52.
-pub(super) const P: [u64; 5] = [
+const P: [u64; 5] = [
     0xfffffffffffff,
     0x00fffffffffff,
     0x0000000000000,
@@ -51,6 +52,43 @@ const R_SQUARED: [u64; 5] = [
     0x0000004ffffff,
 ];
 
+/// `b` of the curve equation, in Montgomery form.
+pub(crate) const B: [u64; 5] = [
+    0xdf6229c4bddfd,
+    0xca8843090d89c,
+    0x212ed6acf005c,
+    0x83415a220abf7,
+    0x0c30061dd4874,
+];
+
+/// RFC 9380's `Z = −10` for P-256, in Montgomery form.
+pub(crate) const Z: [u64; 5] = [
+    0xfffffffffff5f,
+    0xa0fffffffffff,
+    0x0000000000000,
+    0x00a1000000000,
+    0x0ffffff5f0000,
+];
+
+/// `sqrt(−Z) = sqrt(10)` (`c2` of `sqrt_ratio` for p ≡ 3 mod 4), in
+/// Montgomery form.
+pub(crate) const SQRT_MINUS_Z: [u64; 5] = [
+    0x38ee98a195fd9,
+    0x6b23dcf70a1fd,
+    0xa8dfee78400ad,
+    0x303d913c88f9e,
+    0x0051d26ea2a8f,
+];
+
+/// `2^256 mod p`, in Montgomery form.
+pub(crate) const TWO_POW_256: [u64; 5] = [
+    0x0000000000030,
+    0xbffffffff0000,
+    0xfffffefffffff,
+    0xffdffffffffff,
+    0x00000004fffff,
+];
+
 /// `R mod p`: 1 in Montgomery form.
 const ONE: [u64; 5] = [
     0x0000000000010,
@@ -63,7 +101,7 @@ const ONE: [u64; 5] = [
 /// 8 elements of GF(p) in Montgomery form, word-sliced (see the module
 /// documentation).
 #[derive(Clone, Copy)]
-pub(super) struct Fe8(pub(super) [__m512i; 5]);
+pub(crate) struct Fe8([__m512i; 5]);
 
 // SAFETY: five `__m512i`, nothing else.
 unsafe impl PlainLimbs for Fe8 {}
@@ -78,7 +116,7 @@ fn broadcast(limbs: [u64; 5]) -> [__m512i; 5] {
 /// A constant already in Montgomery form, broadcast to the 8 lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(super) fn splat(limbs: [u64; 5]) -> Fe8 {
+pub(crate) fn splat(limbs: [u64; 5]) -> Fe8 {
     Fe8(broadcast(limbs))
 }
 
@@ -86,23 +124,52 @@ impl Fe8 {
     /// 0 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn zero() -> Fe8 {
+    pub(crate) fn zero() -> Fe8 {
         Fe8([_mm512_setzero_si512(); 5])
     }
 
     /// 1 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn one() -> Fe8 {
+    pub(crate) fn one() -> Fe8 {
         splat(ONE)
     }
 
-    /// The elements of plain (not Montgomery) values given as limbs below
-    /// 2^52 with a value below p (e.g. decoded bytes).
-    #[inline]
+    /// The elements of 8 plain (not Montgomery) values given as 32
+    /// big-endian bytes each, below 2^256 (a decoded coordinate, part of a
+    /// hashed string).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn from_canonical_limbs(limbs: [__m512i; 5]) -> Fe8 {
-        Fe8(limbs).mul(&splat(R_SQUARED))
+    pub(crate) fn from_be_bytes_each(bytes: &[[u8; 32]; LANES]) -> Fe8 {
+        let limbs: [[u64; 5]; LANES] = bytes.map(|b| digits_of_be(&b, 52));
+        let sliced = core::array::from_fn(|i| {
+            let lanes: [u64; LANES] = core::array::from_fn(|j| limbs[j][i]);
+            // SAFETY: [u64; 8] and __m512i have the same size; unaligned load.
+            unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+        });
+        Fe8(sliced).mul(&splat(R_SQUARED))
+    }
+
+    /// The canonical plain values (`< p`) of the 8 lanes as 32 big-endian
+    /// bytes each (secret where the element is: the caller wipes them).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(crate) fn be_bytes_each(&self) -> [[u8; 32]; LANES] {
+        let mut columns = [[0u64; LANES]; 5];
+        for (column, limb) in columns.iter_mut().zip(self.canonical()) {
+            // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
+            unsafe { _mm512_storeu_si512(column.as_mut_ptr().cast(), limb) };
+        }
+        let bytes = core::array::from_fn(|j| {
+            be_of_digits::<5>(&core::array::from_fn(|i| columns[i][j]), 52)
+        });
+        zeroize::Zeroize::zeroize(&mut columns);
+        bytes
+    }
+
+    /// The 8 lanes rotated by `K` (lane `i` gets lane `i + K mod 8`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn rotate_lanes<const K: i32>(&self) -> Fe8 {
+        Fe8(self.0.map(|l| _mm512_alignr_epi64::<K>(l, l)))
     }
 
     /// Brings signed limbs (each below 2^58 in magnitude) with a top limb
@@ -167,7 +234,7 @@ impl Fe8 {
     /// `self + other`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn add(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn add(&self, other: &Fe8) -> Fe8 {
         Fe8::reduce(core::array::from_fn(|i| {
             _mm512_add_epi64(self.0[i], other.0[i])
         }))
@@ -178,7 +245,7 @@ impl Fe8 {
     /// exceeds that of any element, so the top limb is too).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub(&self, other: &Fe8) -> Fe8 {
         let bias = broadcast(FOUR_P);
         Fe8::reduce(core::array::from_fn(|i| {
             _mm512_sub_epi64(_mm512_add_epi64(self.0[i], bias[i]), other.0[i])
@@ -191,7 +258,7 @@ impl Fe8 {
     /// fold takes it).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub_times_pow2<const K: u32>(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub_times_pow2<const K: u32>(&self, other: &Fe8) -> Fe8 {
         debug_assert!(K <= 3);
         let bias = broadcast(FOUR_P);
         Fe8::reduce(core::array::from_fn(|i| {
@@ -205,7 +272,7 @@ impl Fe8 {
     /// + (1 + 2^K)·4p − b − 2^K·c` (positive, top limb below 2^53).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub_two<const K: u32>(&self, b: &Fe8, c: &Fe8) -> Fe8 {
+    pub(crate) fn sub_two<const K: u32>(&self, b: &Fe8, c: &Fe8) -> Fe8 {
         debug_assert!(K <= 1);
         let bias = broadcast(FOUR_P);
         Fe8::reduce(core::array::from_fn(|i| {
@@ -219,7 +286,7 @@ impl Fe8 {
     /// `2^K·self + 4p − other` (positive, top limb below 2^53).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn times_pow2_sub<const K: u32>(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn times_pow2_sub<const K: u32>(&self, other: &Fe8) -> Fe8 {
         debug_assert!(K <= 3);
         let bias = broadcast(FOUR_P);
         Fe8::reduce(core::array::from_fn(|i| {
@@ -232,7 +299,7 @@ impl Fe8 {
     /// other)` (positive, top limb below 2^53).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub_times_3(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub_times_3(&self, other: &Fe8) -> Fe8 {
         let bias = broadcast(FOUR_P);
         Fe8::reduce(core::array::from_fn(|i| {
             let d = _mm512_sub_epi64(_mm512_add_epi64(self.0[i], bias[i]), other.0[i]);
@@ -243,14 +310,14 @@ impl Fe8 {
     /// `−self`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn neg(&self) -> Fe8 {
+    pub(crate) fn neg(&self) -> Fe8 {
         Fe8::zero().sub(self)
     }
 
     /// `2^K · self` for `K ≤ 3` (value below `2^260`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn times_pow2<const K: u32>(&self) -> Fe8 {
+    pub(crate) fn times_pow2<const K: u32>(&self) -> Fe8 {
         debug_assert!(K <= 3);
         Fe8::reduce(self.0.map(|limb| _mm512_slli_epi64::<K>(limb)))
     }
@@ -258,7 +325,7 @@ impl Fe8 {
     /// `3 · self`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn times_3(&self) -> Fe8 {
+    pub(crate) fn times_3(&self) -> Fe8 {
         Fe8::reduce(core::array::from_fn(|i| {
             _mm512_add_epi64(_mm512_slli_epi64::<1>(self.0[i]), self.0[i])
         }))
@@ -272,7 +339,7 @@ impl Fe8 {
     /// 2^257`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn mul(&self, other: &Fe8) -> Fe8 {
         self.debug_assert_bounds();
         other.debug_assert_bounds();
         let (a, b) = (&self.0, &other.0);
@@ -293,7 +360,7 @@ impl Fe8 {
     /// otherwise as [`Fe8::mul`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square(&self) -> Fe8 {
+    pub(crate) fn square(&self) -> Fe8 {
         self.debug_assert_bounds();
         let a = &self.0;
         let mut c = [_mm512_setzero_si512(); 10];
@@ -313,26 +380,13 @@ impl Fe8 {
         montgomery_reduce(c)
     }
 
-    /// `self^((p − 3)/4)` (see [`pow_p_minus_3_over_4_each`]).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn pow_p_minus_3_over_4(&self) -> Fe8 {
-        let [power] = pow_p_minus_3_over_4_each(&[*self]);
-        power
-    }
-
-    /// `self^(p − 2) = 1/self` (0 for 0): `p − 2 = 4·(p − 3)/4 + 1`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn invert(&self) -> Fe8 {
-        self.pow_p_minus_3_over_4().square_times(2).mul(self)
-    }
-
     /// The canonical plain value (`< p`, out of Montgomery form) of each
     /// lane, as limbs below 2^52: the Montgomery product by a plain 1 is at
     /// most p (`(x + m·p)/R < 2^257/2^260 + p`), and p itself becomes 0 by
     /// one masked subtraction of p.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn canonical(&self) -> [__m512i; 5] {
+    fn canonical(&self) -> [__m512i; 5] {
         let plain = self.mul(&Fe8(broadcast([1, 0, 0, 0, 0]))).0;
         let p = broadcast(P);
         let mask = _mm512_set1_epi64(LOW_52);
@@ -352,60 +406,9 @@ impl Fe8 {
     /// Lanes whose canonical value is odd (SEC1's `y` parity).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn is_odd(&self) -> __mmask8 {
+    pub(crate) fn is_odd(&self) -> __mmask8 {
         _mm512_test_epi64_mask(self.canonical()[0], _mm512_set1_epi64(1))
     }
-}
-
-/// `x^(2^k − 1)` for the `k` of an addition chain, from the powers
-/// `x^(2^i − 1)` (`high`) and `x^(2^j − 1)` (`low`) with `i + j = k`, for
-/// each of `N` vectors.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn ones_each<const N: usize>(high: &[Fe8; N], low_count: u32, low: &[Fe8; N]) -> [Fe8; N] {
-    times_each(&square_times_each(high, low_count), low)
-}
-
-/// `x^(2^32 − 1)` and `x^(2^30 − 1)` of each of `N` vectors (both addition
-/// chains below start with them): 31 squarings, 8 multiplications.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn pow_ones_32_each<const N: usize>(x1: &[Fe8; N]) -> ([Fe8; N], [Fe8; N]) {
-    let x2 = ones_each(x1, 1, x1);
-    let x4 = ones_each(&x2, 2, &x2);
-    let x8 = ones_each(&x4, 4, &x4);
-    let x16 = ones_each(&x8, 8, &x8);
-    let x24 = ones_each(&x16, 8, &x8);
-    let x28 = ones_each(&x24, 4, &x4);
-    let x30 = ones_each(&x28, 2, &x2);
-    (ones_each(&x30, 2, &x2), x30)
-}
-
-/// `x^((p + 1)/4)` for each of `N` vectors, the square root of `x` when it
-/// is a square (p ≡ 3 mod 4): `(p + 1)/4 = (((2^32 − 1)·2^32 + 1)·2^96 +
-/// 1)·2^94`, 253 squarings and 10 multiplications, the `N` chains
-/// interleaved (`field::square_times_each`: the decoder and the map
-/// take their square roots in pairs).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn sqrt_candidate_each<const N: usize>(x: &[Fe8; N]) -> [Fe8; N] {
-    let (x32, _) = pow_ones_32_each(x);
-    let r = times_each(&square_times_each(&x32, 32), x);
-    let r = times_each(&square_times_each(&r, 96), x);
-    square_times_each(&r, 94)
-}
-
-/// `x^((p − 3)/4)` for each of `N` vectors (RFC 9380's `c1` for
-/// `sqrt_ratio`), by `(p − 3)/4 = ((2^32 − 1)·2^32 + 1)·2^190 + 2^94 − 1`,
-/// the chains interleaved as in [`sqrt_candidate_each`].
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn pow_p_minus_3_over_4_each<const N: usize>(x: &[Fe8; N]) -> [Fe8; N] {
-    let (x32, x30) = pow_ones_32_each(x);
-    let x64 = ones_each(&x32, 32, &x32);
-    let x94 = ones_each(&x64, 30, &x30);
-    let r = times_each(&square_times_each(&x32, 32), x);
-    times_each(&square_times_each(&r, 190), &x94)
 }
 
 lane_field!(Fe8, "avx512f,avx512dq,avx512ifma");

@@ -6,10 +6,11 @@
 //! server may have chosen (`msm.rs`), where any two partial sums could
 //! meet; 12 multiplications and 2 by `b` per addition.
 
-use super::field::{splat, Fe8};
-use super::point::{Jacobian8, B};
-use crate::group::lanes::toolkit::PlainLimbs;
-use core::arch::x86_64::__mmask8;
+use oblivex_macros::lane_features;
+
+use super::field::{splat, Fe8, B};
+use super::point::Jacobian8;
+use crate::group::lanes::toolkit::{LanePoints, PlainLimbs};
 
 /// 8 points in homogeneous projective coordinates.
 #[derive(Clone, Copy)]
@@ -24,8 +25,8 @@ unsafe impl PlainLimbs for Projective8 {}
 
 impl Projective8 {
     /// The identity `(0 : 1 : 0)` in every lane.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
     pub(super) fn identity() -> Projective8 {
         Projective8 {
             x: Fe8::zero(),
@@ -36,8 +37,8 @@ impl Projective8 {
 
     /// The points `(X/Z², Y/Z³)` of Jacobian coordinates: `(X·Z : Y : Z³)`
     /// (the identity, `Z = 0`, gives `(0 : Y : 0)`, the identity).
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn from_jacobian(p: &Jacobian8) -> Projective8 {
         Projective8 {
             x: p.x.mul(&p.z),
@@ -47,8 +48,8 @@ impl Projective8 {
     }
 
     /// The same points in Jacobian coordinates, `(X·Z, Y·Z², Z)`.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn to_jacobian(self) -> Jacobian8 {
         Jacobian8 {
             x: self.x.mul(&self.z),
@@ -59,7 +60,7 @@ impl Projective8 {
 
     /// `self + other`, complete (algorithm 4 of the module's reference,
     /// step by step).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add(&self, other: &Projective8) -> Projective8 {
         let b = splat(B);
         let (x1, y1, z1) = (&self.x, &self.y, &self.z);
@@ -84,8 +85,8 @@ impl Projective8 {
     }
 
     /// `2^k·self` by complete additions.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn double_times(&self, k: u32) -> Projective8 {
         let mut p = *self;
         for _ in 0..k {
@@ -94,16 +95,33 @@ impl Projective8 {
         p
     }
 
-    /// The limbs of the three coordinates, to permute lanes.
+    /// The 8 lanes rotated by `K` (lane `i` gets lane `i + K mod 8`;
+    /// `K` ∈ {1, 2, 4}).
+    #[lane_features]
     #[inline]
-    pub(super) fn limbs_mut(&mut self) -> [&mut [core::arch::x86_64::__m512i; 5]; 3] {
-        [&mut self.x.0, &mut self.y.0, &mut self.z.0]
+    pub(super) fn rotate_lanes<const K: i32>(&self) -> Projective8 {
+        Projective8 {
+            x: self.x.rotate_lanes::<K>(),
+            y: self.y.rotate_lanes::<K>(),
+            z: self.z.rotate_lanes::<K>(),
+        }
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[lane_features]
+    #[inline]
+    pub(super) fn select(&self, other: &Projective8, mask: u8) -> Projective8 {
+        Projective8 {
+            x: self.x.select(&other.x, mask),
+            y: self.y.select(&other.y, mask),
+            z: self.z.select(&other.z, mask),
+        }
     }
 
     /// `−self` in the lanes of `mask`.
+    #[lane_features]
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Projective8 {
+    pub(super) fn negate_where(&self, mask: u8) -> Projective8 {
         Projective8 {
             x: self.x,
             y: self.y.negate_where(mask),
@@ -112,8 +130,17 @@ impl Projective8 {
     }
 }
 
-impl crate::group::lanes::toolkit::LanePoints for Projective8 {
-    unsafe fn negated_where(&self, mask: __mmask8) -> Self {
+impl LanePoints for Projective8 {
+    type Set = super::super::Set;
+
+    #[inline]
+    unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
+        // SAFETY: the caller's CPU has the features (trait contract).
+        unsafe { self.select(other, mask) }
+    }
+
+    #[inline]
+    unsafe fn negated_where(&self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
         unsafe { self.negate_where(mask) }
     }

@@ -1,0 +1,62 @@
+//! The lane engines' code compiled for AVX-512 IFMA (with AVX-512F and DQ):
+//! the shared chains and table scan, and the P-256 engine over its radix
+//! 2^52 field. Each included file marks its functions `#[lane_features]`,
+//! which this module's `lane_features!` turns into its target features
+//! (`macros/`); `avx2.rs` includes the same files for AVX2.
+
+use core::arch::x86_64::*;
+
+use super::toolkit::{DigitMasks, LANES};
+
+/// This instruction set, as a type: the `Set` of the fields and points
+/// written for it (a function compiled here takes only those).
+pub(crate) enum Set {}
+
+/// `#[target_feature]` of this set on an item (see the module
+/// documentation).
+macro_rules! lane_features {
+    ($($item:tt)*) => {
+        #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+        $($item)*
+    };
+}
+
+/// Whether this CPU has this set (the tests run every set the CPU has,
+/// whatever backend is selected).
+#[cfg(test)]
+pub(crate) fn cpu_runs() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512ifma")
+}
+
+// The one source per set is the point (module documentation).
+#[allow(clippy::duplicate_mod)]
+#[path = "chains.rs"]
+pub(crate) mod chains;
+#[allow(clippy::duplicate_mod)]
+#[path = "scan.rs"]
+pub(crate) mod scan;
+
+/// The P-256 engine's field here.
+use super::p256::field_ifma as p256_field;
+
+#[allow(clippy::duplicate_mod)]
+#[path = "p256/engine/mod.rs"]
+pub(crate) mod p256;
+
+/// The lanes of each digit's magnitude, sign and zero (see
+/// [`DigitMasks`]), by vector comparisons.
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) fn digit_masks(digits: &[i64; LANES]) -> DigitMasks {
+    // SAFETY: [i64; 8] and __m512i have the same size; unaligned load.
+    let d = unsafe { _mm512_loadu_si512(digits.as_ptr().cast()) };
+    let magnitude = _mm512_abs_epi64(d);
+    DigitMasks {
+        hits: core::array::from_fn(|k| {
+            _mm512_cmpeq_epi64_mask(magnitude, _mm512_set1_epi64(k as i64 + 1))
+        }),
+        negative: _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512()),
+        zero: _mm512_cmpeq_epi64_mask(d, _mm512_setzero_si512()),
+    }
+}

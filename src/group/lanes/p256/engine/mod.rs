@@ -1,0 +1,137 @@
+//! The P-256 engine, one source compiled once per instruction set: the
+//! `ifma` and `avx2` modules include this folder, each with its own field
+//! (`field`: radix 2^52 on AVX-512 IFMA, radix 2^29 on AVX2) and its
+//! target features on every function marked `#[lane_features]`. The
+//! entry points below are that set's; `lanes::p256` chooses the set.
+
+mod codec;
+mod complete;
+mod coordinates;
+mod exponents;
+mod map;
+mod msm;
+mod point;
+mod scalar_mul;
+#[cfg(test)]
+mod tests;
+
+use oblivex_macros::lane_features;
+
+use super::p256_field as field;
+use super::{chains, scan};
+pub(crate) use coordinates::Coordinates;
+pub(crate) use map::UNIFORM_LEN;
+
+/// The points of a batch, 8 per vector in order, kept beside its
+/// encodings for the engine: those a message's check decoded (padding
+/// lanes: the generator) or a client's blinded elements (padding lanes:
+/// their hashed input point, their scalar being zero).
+pub(crate) struct DecodedBatch {
+    vectors: Vec<point::Jacobian8>,
+    /// How many elements the vectors hold.
+    elements: usize,
+}
+
+impl DecodedBatch {
+    /// The vectors, if they hold exactly a batch of `count` elements.
+    fn vectors_for(batch: Option<&DecodedBatch>, count: usize) -> Option<&[point::Jacobian8]> {
+        batch
+            .filter(|b| b.elements == count)
+            .map(|b| b.vectors.as_slice())
+    }
+}
+
+/// `lanes::p256::decode` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn decode(encoded: &[u8]) -> Option<DecodedBatch> {
+    let vectors = scalar_mul::decode_all(encoded);
+    vectors.map(|vectors| DecodedBatch {
+        vectors,
+        elements: encoded.len() / codec::ENCODING_LEN,
+    })
+}
+
+/// `lanes::p256::mul_by_key` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn mul_by_key(
+    key: &[u8; 32],
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    out: &mut [u8],
+) -> bool {
+    if out.len() != encoded.len() {
+        return false;
+    }
+    let decoded = DecodedBatch::vectors_for(decoded, encoded.len() / codec::ENCODING_LEN);
+    scalar_mul::mul_by_key(key, decoded, encoded, out)
+}
+
+/// `lanes::p256::mul_each` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn mul_each(
+    scalars: &[[u8; 32]],
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    out: &mut [u8],
+) -> bool {
+    let count = encoded.len() / codec::ENCODING_LEN;
+    if out.len() != encoded.len() || scalars.len() != count {
+        return false;
+    }
+    let decoded = DecodedBatch::vectors_for(decoded, count);
+    scalar_mul::mul_each(scalars, decoded, encoded, out)
+}
+
+/// `lanes::p256::hash_mul_encode` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn hash_mul_encode(
+    uniform: &[[u8; UNIFORM_LEN]],
+    scalars: &[[u8; 32]],
+    out: &mut [u8],
+) -> Option<Option<DecodedBatch>> {
+    if scalars.len() != uniform.len() || out.len() != codec::ENCODING_LEN * uniform.len() {
+        return None;
+    }
+    let vectors = scalar_mul::hash_mul_encode(uniform, scalars, out);
+    Some(vectors.map(|vectors| DecodedBatch {
+        vectors,
+        elements: uniform.len(),
+    }))
+}
+
+/// `lanes::p256::msm_ct` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn msm_ct(
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    scalars: &[&[u8]],
+    bits: usize,
+) -> Option<zeroize::Zeroizing<(Coordinates, u8)>> {
+    if encoded.len() != scalars.len() * codec::ENCODING_LEN {
+        return None;
+    }
+    let decoded = DecodedBatch::vectors_for(decoded, scalars.len());
+    msm::msm_ct(encoded, decoded, scalars, bits)
+}
+
+/// `lanes::p256::mul_each_coordinates` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn mul_each_coordinates(
+    scalars: &[[u8; 32]],
+    points: &[Coordinates],
+    identity: &[u8],
+) -> Option<zeroize::Zeroizing<Vec<(Coordinates, u8)>>> {
+    if points.is_empty()
+        || scalars.len() != points.len()
+        || identity.len() != points.len().div_ceil(8)
+    {
+        return None;
+    }
+    Some(coordinates::mul_each_coordinates(scalars, points, identity))
+}
