@@ -171,6 +171,21 @@ pub(crate) fn mulx_supported() -> bool {
     }
 }
 
+/// The instruction sets the curves' 8-lane engines are compiled for (each
+/// engine's one source, once per set: `group::lanes::ifma` and
+/// `group::lanes::avx2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "the engines are x86-64 only")
+)]
+pub(crate) enum LaneSet {
+    /// AVX-512F, DQ and IFMA: 8 lanes per zmm register, radix 2^52.
+    Ifma,
+    /// AVX2: 8 lanes in two ymm registers, 32-bit multiplier digits.
+    Avx2,
+}
+
 /// The instruction set the curves' 8-lane engines run on, if any: AVX-512
 /// IFMA where the `ifma` backend is selected (so the CPU has AVX-512F and
 /// AVX-512 IFMA, checked at selection) and the CPU also has AVX-512DQ
@@ -179,8 +194,7 @@ pub(crate) fn mulx_supported() -> bool {
 /// other backends (`mulx`, `portable`: e.g. under valgrind's AVX-512-free
 /// emulation) turn them off.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn lane_set_selected() -> Option<crate::group::lanes::LaneSet> {
-    use crate::group::lanes::LaneSet;
+pub(crate) fn lane_set_selected() -> Option<LaneSet> {
     match Backend::selected() {
         Ok(Backend::Ifma) if std::is_x86_feature_detected!("avx512dq") => Some(LaneSet::Ifma),
         Ok(Backend::Avx2) => Some(LaneSet::Avx2),

@@ -3,15 +3,7 @@
 //! point takes one, so the unsafe calls into AVX-512 or AVX2 code rest on
 //! one check made once per operation.
 
-/// The instruction sets the lane engines are compiled for (each engine's
-/// one source, once per set: `group::lanes::ifma` and `group::lanes::avx2`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LaneSet {
-    /// AVX-512F, DQ and IFMA: 8 lanes per zmm register, radix 2^52.
-    Ifma,
-    /// AVX2: 8 lanes in two ymm registers, 32-bit multiplier digits.
-    Avx2,
-}
+pub(crate) use crate::backend::LaneSet;
 
 /// Proof that the 8-lane engines may run here, on the set it names: the
 /// `ifma` backend is selected and the CPU has AVX-512DQ too
@@ -32,12 +24,12 @@ impl LaneCpu {
 
     /// [`LaneCpu::detect`] if the engines run on `set` (for an engine
     /// written for that set only), else `None`.
-    pub fn detect_for(set: LaneSet) -> Option<LaneCpu> {
+    pub(crate) fn detect_for(set: LaneSet) -> Option<LaneCpu> {
         Self::detect().filter(|cpu| cpu.0 == set)
     }
 
     /// The instruction set the engines run on.
-    pub fn set(self) -> LaneSet {
+    pub(crate) fn set(self) -> LaneSet {
         self.0
     }
 }

@@ -48,5 +48,6 @@ pub(crate) mod sha512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod toolkit;
 
-pub use cpu::{LaneCpu, LaneSet};
+pub use cpu::LaneCpu;
+pub(crate) use cpu::LaneSet;
 pub use engine::{LaneEngine, NoLanes};
