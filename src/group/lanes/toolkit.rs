@@ -128,7 +128,7 @@ pub(crate) fn lanes_of<const LEN: usize>(
 /// The vectors of `encoded` (chunks of `vector_len` bytes) decoded two at
 /// a time by `two`, and by `one` where a single vector is left at the end:
 /// the engines decode in pairs so that two square roots run side by side
-/// (see `field::square_times_each`).
+/// (see `chains::square_times_each`).
 pub(crate) fn in_pairs<'a, T: 'a>(
     encoded: &'a [u8],
     vector_len: usize,

@@ -350,7 +350,7 @@ lane_field!(Fe8, "avx512f,avx512dq");
 
 /// `z^((p − 5)/8) = z^(2^252 − 3)` for each of `N` vectors (the addition
 /// chain of ref10), the `N` chains interleaved step by step
-/// (`field::square_times_each`): the map and the decoder take their
+/// (`chains::square_times_each`): the map and the decoder take their
 /// square roots in pairs.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]

@@ -60,7 +60,7 @@ pub(super) fn decode_vector(chunk: &[u8]) -> Option<Jacobian8> {
 }
 
 /// [`decode_vector`] of `N` chunks, their square roots side by side
-/// (`field::sqrt_candidate_each`).
+/// (`exponents::sqrt_candidate_each`).
 #[lane_features]
 fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Jacobian8>; N] {
     let lanes = chunks.map(|chunk| lanes_of(chunk, &GENERATOR_ENCODING));
