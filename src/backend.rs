@@ -196,9 +196,21 @@ pub(crate) enum LaneSet {
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn lane_set_selected() -> Option<LaneSet> {
     match Backend::selected() {
-        Ok(Backend::Ifma) if std::is_x86_feature_detected!("avx512dq") => Some(LaneSet::Ifma),
+        Ok(Backend::Ifma) if LaneSet::Ifma.is_available() => Some(LaneSet::Ifma),
         Ok(Backend::Avx2) => Some(LaneSet::Avx2),
         _ => None,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl LaneSet {
+    /// Whether this CPU runs the set, whatever backend is selected (the
+    /// engines' tests run every set the CPU has).
+    pub(crate) fn is_available(self) -> bool {
+        match self {
+            LaneSet::Ifma => ifma_supported() && std::is_x86_feature_detected!("avx512dq"),
+            LaneSet::Avx2 => avx2_supported(),
+        }
     }
 }
 

@@ -142,6 +142,37 @@ fn bitselect(lanes: __m256i, a: __m256i, b: __m256i) -> __m256i {
     _mm256_or_si256(_mm256_and_si256(lanes, a), _mm256_andnot_si256(lanes, b))
 }
 
+/// 8 lanes' digits as the two halves of an element's representation.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn halves_of(digits: &[[u64; DIGITS]; LANES]) -> [Half; 2] {
+    core::array::from_fn(|h| {
+        core::array::from_fn(|i| {
+            let lane = |j: usize| digits[4 * h + j][i] as i64;
+            _mm256_set_epi64x(lane(3), lane(2), lane(1), lane(0))
+        })
+    })
+}
+
+/// The 8 lanes' digits of two halves (the caller wipes them where they
+/// are secret; the stores in between are wiped here).
+#[target_feature(enable = "avx2")]
+fn digits_of_halves(halves: &[Half; 2]) -> [[u64; DIGITS]; LANES] {
+    let mut out = [[0u64; DIGITS]; LANES];
+    for (h, half) in halves.iter().enumerate() {
+        for (i, digit) in half.iter().enumerate() {
+            let mut lanes = [0u64; 4];
+            // SAFETY: 4 u64 are 32 bytes; unaligned store.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *digit) };
+            for (j, lane) in lanes.iter().enumerate() {
+                out[4 * h + j][i] = *lane;
+            }
+            zeroize::Zeroize::zeroize(&mut lanes);
+        }
+    }
+    out
+}
+
 /// The lanes of half `half` (0: elements 0–3) selected by the mask's bits,
 /// as all-ones or zero lanes hidden from the optimiser (`lane_mask_eq`).
 #[inline]
@@ -254,12 +285,7 @@ impl Fe8 {
     #[target_feature(enable = "avx2")]
     pub(crate) fn from_be_bytes_each(bytes: &[[u8; 32]; LANES]) -> Fe8 {
         let digits: [[u64; DIGITS]; LANES] = bytes.map(|b| digits_of_be(&b, RADIX as usize));
-        let halves = core::array::from_fn(|h| {
-            core::array::from_fn(|i| {
-                let lane = |j: usize| digits[4 * h + j][i] as i64;
-                _mm256_set_epi64x(lane(3), lane(2), lane(1), lane(0))
-            })
-        });
+        let halves = halves_of(&digits);
         Fe8::from_canonical_digits(halves)
     }
 
@@ -267,18 +293,7 @@ impl Fe8 {
     /// bytes each (secret where the element is: the caller wipes them).
     #[target_feature(enable = "avx2")]
     pub(crate) fn be_bytes_each(&self) -> [[u8; 32]; LANES] {
-        let mut digits = [[0u64; DIGITS]; LANES];
-        for (h, half) in self.canonical().iter().enumerate() {
-            for (i, digit) in half.iter().enumerate() {
-                let mut lanes = [0u64; 4];
-                // SAFETY: 4 u64 are 32 bytes; unaligned store.
-                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *digit) };
-                for (j, lane) in lanes.iter().enumerate() {
-                    digits[4 * h + j][i] = *lane;
-                }
-                zeroize::Zeroize::zeroize(&mut lanes);
-            }
-        }
+        let mut digits = digits_of_halves(&self.canonical());
         let bytes = digits.map(|d| be_of_digits(&d, RADIX as usize));
         zeroize::Zeroize::zeroize(&mut digits);
         bytes

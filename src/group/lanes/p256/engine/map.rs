@@ -32,7 +32,7 @@ fn field_of_48(strings: [&[u8]; LANES]) -> Fe8 {
 }
 
 /// RFC 9380 `sqrt_ratio(u, v)` for p ≡ 3 mod 4, for each of `N` vectors
-/// (their exponentiations interleaved: `field::pow_p_minus_3_over_4_each`):
+/// (their exponentiations interleaved: `exponents::pow_p_minus_3_over_4_each`):
 /// per lane, whether `u/v` is a square, and a root of `u/v` if so, else of
 /// `Z·u/v`.
 #[lane_features]

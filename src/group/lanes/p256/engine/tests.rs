@@ -35,7 +35,7 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
 /// Whether this CPU runs this instruction set (whatever backend is
 /// selected: the tests run every engine the CPU can).
 fn supported() -> bool {
-    let runs = super::super::cpu_runs();
+    let runs = super::super::SET.is_available();
     if !runs {
         eprintln!("skipped: the CPU lacks this engine's instruction set");
     }

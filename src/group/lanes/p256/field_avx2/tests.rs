@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 use num_bigint::BigUint;
 
 use super::super::test_values::{p, random_bytes, values};
-use super::{Fe8, DIGITS, DIGIT_BOUND, TOP_DIGIT_BOUND};
+use super::{digits_of_halves, halves_of, Fe8, DIGITS, DIGIT_BOUND, TOP_DIGIT_BOUND};
 
 /// Lanes per element vector.
 const LANES: usize = 8;
@@ -34,34 +34,6 @@ fn digits_of(value: &BigUint) -> [u64; DIGITS] {
 /// The Montgomery radix 2^261.
 fn r() -> BigUint {
     BigUint::from(1u32) << 261u32
-}
-
-/// 8 digit vectors as the two halves of an element's representation.
-#[target_feature(enable = "avx2")]
-fn halves_of(digits: &[[u64; DIGITS]; LANES]) -> [[__m256i; DIGITS]; 2] {
-    core::array::from_fn(|h| {
-        core::array::from_fn(|i| {
-            let lane = |j: usize| digits[4 * h + j][i] as i64;
-            _mm256_set_epi64x(lane(3), lane(2), lane(1), lane(0))
-        })
-    })
-}
-
-/// The 8 lanes' digit vectors of two halves.
-#[target_feature(enable = "avx2")]
-fn digits_of_halves(halves: &[[__m256i; DIGITS]; 2]) -> [[u64; DIGITS]; LANES] {
-    let mut out = [[0u64; DIGITS]; LANES];
-    for (h, half) in halves.iter().enumerate() {
-        for (i, digit) in half.iter().enumerate() {
-            let mut lanes = [0u64; 4];
-            // SAFETY: 4 u64 are 32 bytes; unaligned store.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *digit) };
-            for (j, lane) in lanes.iter().enumerate() {
-                out[4 * h + j][i] = *lane;
-            }
-        }
-    }
-    out
 }
 
 /// 8 plain values (cycled) as an element, into Montgomery form.
