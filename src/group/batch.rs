@@ -136,7 +136,7 @@ pub fn check<G: PrimeOrderGroup>(bytes: &[u8]) -> Result<CheckedBatch<G>, Error>
     }
     if let Some(cpu) = Lanes::<G>::runs() {
         let count = bytes.len() / G::ELEMENT_LEN;
-        let split = (count - Lanes::<G>::portable_tail(count)) * G::ELEMENT_LEN;
+        let split = (count - Lanes::<G>::portable_tail(cpu, count)) * G::ELEMENT_LEN;
         let (head, tail) = bytes.split_at(split);
         let vectors = Lanes::<G>::decode(cpu, head).ok_or(Error::InvalidElement)?;
         let tail = tail
@@ -158,7 +158,7 @@ pub fn mul_by_key<G: PrimeOrderGroup>(
 ) {
     if let Some(cpu) = Lanes::<G>::runs() {
         let count = batch.count();
-        let tail = Lanes::<G>::portable_tail(count);
+        let tail = Lanes::<G>::portable_tail(cpu, count);
         let (head_out, tail_out) = out.split_at_mut((count - tail) * G::ELEMENT_LEN);
         let head = &batch.encoded[..head_out.len()];
         if Lanes::<G>::mul_by_key(cpu, key, head, batch.vectors(), head_out) {
@@ -187,7 +187,7 @@ pub fn mul_each<G: PrimeOrderGroup>(
 ) {
     if let Some(cpu) = Lanes::<G>::runs().filter(|_| scalars.len() == batch.count()) {
         let count = batch.count();
-        let tail = Lanes::<G>::portable_tail(count);
+        let tail = Lanes::<G>::portable_tail(cpu, count);
         let head = count - tail;
         let (head_out, tail_out) = out.split_at_mut(head * G::ELEMENT_LEN);
         let head_encoded = &batch.encoded[..head_out.len()];

@@ -263,7 +263,7 @@ mod engine {
 
         /// Up to two elements past a multiple of 8: blst decodes, checks
         /// and multiplies two for about what a vector of 8 lanes costs.
-        fn portable_tail(count: usize) -> usize {
+        fn portable_tail(_cpu: LaneCpu, count: usize) -> usize {
             match count % 8 {
                 rest if rest <= BLST_TAIL => rest,
                 _ => 0,

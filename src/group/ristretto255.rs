@@ -129,7 +129,7 @@ mod engine {
         /// elements past the last full vector are cheaper on dalek: a
         /// checked batch's one extra element (its balancer) then costs one
         /// element's time, not a vector's.
-        fn portable_tail(count: usize) -> usize {
+        fn portable_tail(_cpu: LaneCpu, count: usize) -> usize {
             match count % LANES {
                 rest if rest <= DALEK_TAIL => rest,
                 _ => 0,

@@ -31,11 +31,11 @@ pub trait LaneEngine {
 
     /// The tail policy: how many trailing elements of a batch of `count`
     /// a check, a server's evaluation and a client's unblinding leave to
-    /// the one-at-a-time path (where a vector of 8 lanes costs more than
-    /// those elements one at a time; a short multi-scalar multiplication
-    /// then adds the tail a check decoded one at a time too). Depends
-    /// only on `count`.
-    fn portable_tail(count: usize) -> usize;
+    /// the one-at-a-time path on the lane set `cpu` runs (where a vector
+    /// of 8 lanes costs more than those elements one at a time; a short
+    /// multi-scalar multiplication then adds the tail a check decoded one
+    /// at a time too). Depends only on the set and `count`.
+    fn portable_tail(cpu: LaneCpu, count: usize) -> usize;
 
     /// The points of the concatenated encodings `encoded` if every one is
     /// valid and not the identity (as the group's `decode` requires), else
@@ -134,7 +134,7 @@ impl<Element, Scalar> LaneEngine for NoLanes<Element, Scalar> {
         None
     }
 
-    fn portable_tail(count: usize) -> usize {
+    fn portable_tail(_cpu: LaneCpu, count: usize) -> usize {
         count
     }
 
