@@ -259,8 +259,9 @@ fn client_batches<G: PrimeOrderGroup>() {
 }
 
 /// `mul_each` (which a group may run on its own engine) equals one-by-one
-/// `mul`, with the identity and a zero scalar among the operands and a
-/// batch longer than one vector of 8.
+/// `mul`, with the identity and a zero scalar among the operands and
+/// batches longer than one vector of 8, with and without a tail the
+/// engine leaves to the one-at-a-time path.
 fn mul_each_edges<G: PrimeOrderGroup>() {
     let mut rng = rng();
     let mut elements: Vec<G::Element> = (0..11u8)
@@ -271,7 +272,7 @@ fn mul_each_edges<G: PrimeOrderGroup>() {
     let mut scalars: Vec<G::Scalar> = (0..11).map(|_| G::random_scalar(&mut rng)).collect();
     scalars[5] = G::scalar_from_u64(0);
     scalars[6] = G::scalar_from_u64(1);
-    for count in [1usize, 2, 11] {
+    for count in [1usize, 2, 9, 10, 11] {
         let products = G::mul_each(&scalars[..count], &elements[..count]);
         for i in 0..count {
             let expected = G::mul(&elements[i], &scalars[i]);

@@ -183,18 +183,31 @@ pub trait PrimeOrderGroup: sealed::Sealed + 'static + Sized + Send + Sync {
     /// `s_i·X_i` for every `i` (a scalar per element), constant time in the
     /// scalars; a group may batch the work (FFDHE: one batch
     /// exponentiation with an exponent per lane).
-    /// The group's engine where it runs and takes the elements.
+    /// The group's engine where it runs and takes the elements, but for
+    /// its tail ([`LaneEngine::portable_tail`]): one product on P-256's
+    /// AVX2 engine would cost a vector of 8.
     fn mul_each(scalars: &[Self::Scalar], elements: &[Self::Element]) -> Vec<Self::Element> {
-        let engine = Self::Lanes::runs()
-            .and_then(|cpu| Self::Lanes::mul_each_element(cpu, scalars, elements));
-        if let Some(products) = engine {
-            return products;
+        // Sized once: the products may be secret (an unblinding's), and a
+        // vector that grew would free copies of them unwiped.
+        let mut products = Vec::with_capacity(elements.len());
+        if let Some(cpu) = Self::Lanes::runs().filter(|_| scalars.len() == elements.len()) {
+            let head = elements.len() - Self::Lanes::portable_tail(cpu, elements.len());
+            let engine = (head > 0)
+                .then(|| Self::Lanes::mul_each_element(cpu, &scalars[..head], &elements[..head]))
+                .flatten()
+                .map(Zeroizing::new);
+            if let Some(engine) = engine {
+                products.extend_from_slice(&engine);
+            }
         }
-        scalars
-            .iter()
-            .zip(elements)
-            .map(|(s, e)| Self::mul(e, s))
-            .collect()
+        let done = products.len();
+        products.extend(
+            scalars[done..]
+                .iter()
+                .zip(&elements[done..])
+                .map(|(s, e)| Self::mul(e, s)),
+        );
+        products
     }
     /// [`Self::mul_each`], the products also encoded into `out`
     /// (`ELEMENT_LEN` bytes each): the client's blinding and unblinding,
