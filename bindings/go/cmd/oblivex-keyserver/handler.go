@@ -125,6 +125,7 @@ func (s *service) evaluate(w http.ResponseWriter, r *http.Request, keys *suiteKe
 	}
 	elements, answer, refused := s.admitAndRun(w, r, client, keys, protocol)
 	if refused != nil {
+		s.chargeRefusal(client, refused)
 		s.logf("%q %s %s: %d %s", client, keys.suite, protocol, refused.status, refused.reason)
 		if refused.retryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(int((refused.retryAfter+time.Second-1)/time.Second)))
@@ -155,6 +156,39 @@ func (s *service) takeQuota(client string, elements int) (ticket, *refusal) {
 	return t, nil
 }
 
+// admitClient refuses (429, with the time to the window's end) a client
+// whose refused requests of this window used its refusal budget, before
+// anything of its request is read.
+func (s *service) admitClient(client string) *refusal {
+	if wait, ok := s.quota.admit(client); !ok {
+		s.metrics.refusalBudgetRefusals.Add(1)
+		return &refusal{status: http.StatusTooManyRequests, reason: "refused-request budget of this window used", retryAfter: wait}
+	}
+	return nil
+}
+
+// chargeRefusal counts a refusal of the client's making (a 4xx other than
+// 429: a malformed body, an invalid element, a bad argument) against its
+// refusal budget.
+func (s *service) chargeRefusal(client string, r *refusal) {
+	if r.status >= 400 && r.status < 500 && r.status != http.StatusTooManyRequests {
+		s.quota.countRefusal(client)
+	}
+}
+
+// coalescerFor is the coalescer a plain OPRF request of client with this
+// many elements joins, or nil: none for requests of coalesceBelow
+// elements or more, and none for a client with a request refused in this
+// window, so that its invalid elements fail its own requests only, not a
+// batch of other clients' (see quota.hasRefusals).
+func (s *service) coalescerFor(client string, suite oblivex.Suite, elements int) *coalescer {
+	c := s.coalescers[suite]
+	if c == nil || elements >= s.coalesceBelow || s.quota.hasRefusals(client) {
+		return nil
+	}
+	return c
+}
+
 // giveBack is a request the library refused after its elements were
 // taken: they go back to the quota (nothing was evaluated).
 func (s *service) giveBack(client string, elements int, t ticket, err error) *refusal {
@@ -165,10 +199,13 @@ func (s *service) giveBack(client string, elements int, t ticket, err error) *re
 // admitAndRun is evaluate's work once the client is known.
 func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client string, keys *suiteKeys,
 	protocol keyservice.Protocol) (int, []byte, *refusal) {
+	if refused := s.admitClient(client); refused != nil {
+		return 0, nil, refused
+	}
 	if r.Method != http.MethodPost {
 		return 0, nil, &refusal{status: http.StatusMethodNotAllowed, reason: "POST only"}
 	}
-	run, refused := s.evaluator(r, keys, protocol)
+	run, refused := s.evaluator(r, client, keys, protocol)
 	if refused != nil {
 		return 0, nil, refused
 	}
@@ -189,17 +226,16 @@ func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client str
 }
 
 // evaluator picks the key's evaluation for protocol, with its query and
-// header arguments.
-func (s *service) evaluator(r *http.Request, keys *suiteKeys, protocol keyservice.Protocol) (func([]byte) ([]byte, error), *refusal) {
+// header arguments, for client's request.
+func (s *service) evaluator(r *http.Request, client string, keys *suiteKeys, protocol keyservice.Protocol) (func([]byte) ([]byte, error), *refusal) {
 	noKey := &refusal{status: http.StatusNotFound, reason: fmt.Sprintf("no %s key of suite %v here", protocol, keys.suite)}
 	switch protocol {
 	case keyservice.OPRF:
 		if keys.oprf == nil {
 			return nil, noKey
 		}
-		c := s.coalescers[keys.suite]
 		return func(body []byte) ([]byte, error) {
-			if c != nil && len(body) < s.coalesceBelow*keys.suite.ElementLen() {
+			if c := s.coalescerFor(client, keys.suite, len(body)/keys.suite.ElementLen()); c != nil {
 				return c.evaluate(body)
 			}
 			return keys.oprf.Evaluate(body)

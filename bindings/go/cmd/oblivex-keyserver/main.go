@@ -49,6 +49,7 @@ type config struct {
 	maxElements                    int
 	quota                          int64
 	quotaWindow                    time.Duration
+	maxRefusalsPerClient           int64
 	coalesceDelay                  time.Duration
 	coalesceBelow, coalesceMax     int
 	readHeaderTimeout, readTimeout time.Duration
@@ -96,6 +97,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&c.maxElements, "max-elements", 4096, "most elements in one request (the body limit follows)")
 	fs.Int64Var(&c.quota, "quota", 1_000_000, "elements each client may have evaluated per window")
 	fs.DurationVar(&c.quotaWindow, "quota-window", time.Minute, "the quota's window")
+	fs.Int64Var(&c.maxRefusalsPerClient, "max-refusals-per-client", 16, "requests of one client the server may refuse per quota window (a bad body or element); past it the client's requests are refused unread until the window ends")
 	fs.DurationVar(&c.coalesceDelay, "coalesce-delay", time.Millisecond, "longest wait of a small OPRF request for others to batch with (0: no coalescing)")
 	fs.IntVar(&c.coalesceBelow, "coalesce-below", 8, "OPRF requests of fewer elements are coalesced")
 	fs.IntVar(&c.coalesceMax, "coalesce-max", 1024, "most elements in one coalesced batch")
@@ -126,6 +128,8 @@ func (c *config) check() error {
 		return errors.New("-quota must be at least -max-elements (or a full request could never pass)")
 	case c.quotaWindow <= 0:
 		return errors.New("-quota-window must be positive")
+	case c.maxRefusalsPerClient < 1:
+		return errors.New("-max-refusals-per-client must be at least 1")
 	case c.maxStreamsPerClient < 1:
 		return errors.New("-max-streams-per-client must be at least 1")
 	case c.streamBodyTimeout <= 0:
@@ -264,7 +268,7 @@ func serve(c *config) error {
 		coalesceBelow: c.coalesceBelow,
 		maxElements:   c.maxElements,
 		auth:          &authenticator{},
-		quota:         newQuota(c.quota, c.quotaWindow, time.Now),
+		quota:         newQuota(c.quota, c.maxRefusalsPerClient, c.quotaWindow, time.Now),
 		metrics:       newMetrics(),
 		logRequests:   c.logRequests,
 		streams:       newStreamSet(c.maxStreamsPerClient),

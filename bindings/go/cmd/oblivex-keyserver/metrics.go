@@ -17,8 +17,11 @@ type metrics struct {
 	errors        *expvar.Map // refusals per HTTP status
 	latency       *expvar.Map // evaluate latencies: count per bucket "le_<µs>us", and "inf"
 	quotaRefusals *expvar.Int
-	coalesced     *expvar.Map // "batches" and "requests" of the coalescer, and "splits" of refused batches
-	all           *expvar.Map
+	// refusalBudgetRefusals counts requests refused because their
+	// client's refused requests of the window used its refusal budget.
+	refusalBudgetRefusals *expvar.Int
+	coalesced             *expvar.Map // "batches" and "requests" of the coalescer, and "splits" of refused batches
+	all                   *expvar.Map
 }
 
 // latencyBuckets are the histogram's upper bounds.
@@ -31,19 +34,21 @@ var latencyBuckets = []time.Duration{
 
 func newMetrics() *metrics {
 	m := &metrics{
-		requests:      new(expvar.Map).Init(),
-		elements:      new(expvar.Map).Init(),
-		errors:        new(expvar.Map).Init(),
-		latency:       new(expvar.Map).Init(),
-		quotaRefusals: new(expvar.Int),
-		coalesced:     new(expvar.Map).Init(),
-		all:           new(expvar.Map).Init(),
+		requests:              new(expvar.Map).Init(),
+		elements:              new(expvar.Map).Init(),
+		errors:                new(expvar.Map).Init(),
+		latency:               new(expvar.Map).Init(),
+		quotaRefusals:         new(expvar.Int),
+		refusalBudgetRefusals: new(expvar.Int),
+		coalesced:             new(expvar.Map).Init(),
+		all:                   new(expvar.Map).Init(),
 	}
 	m.all.Set("requests", m.requests)
 	m.all.Set("elements", m.elements)
 	m.all.Set("errors", m.errors)
 	m.all.Set("latency", m.latency)
 	m.all.Set("quota_refusals", m.quotaRefusals)
+	m.all.Set("refusal_budget_refusals", m.refusalBudgetRefusals)
 	m.all.Set("coalesced", m.coalesced)
 	return m
 }

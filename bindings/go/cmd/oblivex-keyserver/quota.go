@@ -7,20 +7,41 @@ import (
 
 // quota counts the elements each client had evaluated in the current
 // window (fixed windows, the same for every client) and refuses what
-// would go over the limit. In memory: one instance's view only
-// (docs/DEPLOYMENT.md says what a multi-instance deployment must add).
+// would go over the limit. It also counts each client's refused requests
+// (a bad encoding, a body too large: work the server did for nothing),
+// against a budget of their own: past it the client is refused before
+// its body is read, until the window ends. In memory: one instance's
+// view only (docs/DEPLOYMENT.md says what a multi-instance deployment
+// must add).
 type quota struct {
-	mu     sync.Mutex
-	limit  int64
-	window time.Duration
-	now    func() time.Time
-	start  time.Time // the current window's start
-	serial int64     // the current window's number, for refunds
-	used   map[string]int64
+	mu           sync.Mutex
+	limit        int64
+	refusalLimit int64 // refused requests a client may have per window
+	window       time.Duration
+	now          func() time.Time
+	start        time.Time // the current window's start
+	serial       int64     // the current window's number, for refunds
+	used         map[string]int64
+	refused      map[string]int64
 }
 
-func newQuota(limit int64, window time.Duration, now func() time.Time) *quota {
-	return &quota{limit: limit, window: window, now: now, start: now(), used: map[string]int64{}}
+func newQuota(limit, refusalLimit int64, window time.Duration, now func() time.Time) *quota {
+	return &quota{limit: limit, refusalLimit: refusalLimit, window: window, now: now, start: now(),
+		used: map[string]int64{}, refused: map[string]int64{}}
+}
+
+// roll starts a new window when the current one has ended: every client's
+// counts start again (the maps hold only this window's clients). Called
+// with q.mu held; returns the time it read.
+func (q *quota) roll() time.Time {
+	now := q.now()
+	if elapsed := now.Sub(q.start); elapsed >= q.window {
+		q.start = q.start.Add(elapsed / q.window * q.window)
+		q.serial++
+		q.used = map[string]int64{}
+		q.refused = map[string]int64{}
+	}
+	return now
 }
 
 // ticket is a granted reservation: the window it was counted in.
@@ -33,12 +54,7 @@ type ticket struct {
 func (q *quota) take(client string, n int64) (ticket, time.Duration, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	now := q.now()
-	if elapsed := now.Sub(q.start); elapsed >= q.window {
-		q.start = q.start.Add(elapsed / q.window * q.window)
-		q.serial++
-		q.used = map[string]int64{} // every client's count starts again; the map holds only this window's clients
-	}
+	now := q.roll()
 	if q.used[client]+n > q.limit {
 		return ticket{}, q.start.Add(q.window).Sub(now), false
 	}
@@ -54,4 +70,36 @@ func (q *quota) refund(client string, n int64, t ticket) {
 	if t.serial == q.serial {
 		q.used[client] -= n
 	}
+}
+
+// admit says whether client may send a request: not once its refused
+// requests of this window reached the refusal budget (then it says how
+// long until the window ends).
+func (q *quota) admit(client string) (time.Duration, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := q.roll()
+	if q.refused[client] >= q.refusalLimit {
+		return q.start.Add(q.window).Sub(now), false
+	}
+	return 0, true
+}
+
+// countRefusal counts one refused request of client.
+func (q *quota) countRefusal(client string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.roll()
+	q.refused[client]++
+}
+
+// hasRefusals says whether client had a request refused in this window:
+// its requests are then evaluated alone, not coalesced with other
+// clients' (a batch holding an invalid element fails as a whole, and is
+// split to find it, at the cost of every request in it).
+func (q *quota) hasRefusals(client string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.roll()
+	return q.refused[client] > 0
 }

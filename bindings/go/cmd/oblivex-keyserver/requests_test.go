@@ -36,7 +36,7 @@ func post(t *testing.T, c *keyservice.Client, path string, body []byte, header m
 // TestMalformedRequests: malformed, truncated, oversized and wrong-suite
 // bodies and wrong endpoints are refused with 4xx, evaluate nothing, and
 // the server keeps answering, also the small requests coalesced with a
-// bad one.
+// bad one (within the client's refusal budget).
 func TestMalformedRequests(t *testing.T) {
 	e := newEnv(t)
 	suite := oblivex.SuiteRistretto255
@@ -47,6 +47,28 @@ func TestMalformedRequests(t *testing.T) {
 	p256 := must(must(oblivex.NewOPRFClient(oblivex.SuiteP256)).Blind(inputsOf("x", 32))).Request() // 1056 bytes: 33 "elements"
 	invalid := bytes.Repeat([]byte{0xff}, 32)
 	oprf := keyservice.EvaluatePath(suite, keyservice.OPRF)
+	// A bad element inside a coalesced batch (the client's first refused
+	// request: its later ones are evaluated alone, not coalesced).
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if i == 0 {
+				if status := post(t, c, oprf, invalid, nil); status != 400 {
+					t.Errorf("bad element among coalesced requests: %d", status)
+				}
+				return
+			}
+			inputs := inputsOf(fmt.Sprintf("coalesced %d", i), 1)
+			outputs, err := keyservice.Checked(context.Background(), c, single.PublicKey(), inputs)
+			if err != nil || !reflect.DeepEqual(outputs, singleKey(t, single, inputs)) {
+				t.Errorf("request %d beside a bad one: %v", i, err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	evaluated := counter(t, metricsOf(t, c), "elements", "oprf")
 	cases := []struct {
 		name   string
 		path   string
@@ -72,7 +94,7 @@ func TestMalformedRequests(t *testing.T) {
 			t.Errorf("%s: status %d, want %d", tc.name, status, tc.status)
 		}
 	}
-	// A GET on evaluate, and a bad element inside a coalesced batch.
+	// A GET on evaluate.
 	get := must(http.NewRequest(http.MethodGet, c.Base+oprf, nil))
 	get.Header.Set("Authorization", "Bearer "+c.Token)
 	resp := must(c.HTTP.Do(get))
@@ -81,28 +103,9 @@ func TestMalformedRequests(t *testing.T) {
 		t.Errorf("GET evaluate: %d", resp.StatusCode)
 	}
 	m := metricsOf(t, c)
-	if n := counter(t, m, "elements", "oprf"); n != 0 {
+	if n := counter(t, m, "elements", "oprf") - evaluated; n != 0 {
 		t.Fatalf("%d elements evaluated for refused requests", n)
 	}
-	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			if i == 0 {
-				if status := post(t, c, oprf, invalid, nil); status != 400 {
-					t.Errorf("bad element among coalesced requests: %d", status)
-				}
-				return
-			}
-			inputs := inputsOf(fmt.Sprintf("coalesced %d", i), 1)
-			outputs, err := keyservice.Checked(context.Background(), c, single.PublicKey(), inputs)
-			if err != nil || !reflect.DeepEqual(outputs, singleKey(t, single, inputs)) {
-				t.Errorf("request %d beside a bad one: %v", i, err)
-			}
-		}(i)
-	}
-	wg.Wait()
 	// Still serving, every mode.
 	inputs := inputsOf("after", 3)
 	outputs, err := keyservice.Checked(context.Background(), c, single.PublicKey(), inputs)
@@ -171,6 +174,44 @@ func TestQuota(t *testing.T) {
 	}
 	if observed != 11 {
 		t.Errorf("latency histogram holds %d calls, want 11", observed)
+	}
+}
+
+// TestRefusalBudget: a client's refused requests count against its own
+// budget (-max-refusals-per-client): past it even its valid requests are
+// refused, 429 with Retry-After, on requests and streams, until the
+// window ends; another client is served; the counter adds up.
+func TestRefusalBudget(t *testing.T) {
+	e := newEnv(t)
+	suite := oblivex.SuiteRistretto255
+	keyFile, single := e.keyFile(t, suite)
+	p := startServer(t, serverBin, append(e.tlsArgs(), "-key", fmt.Sprintf("%v=%s", suite, keyFile),
+		"-max-refusals-per-client", "3", "-quota-window", "1h")...)
+	c := e.client(p)
+	oprf := keyservice.EvaluatePath(suite, keyservice.OPRF)
+	invalid := bytes.Repeat([]byte{0xff}, suite.ElementLen())
+	for i := 0; i < 3; i++ {
+		if status := post(t, c, oprf, invalid, nil); status != http.StatusBadRequest {
+			t.Fatalf("invalid request %d: %d", i, status)
+		}
+	}
+	_, err := keyservice.Checked(context.Background(), c, single.PublicKey(), inputsOf("r", 1))
+	var refusal *keyservice.StatusError
+	if !errors.As(err, &refusal) || refusal.Code != http.StatusTooManyRequests || refusal.RetryAfter <= 0 {
+		t.Fatalf("a valid request past the refusal budget: %v", err)
+	}
+	stream := must(c.OpenStream(context.Background(), suite))
+	defer stream.Close()
+	blinded := must(must(oblivex.NewOPRFClient(suite)).Blind(inputsOf("s", 1))).Request()
+	if _, err := stream.Evaluate(blinded); !errors.As(err, &refusal) || refusal.Code != http.StatusTooManyRequests {
+		t.Fatalf("a streamed request past the refusal budget: %v", err)
+	}
+	bob := &keyservice.Client{Base: c.Base, HTTP: c.HTTP, Token: bobToken}
+	if _, err := keyservice.Checked(context.Background(), bob, single.PublicKey(), inputsOf("b", 1)); err != nil {
+		t.Fatalf("bob's own refusal budget: %v", err)
+	}
+	if got := counter(t, metricsOf(t, c), "refusal_budget_refusals", ""); got != 2 {
+		t.Errorf("refusal_budget_refusals %d, want 2", got)
 	}
 }
 

@@ -231,6 +231,7 @@ func (s *service) serveFrames(conn net.Conn, rw *bufio.ReadWriter, client string
 			continue
 		}
 		if last != nil && last.status != 0 {
+			s.chargeRefusal(client, last)
 			s.metrics.refused(last.status)
 			keyservice.WriteResponseFrame(rw.Writer, last.status, 0, []byte(last.reason))
 		}
@@ -309,6 +310,9 @@ func (s *service) streamEnd(error) *refusal {
 // starts its evaluation: into the coalescer when small, else at once.
 func (s *service) startFrame(client string, keys *suiteKeys, body []byte) *frame {
 	f := &frame{start: time.Now()}
+	if f.refused = s.admitClient(client); f.refused != nil {
+		return f
+	}
 	elementLen := keys.suite.ElementLen()
 	if len(body) == 0 || len(body)%elementLen != 0 {
 		f.refused = &refusal{status: http.StatusBadRequest,
@@ -319,7 +323,7 @@ func (s *service) startFrame(client string, keys *suiteKeys, body []byte) *frame
 	if f.ticket, f.refused = s.takeQuota(client, f.elements); f.refused != nil {
 		return f
 	}
-	if c := s.coalescers[keys.suite]; c != nil && f.elements < s.coalesceBelow {
+	if c := s.coalescerFor(client, keys.suite, f.elements); c != nil {
 		f.job = c.submit(body)
 		return f
 	}
@@ -340,6 +344,7 @@ func (s *service) finishFrame(w io.Writer, client string, keys *suiteKeys, f *fr
 		}
 	}
 	if f.refused != nil {
+		s.chargeRefusal(client, f.refused)
 		s.metrics.refused(f.refused.status)
 		s.logf("%q %s %s: %d %s", client, keys.suite, streamProtocol, f.refused.status, f.refused.reason)
 		keyservice.WriteResponseFrame(w, f.refused.status, f.refused.retryAfter, []byte(f.refused.reason))

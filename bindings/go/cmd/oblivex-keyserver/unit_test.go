@@ -30,7 +30,7 @@ import (
 // window's end, refunds within a window only, a new window for all.
 func TestQuotaWindows(t *testing.T) {
 	now := time.Unix(1000, 0)
-	q := newQuota(10, time.Minute, func() time.Time { return now })
+	q := newQuota(10, 2, time.Minute, func() time.Time { return now })
 	first, _, ok := q.take("a", 7)
 	if !ok {
 		t.Fatal("7 of 10 refused")
@@ -58,6 +58,52 @@ func TestQuotaWindows(t *testing.T) {
 	q.refund("a", 10, stale)
 	if _, _, ok := q.take("a", 10); !ok {
 		t.Fatal("refund in the current window not given back")
+	}
+}
+
+// TestRefusalBudgetCounts: each client's refused requests count against a
+// budget of their own; past it the client is refused with the wait to
+// the window's end, others are not; a client with a refused request is
+// not coalesced; a new window starts every budget again.
+func TestRefusalBudgetCounts(t *testing.T) {
+	now := time.Unix(1000, 0)
+	q := newQuota(10, 2, time.Minute, func() time.Time { return now })
+	s := &service{quota: q, metrics: newMetrics(), coalesceBelow: 8, coalescers: map[oblivex.Suite]*coalescer{
+		oblivex.SuiteRistretto255: {}}}
+	if s.quota.hasRefusals("a") || s.coalescerFor("a", oblivex.SuiteRistretto255, 1) == nil {
+		t.Fatal("a client without refusals is not coalesced")
+	}
+	for i := 0; i < 2; i++ {
+		if refused := s.admitClient("a"); refused != nil {
+			t.Fatalf("refused after %d refusals of 2: %v", i, refused.reason)
+		}
+		s.chargeRefusal("a", &refusal{status: http.StatusBadRequest})
+	}
+	s.chargeRefusal("b", &refusal{status: http.StatusTooManyRequests}) // the quota's: not counted
+	s.chargeRefusal("b", &refusal{status: http.StatusServiceUnavailable})
+	if s.coalescerFor("a", oblivex.SuiteRistretto255, 1) != nil {
+		t.Error("a client with refused requests is still coalesced")
+	}
+	if s.coalescerFor("b", oblivex.SuiteRistretto255, 1) == nil {
+		t.Error("429 and 503 counted as the client's refusals")
+	}
+	now = now.Add(20 * time.Second)
+	refused := s.admitClient("a")
+	if refused == nil || refused.status != http.StatusTooManyRequests || refused.retryAfter != 40*time.Second {
+		t.Fatalf("past the refusal budget: %+v", refused)
+	}
+	if s.metrics.refusalBudgetRefusals.Value() != 1 {
+		t.Error("the budget's refusal not counted")
+	}
+	if s.admitClient("b") != nil {
+		t.Error("another client's refusal budget is shared")
+	}
+	if _, _, ok := q.take("a", 10); !ok {
+		t.Error("refusals took from the element quota")
+	}
+	now = now.Add(time.Minute)
+	if s.admitClient("a") != nil || q.hasRefusals("a") {
+		t.Error("a new window did not start the refusal budget again")
 	}
 }
 
