@@ -65,12 +65,16 @@ struct run {
 /* Reads the last broadcast of each of the `r->n` parties into `out`: one
  * each if `sends`, else none (the step sent nothing), and their round-1
  * pairs for recipients 1..`recipients` (0: none), a party's own id left
- * out when `one_set` (it deals to itself in no message). */
+ * out when `one_set` (it deals to itself in no message). A party whose
+ * step failed (`r->status`) sends nothing. */
 static inline void collect(struct outbox *out, const struct run *r, int sends, int recipients, int one_set) {
     out->n = r->n;
     for (int i = 0; i < r->n; i++) {
         size_t len = oblivex_dkg_party_broadcast_len(r->parties[i]);
         out->sent_len[i] = 0;
+        if (r->status[i] != OBLIVEX_OK) {
+            continue;
+        }
         if (!sends) {
             CHECK(len == 0, "party %d sends nothing, not %zu bytes", i + 1, len);
             CHECK_STATUS(oblivex_dkg_party_broadcast(r->parties[i], out->sent[i], MAX_MSG, &out->sent_len[i]),
@@ -211,7 +215,11 @@ static inline void free_run(struct run *r) {
  * `tamper` (the old parties are senders 1..old->n, the new ones recipients
  * 1..n: two id spaces). The old parties are done after round 4: they get
  * no share. */
-static inline void run_reshare(struct run *r, const struct run *old, size_t t, int n, tamper_fn tamper) {
+/* Reshares `old`'s key to t of n new parties (`r`). Old party i+1's round
+ * 3 must end with `dealer_status[i]` (NULL: every one OBLIVEX_OK); one
+ * that fails sends nothing more. */
+static inline void run_reshare(struct run *r, const struct run *old, size_t t, int n, tamper_fn tamper,
+                               const oblivex_status *dealer_status) {
     static struct run dealers;
     static struct outbox dealt, sent;
     uint8_t session[OBLIVEX_DKG_SESSION_ID_LEN];
@@ -223,6 +231,7 @@ static inline void run_reshare(struct run *r, const struct run *old, size_t t, i
         dealers.parties[i] = NULL;
         dealers.shares[i] = NULL;
         dealers.commitments[i] = NULL;
+        dealers.status[i] = OBLIVEX_OK;
         CHECK_STATUS(oblivex_dkg_reshare_dealer_new(old->shares[i], old->commitments[i], (size_t)old->n, t,
                                                     (size_t)n, session, sizeof session, &dealers.parties[i]),
                      OBLIVEX_OK, "old party start");
@@ -230,6 +239,7 @@ static inline void run_reshare(struct run *r, const struct run *old, size_t t, i
     }
     for (uint16_t id = 1; id <= n; id++) {
         r->parties[id - 1] = NULL;
+        r->status[id - 1] = OBLIVEX_OK;
         CHECK_STATUS(oblivex_dkg_reshare_receiver_new(old->commitments[0], (size_t)old->n, t, (size_t)n, session,
                                                       sizeof session, id, &r->parties[id - 1]),
                      OBLIVEX_OK, "new party start");
@@ -242,7 +252,12 @@ static inline void run_reshare(struct run *r, const struct run *old, size_t t, i
     /* Rounds 2 and 3: the new parties' complaints go to everyone, the old
      * parties answer them; the new parties keep them, send nothing. */
     collect(&sent, r, 1, 0, 1);
-    step_all(&dealers, COMPLAINTS, &sent, 0, oblivex_dkg_party_round3, tamper);
+    static struct inbox in;
+    for (uint16_t id = 1; id <= dealers.n; id++) {
+        deliver(COMPLAINTS, &sent, id, 0, tamper, &in);
+        dealers.status[id - 1] = oblivex_dkg_party_round3(dealers.parties[id - 1], in.ids, in.msgs, in.lens, in.count);
+        CHECK_STATUS(dealers.status[id - 1], dealer_status ? dealer_status[id - 1] : OBLIVEX_OK, "old round 3");
+    }
     step_all(r, COMPLAINTS, &sent, 1, oblivex_dkg_party_round3, tamper);
     collect(&sent, r, 0, 0, 0);
     /* Round 4: the new parties fix QUAL from the justifications; the old
@@ -254,6 +269,9 @@ static inline void run_reshare(struct run *r, const struct run *old, size_t t, i
     uint16_t qual[MAX_N];
     size_t qual_len = 0;
     for (int i = 0; i < old->n; i++) {
+        if (dealers.status[i] != OBLIVEX_OK) {
+            continue;
+        }
         CHECK_STATUS(oblivex_dkg_party_round4(dealers.parties[i], NULL, NULL, NULL, 0), OBLIVEX_OK, "old round 4");
         CHECK(oblivex_dkg_party_round(dealers.parties[i]) == 7, "an old party is done after round 4");
         CHECK_STATUS(oblivex_dkg_party_qualified(dealers.parties[i], qual, MAX_N, &qual_len),

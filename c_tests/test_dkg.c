@@ -194,7 +194,7 @@ static void test_honest_run_refresh_and_reshare(void) {
 
     /* A resharing of the refreshed key to 2 of 3 new parties: the same
      * public key and outputs, commitments of the new threshold. */
-    run_reshare(&reshare, &refresh, 2, 3, honest);
+    run_reshare(&reshare, &refresh, 2, 3, honest, NULL);
     expect_agreement(&reshare, 1, 3, all, N, no_blame, 0);
     CHECK(oblivex_commitments_threshold(reshare.commitments[0]) == 2, "the new threshold");
     expect_same_public_key(dkg.commitments[0], reshare.commitments[0], "resharing keeps the public key");
@@ -223,17 +223,25 @@ static void test_cheating_old_party_named(void) {
     uint8_t expected[INPUTS * 64] = {0};
     threshold_outputs(dkg.commitments[0], dkg.shares, N, expected);
     /* Old party 5 deals its share of another key (which passes that key's
-     * commitments, so it can start) instead of its own. */
+     * commitments, so it can start) instead of its own: its messages name
+     * other old commitments, so every new party disqualifies it, and it
+     * learns of the mismatch from their complaints. */
     oblivex_key_share *other[N];
     oblivex_commitments *other_commitments = NULL;
     CHECK_STATUS(oblivex_threshold_deal(SUITE, NULL, 0, T, N, other, &other_commitments), OBLIVEX_OK, "deal");
     cheating = dkg;
     cheating.shares[N - 1] = other[N - 1];
     cheating.commitments[N - 1] = other_commitments;
-    run_reshare(&reshare, &cheating, 2, 3, honest);
-    /* Every new party names it, leaves it out of QUAL, and keeps the key. */
-    const uint16_t blame[OBLIVEX_DKG_BLAME_ENTRY_LEN] = {5, OBLIVEX_DKG_OFFENCE_WRONG_CONSTANT_TERM, 0, 0};
-    expect_agreement(&reshare, 1, 3, all, 4, blame, OBLIVEX_DKG_BLAME_ENTRY_LEN);
+    const oblivex_status dealer_status[N] = {OBLIVEX_OK, OBLIVEX_OK, OBLIVEX_OK, OBLIVEX_OK,
+                                             OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH};
+    run_reshare(&reshare, &cheating, 2, 3, honest, dealer_status);
+    /* Every new party names it (its round-1 broadcast names other old
+     * commitments; its justifications never come), leaves it out of QUAL,
+     * and keeps the key. */
+    const uint16_t blame[2 * OBLIVEX_DKG_BLAME_ENTRY_LEN] = {
+        5, OBLIVEX_DKG_OFFENCE_BROADCAST_INVALID, 1, (uint16_t)OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH,
+        5, OBLIVEX_DKG_OFFENCE_BROADCAST_MISSING, 3, 0};
+    expect_agreement(&reshare, 1, 3, all, 4, blame, 2 * OBLIVEX_DKG_BLAME_ENTRY_LEN);
     expect_same_public_key(dkg.commitments[0], reshare.commitments[0], "the key stays");
     expect_outputs(&reshare, expected, "the outputs stay");
     free_run(&reshare);

@@ -224,6 +224,7 @@ static void test_strings(void) {
                          OBLIVEX_ERR_DEGENERATE_KEY,
                          OBLIVEX_ERR_SHARE_MISMATCH,
                          OBLIVEX_ERR_WRONG_ROUND,
+                         OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH,
                          OBLIVEX_ERR_PANIC};
     size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = oblivex_status_str(-1);

@@ -555,6 +555,13 @@ typedef int oblivex_elgamal_target;
 #define OBLIVEX_ERR_WRONG_ROUND 44
 
 /**
+ * A refresh or resharing message names other old commitments than the
+ * run's: its sender started from another sharing of the key (an older or
+ * newer one).
+ */
+#define OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH 45
+
+/**
  * Internal error: a panic was caught at the ABI boundary (a bug in
  * oblivex; please report it).
  */
@@ -1709,7 +1716,11 @@ oblivex_status oblivex_dkg_reshare_receiver_new(const struct oblivex_commitments
  * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
  * sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
  * `OBLIVEX_ERR_DUPLICATE_MESSAGE` (a repeated sender, or the party
- * itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged.
+ * itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged. In a
+ * refresh or resharing, `OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH` when at
+ * least the senders' threshold of messages name other old commitments
+ * than the party's (it started from another sharing of the key): the run
+ * fails at this party.
  *
  * # Safety
  * `party` is a live handle used by no other thread; `party_ids`,
@@ -1737,7 +1748,11 @@ oblivex_status oblivex_dkg_party_round2(struct oblivex_dkg_party *party,
  * Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
  * sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
  * `OBLIVEX_ERR_DUPLICATE_MESSAGE` (a repeated sender, or the party
- * itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged.
+ * itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged. In a
+ * refresh or resharing, `OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH` when at
+ * least the senders' threshold of messages name other old commitments
+ * than the party's (it started from another sharing of the key): the run
+ * fails at this party.
  *
  * # Safety
  * `party` is a live handle used by no other thread; `party_ids`,

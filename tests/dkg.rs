@@ -17,9 +17,9 @@ use oblivex::threshold::dkg::{
 };
 use oblivex::threshold::{Commitments, KeyShare, PartyId, Response};
 use support::dkg::{
-    blame, check_agreement, check_oprf, header_len, honest, random_element_bytes,
-    random_scalar_bytes, reconstruct, rng, run, run_rounds, scalar_bytes, share_answers,
-    with_entries, Step, Tamper, SESSION,
+    blame, check_agreement, check_oprf, dealt, header_len, honest, random_element_bytes,
+    random_scalar_bytes, reconstruct, refresh_header_len, rng, run, run_rounds, scalar_bytes,
+    share_answers, with_entries, Step, Tamper, SESSION,
 };
 use support::threshold::responses_of;
 
@@ -500,7 +500,7 @@ fn bad_encodings<G: PrimeOrderGroup, Other: PrimeOrderGroup>() {
         refused(&|b| b.truncate(header - 1), DkgError::BadLength);
         refused(&|b| b.truncate(b.len() - 1), DkgError::BadLength);
         refused(&|b| b.push(0), DkgError::BadLength);
-        refused(&|b| b[0] = 2, DkgError::UnsupportedVersion);
+        refused(&|b| b[0] = 1, DkgError::UnsupportedVersion); // the format before the digest
         refused(&|b| b[1] = 1 + b[1] % 7, DkgError::WrongKind);
         refused(&|b| b[1] = 0, DkgError::WrongKind);
         refused(&|b| b[3] ^= 1, DkgError::WrongSuite);
@@ -722,7 +722,7 @@ fn refresh_on<G: PrimeOrderGroup>(
         .iter()
         .map(|o| KeyShare::from_bytes(&o.share().to_bytes()).unwrap())
         .collect();
-    let params = DkgParams::<G>::refresh(t, n, [0x7f; 32]).unwrap();
+    let params = DkgParams::<G>::refresh(&old_commitments, n, [0x7f; 32]).unwrap();
     let starts = first
         .into_iter()
         .map(|output| {
@@ -797,7 +797,7 @@ fn dkg_refresh_keeps_the_key_and_old_shares_stop_combining() {
 #[test]
 fn dkg_refresh_with_cheaters_keeps_the_key() {
     type G = Ristretto255;
-    let header = header_len::<G>();
+    let header = refresh_header_len::<G>();
     let other = random_element_bytes::<G>();
     // A wrong Feldman value: exposed, rebuilt, the key kept.
     let refreshed = refresh_on::<G>(3, 5, &[2], &|step, from, _, message| {
@@ -829,29 +829,29 @@ fn dkg_refresh_with_cheaters_keeps_the_key() {
 fn dkg_refresh_refuses_what_does_not_fit() {
     type G = Ristretto255;
     assert_eq!(
-        DkgParams::<G>::refresh(1, 3, SESSION).unwrap_err(),
+        DkgParams::<G>::refresh(&dealt::<G>(1, 3).1, 3, SESSION).unwrap_err(),
         DkgError::InvalidThreshold
     );
     let keygen = DkgParams::<G>::new(2, 3, SESSION).unwrap();
-    let refresh = DkgParams::<G>::refresh(2, 3, SESSION).unwrap();
-    assert_eq!(
-        DkgParty::start(refresh, 1, &mut rng()).unwrap_err(),
-        DkgError::WrongParameters
-    );
     let outputs: Vec<DkgOutput<G>> = run::<G>(2, 3, &honest)
         .into_iter()
         .map(Result::unwrap)
         .collect();
     let commitments = outputs[0].commitments().clone();
+    let refresh = DkgParams::<G>::refresh(&commitments, 3, SESSION).unwrap();
+    assert_eq!(
+        DkgParty::start(refresh, 1, &mut rng()).unwrap_err(),
+        DkgError::WrongParameters
+    );
     let copy = |k: usize| KeyShare::<G>::from_bytes(&outputs[k].share().to_bytes()).unwrap();
     assert_eq!(
         DkgParty::start_refresh(keygen, copy(0), &commitments, &mut rng()).unwrap_err(),
         DkgError::WrongParameters
     );
-    let wider = DkgParams::<G>::refresh(3, 5, SESSION).unwrap();
+    let wider = DkgParams::<G>::refresh(&dealt::<G>(3, 5).1, 5, SESSION).unwrap();
     assert_eq!(
         DkgParty::start_refresh(wider, copy(0), &commitments, &mut rng()).unwrap_err(),
-        DkgError::WrongParameters
+        DkgError::OldCommitmentsMismatch
     );
     let moved = KeyShare::<G>::new(2, copy(0).secret().clone()).unwrap();
     assert_eq!(
@@ -862,7 +862,7 @@ fn dkg_refresh_refuses_what_does_not_fit() {
     let (_, messages) =
         DkgParty::start_refresh(refresh, copy(1), &commitments, &mut rng()).unwrap();
     let bytes = messages.commitments.to_bytes();
-    assert_eq!(bytes.len(), header_len::<G>() + G::ELEMENT_LEN);
+    assert_eq!(bytes.len(), refresh_header_len::<G>() + G::ELEMENT_LEN);
     assert_eq!(
         PedersenCommitments::from_bytes(&bytes, &keygen).unwrap_err(),
         DkgError::WrongKind
@@ -873,4 +873,94 @@ fn dkg_refresh_refuses_what_does_not_fit() {
         PedersenCommitments::from_bytes(&messages.commitments.to_bytes(), &refresh).unwrap_err(),
         DkgError::WrongKind
     );
+}
+
+/// A party started from other old commitments than the others (an
+/// earlier sharing of the same key: a valid share, valid commitments)
+/// gets a clear error when their messages arrive, not the honest dealers
+/// blamed; the others disqualify it, as one party (at most t − 1) may be
+/// corrupted.
+#[test]
+fn dkg_refresh_names_its_old_commitments() {
+    type G = Ristretto255;
+    let (t, n) = (2, 3);
+    let first: Vec<DkgOutput<G>> = run::<G>(t, n, &honest)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let stale = KeyShare::<G>::from_bytes(&first[0].share().to_bytes()).unwrap();
+    let stale_commitments = first[0].commitments().clone();
+    let current = refresh_on::<G>(t, n, &[], &honest);
+    let current: Vec<DkgOutput<G>> = current.into_iter().map(Result::unwrap).collect();
+    let commitments = current[0].commitments().clone();
+    assert_ne!(commitments, stale_commitments);
+    assert_eq!(
+        DkgParty::start_refresh(
+            DkgParams::<G>::refresh(&commitments, n, SESSION).unwrap(),
+            KeyShare::<G>::from_bytes(&stale.to_bytes()).unwrap(),
+            &stale_commitments,
+            &mut rng()
+        )
+        .unwrap_err(),
+        DkgError::OldCommitmentsMismatch,
+        "commitments other than the parameters'"
+    );
+    // Party 1 starts from the stale sharing, parties 2 and 3 from the
+    // current one.
+    let mut starts = Vec::new();
+    for (k, output) in current.into_iter().enumerate() {
+        let (share, commitments) = output.into_parts();
+        let (share, commitments) = if k == 0 {
+            (
+                KeyShare::<G>::from_bytes(&stale.to_bytes()).unwrap(),
+                stale_commitments.clone(),
+            )
+        } else {
+            (share, commitments)
+        };
+        let params = DkgParams::<G>::refresh(&commitments, n, SESSION).unwrap();
+        starts.push(DkgParty::start_refresh(params, share, &commitments, &mut rng()).unwrap());
+    }
+    let commitment_of = |k: usize| starts[k].1.commitments.to_bytes();
+    let pair_to = |k: usize, to: PartyId| {
+        let pairs = &starts[k].1.shares;
+        pairs
+            .iter()
+            .find(|p| p.recipient() == to)
+            .unwrap()
+            .to_bytes()
+    };
+    let (one, two, three) = (commitment_of(0), commitment_of(1), commitment_of(2));
+    let (two_to_one, three_to_one) = (pair_to(1, 1), pair_to(2, 1));
+    let (one_to_two, three_to_two) = (pair_to(0, 2), pair_to(2, 2));
+    let mut starts = starts.into_iter().map(|(state, _)| state);
+    let (first, second) = (starts.next().unwrap(), starts.next().unwrap());
+    assert_eq!(
+        first
+            .round2(
+                &[at(2, &two), at(3, &three)],
+                &[at(2, &two_to_one), at(3, &three_to_one)],
+            )
+            .unwrap_err(),
+        DkgError::OldCommitmentsMismatch
+    );
+    let current_params = DkgParams::<G>::refresh(&commitments, n, SESSION).unwrap();
+    assert_eq!(
+        PedersenCommitments::from_bytes(&one, &current_params).unwrap_err(),
+        DkgError::OldCommitmentsMismatch
+    );
+    assert!(
+        second
+            .round2(
+                &[at(1, &one), at(3, &three)],
+                &[at(1, &one_to_two), at(3, &three_to_two)],
+            )
+            .is_ok(),
+        "one stale dealer (fewer than t) is disqualified, not an error"
+    );
+}
+
+/// A message as received from party `from`.
+fn at(from: PartyId, bytes: &[u8]) -> Received<'_> {
+    Received { from, bytes }
 }

@@ -14,17 +14,19 @@ use oblivex::threshold::dkg::{
 };
 use oblivex::threshold::{Commitments, KeyShare, PartyId};
 use support::dkg::{
-    all, blame, broadcast, check_agreement, check_oprf, corrupt_share, deliver, feldman_rounds,
-    header_len, honest, others, random_element_bytes, random_scalar_bytes, received, reconstruct,
-    rng, run, scalar_bytes, threshold_oprf, with_entries, Outgoing, Step, Tamper, SESSION,
+    all, blame, broadcast, check_agreement, check_oprf, corrupt_share, dealt, deliver,
+    feldman_rounds, honest, others, random_element_bytes, random_scalar_bytes, received,
+    reconstruct, refresh_header_len, rng, run, scalar_bytes, threshold_oprf, with_entries,
+    Outgoing, Step, Tamper, SESSION,
 };
 
 const RESHARE_SESSION: [u8; 32] = [0x3c; 32];
 
-/// The header of a resharing's messages: a key generation's and the old
-/// set's t and n.
+/// The header of a resharing's messages: a refresh's (a key
+/// generation's and the old commitments' digest) and the old set's t and
+/// n.
 fn reshare_header<G: PrimeOrderGroup>() -> usize {
-    header_len::<G>() + 4
+    refresh_header_len::<G>() + 4
 }
 
 /// Reshares the old parties' outputs (ids 1..=n, in order) to t′ of n′
@@ -44,7 +46,7 @@ fn run_reshare<G: PrimeOrderGroup>(
     // One session per resharing of a test (never reused across its runs).
     let mut session = RESHARE_SESSION;
     session[..4].copy_from_slice(&[old_t as u8, old_n as u8, t as u8, n as u8]);
-    let params = DkgParams::<G>::reshare(old_t, old_n, t, n, session).unwrap();
+    let params = DkgParams::<G>::reshare(&old_commitments, old_n, t, n, session).unwrap();
     let receivers = all(n);
     let peers = |from: PartyId| others(n, from);
     // Round 1: the old parties deal.
@@ -456,43 +458,48 @@ fn dkg_reshare_cheaters_are_named_bls12_381() {
 #[test]
 fn dkg_reshare_refuses_what_does_not_fit() {
     type G = Ristretto255;
-    for (old, new) in [
-        ((0, 3), (2, 3)),
-        ((3, 4), (2, 3)),
-        ((2, 3), (3, 4)),
-        ((2, 3), (2, 1)),
+    let (_, three_of_five) = dealt::<G>(3, 5);
+    let (_, two_of_three) = dealt::<G>(2, 3);
+    for (old, old_n, new) in [
+        (&three_of_five, 4, (2, 3)),
+        (&two_of_three, 3, (3, 4)),
+        (&two_of_three, 3, (2, 1)),
     ] {
         assert_eq!(
-            DkgParams::<G>::reshare(old.0, old.1, new.0, new.1, SESSION).unwrap_err(),
+            DkgParams::<G>::reshare(old, old_n, new.0, new.1, SESSION).unwrap_err(),
             DkgError::InvalidThreshold,
-            "{old:?} to {new:?}"
+            "{} of {old_n} to {new:?}",
+            old.threshold()
         );
     }
     let keygen = DkgParams::<G>::new(2, 3, SESSION).unwrap();
-    let params = DkgParams::<G>::reshare(2, 3, 3, 5, SESSION).unwrap();
-    assert_eq!((params.old_threshold(), params.old_parties()), (2, 3));
-    assert_eq!((params.threshold(), params.parties()), (3, 5));
     let outputs: Vec<DkgOutput<G>> = run::<G>(2, 3, &honest)
         .into_iter()
         .map(Result::unwrap)
         .collect();
     let commitments = outputs[0].commitments().clone();
+    let params = DkgParams::<G>::reshare(&commitments, 3, 3, 5, SESSION).unwrap();
+    assert_eq!((params.old_threshold(), params.old_parties()), (2, 3));
+    assert_eq!((params.threshold(), params.parties()), (3, 5));
     let share = |k: usize| copy(outputs[k].share());
     let start = |params: DkgParams<G>, share: KeyShare<G>| {
         DkgParty::start_reshare_dealer(params, share, &commitments, &mut rng()).map(|_| ())
     };
     assert_eq!(start(keygen, share(0)), Err(DkgError::WrongParameters));
-    let wider = DkgParams::<G>::reshare(3, 5, 2, 3, SESSION).unwrap();
-    assert_eq!(start(wider, share(0)), Err(DkgError::WrongParameters));
+    let wider = DkgParams::<G>::reshare(&three_of_five, 5, 2, 3, SESSION).unwrap();
+    assert_eq!(
+        start(wider, share(0)),
+        Err(DkgError::OldCommitmentsMismatch)
+    );
     let moved = KeyShare::<G>::new(2, share(0).secret().clone()).unwrap();
     assert_eq!(start(params, moved), Err(DkgError::ShareMismatch));
-    let outside = DkgParams::<G>::reshare(2, 2, 3, 5, SESSION);
+    let outside = DkgParams::<G>::reshare(&commitments, 2, 3, 5, SESSION);
     assert_eq!(outside.unwrap_err(), DkgError::InvalidThreshold);
     let receiver = |params: DkgParams<G>, me: PartyId| {
         DkgParty::start_reshare_receiver(params, me, &commitments).map(|_| ())
     };
     assert_eq!(receiver(keygen, 1), Err(DkgError::WrongParameters));
-    assert_eq!(receiver(wider, 1), Err(DkgError::WrongParameters));
+    assert_eq!(receiver(wider, 1), Err(DkgError::OldCommitmentsMismatch));
     assert_eq!(receiver(params, 0), Err(DkgError::InvalidPartyId));
     assert_eq!(receiver(params, 6), Err(DkgError::InvalidPartyId));
     assert_eq!(receiver(params, 5), Ok(()));

@@ -234,8 +234,10 @@ func (r *DKGRound1) Close() error { return r.party.close() }
 // returns the party's next state, whose Broadcast is its complaints.
 // ErrInvalidPartyID (a sender outside the run), ErrDuplicateMessage (two
 // messages of a kind from one sender, or one from this party),
-// ErrWrongRound (this value was used already); a message that does not
-// decode is no error: the run blames its sender.
+// ErrWrongRound (this value was used already), in a refresh
+// ErrOldCommitmentsMismatch (t or more dealers started from other old
+// commitments than this party: it, not they, is the odd one out); a
+// message that does not decode is no error: the run blames its sender.
 func (r *DKGRound1) Round2(commitments, shares []DKGMessage) (*DKGRound2, error) {
 	next, err := r.party.round2(commitments, shares)
 	if err != nil {

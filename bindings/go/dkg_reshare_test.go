@@ -20,9 +20,10 @@ func everyoneOf(step dkgStep, to uint16, broadcasts map[uint16][]byte, tamper dk
 
 // runReshare has old parties 1..len(shares) (each starting from its share
 // and its commitments) reshare to threshold-of-parties new parties, which
-// start from commitments[0]; errs[i] is new party i+1's Finalize error.
+// start from commitments[0]; errs[i] is new party i+1's Finalize error,
+// dealerErrs[j] old party j+1's Round3 error (it then sends nothing more).
 func runReshare(t *testing.T, shares []*KeyShare, commitments []*Commitments, threshold, parties int,
-	session []byte, tamper dkgTamper) ([]*DKGOutput, []error) {
+	session []byte, tamper dkgTamper) (outputs []*DKGOutput, errs, dealerErrs []error) {
 	t.Helper()
 	oldParties := len(shares)
 	dealers := make([]*ReshareDealerRound1, oldParties)
@@ -51,8 +52,12 @@ func runReshare(t *testing.T, shares []*KeyShare, commitments []*Commitments, th
 	// Rounds 3 and 4: the old parties answer every complaint, then
 	// publish their Feldman commitments; the new parties fix QUAL.
 	justifications, feldman := map[uint16][]byte{}, map[uint16][]byte{}
+	dealerErrs = make([]error, oldParties)
 	for j, d := range dealers {
-		next := must(d.Round3(everyoneOf(stepComplaints, uint16(j+1), complaints, tamper)))
+		next, err := d.Round3(everyoneOf(stepComplaints, uint16(j+1), complaints, tamper))
+		if dealerErrs[j] = err; err != nil {
+			continue
+		}
 		justifications[uint16(j+1)] = next.Broadcast
 		feldman[uint16(j+1)] = must(next.Round4())
 	}
@@ -68,7 +73,8 @@ func runReshare(t *testing.T, shares []*KeyShare, commitments []*Commitments, th
 		round5[i] = must(round4.Round5(everyoneOf(stepFeldman, to, feldman, tamper)))
 		broadcasts[to] = round5[i].Broadcast
 	}
-	return finishDKG(t, round5, broadcasts, tamper)
+	outputs, errs = finishDKG(t, round5, broadcasts, tamper)
+	return outputs, errs, dealerErrs
 }
 
 func sharesOf(outputs []*DKGOutput) ([]*KeyShare, []*Commitments) {
@@ -87,7 +93,12 @@ func TestDKGReshareKeepsTheKey(t *testing.T) {
 	want := thresholdOutputs(t, outputs, in)
 
 	shares, commitments := sharesOf(outputs)
-	reshared, errs := runReshare(t, shares, commitments, 2, 3, bytes.Repeat([]byte{0x42}, DKGSessionIDLen), honestNetwork)
+	reshared, errs, dealerErrs := runReshare(t, shares, commitments, 2, 3, bytes.Repeat([]byte{0x42}, DKGSessionIDLen), honestNetwork)
+	for j, err := range dealerErrs {
+		if err != nil {
+			t.Fatalf("old party %d: %v", j+1, err)
+		}
+	}
 	expectAgreement(t, reshared, errs, []uint16{1, 2, 3}, all5, nil)
 	if reshared[0].Commitments.Threshold() != 2 || !reshared[0].Commitments.PublicKey().Equal(outputs[0].Commitments.PublicKey()) {
 		t.Fatal("the resharing's commitments: another threshold or public key")
@@ -106,12 +117,20 @@ func TestDKGReshareOldPartyDealingAnotherKeyIsNamed(t *testing.T) {
 	in := inputs(2)
 	want := thresholdOutputs(t, outputs, in)
 	// Old party 5 deals its share of another key (valid for that key's
-	// commitments, so it starts) instead of its own.
+	// commitments, so it starts) instead of its own: its messages name
+	// other old commitments, so the new parties disqualify it, and it
+	// learns of the mismatch from their complaints.
 	shares, commitments := sharesOf(outputs)
 	otherShares, other := deal(t, SuiteRistretto255, nil, 3, 5)
 	shares[4], commitments[4] = otherShares[4], other
-	reshared, errs := runReshare(t, shares, commitments, 2, 3, bytes.Repeat([]byte{0x44}, DKGSessionIDLen), honestNetwork)
-	blame := []DKGBlame{{Party: 5, Offence: DKGWrongConstantTerm}}
+	reshared, errs, dealerErrs := runReshare(t, shares, commitments, 2, 3, bytes.Repeat([]byte{0x44}, DKGSessionIDLen), honestNetwork)
+	if !errors.Is(dealerErrs[4], ErrOldCommitmentsMismatch) {
+		t.Fatalf("old party 5, started from other commitments: %v", dealerErrs[4])
+	}
+	blame := []DKGBlame{
+		{Party: 5, Offence: DKGBroadcastInvalid, Detail: 1, Err: ErrOldCommitmentsMismatch},
+		{Party: 5, Offence: DKGBroadcastMissing, Detail: 3}, // its justifications never come
+	}
 	expectAgreement(t, reshared, errs, []uint16{1, 2, 3}, []uint16{1, 2, 3, 4}, blame)
 	if got := thresholdOutputs(t, reshared, in); !reflect.DeepEqual(got, want) {
 		t.Fatal("the key did not stay")

@@ -274,6 +274,26 @@ func TestDKGBadCalls(t *testing.T) {
 	if _, err := StartRefresh(shares[0], commitments, 5, nil); !errors.Is(err, ErrBadLength) {
 		t.Fatalf("no session: %v", err)
 	}
+	// A party started from another sharing than the others (here one of
+	// another key): t messages naming other old commitments are its own
+	// mismatch, not t dealers to blame.
+	otherShares, otherCommitments := deal(t, SuiteRistretto255, nil, 3, 5)
+	stale := must(StartRefresh(shares[0], commitments, 5, session))
+	defer stale.Close()
+	var broadcasts, pairs []DKGMessage
+	for _, share := range otherShares[1:4] {
+		dealer := must(StartRefresh(share, otherCommitments, 5, session))
+		defer dealer.Close()
+		broadcasts = append(broadcasts, DKGMessage{From: share.ID(), Bytes: dealer.Broadcast})
+		for _, pair := range dealer.Shares {
+			if pair.To == 1 {
+				pairs = append(pairs, DKGMessage{From: share.ID(), Bytes: pair.Bytes})
+			}
+		}
+	}
+	if _, err := stale.Round2(broadcasts, pairs); !errors.Is(err, ErrOldCommitmentsMismatch) {
+		t.Fatalf("t dealers of another sharing: %v", err)
+	}
 }
 
 // TestDKGBLSKeySetFromSignerKeys builds a BLS key set after a DKG from the

@@ -149,6 +149,10 @@ var (
 	// ErrWrongRound: a DKG round value was used a second time (its party
 	// moved on), or its run failed.
 	ErrWrongRound error = sentinel(C.OBLIVEX_ERR_WRONG_ROUND)
+	// ErrOldCommitmentsMismatch: a refresh or resharing message names other
+	// old commitments than the run's (its sender, or this party, started
+	// from another sharing of the key).
+	ErrOldCommitmentsMismatch error = sentinel(C.OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH)
 	// ErrPanic: internal error, a panic caught at the library's C
 	// boundary (a bug in oblivex; please report it).
 	ErrPanic error = sentinel(C.OBLIVEX_ERR_PANIC)
@@ -168,7 +172,8 @@ var statusErrors = []error{
 	ErrCiphertextOutOfRange, ErrUnsupportedVersion,
 	ErrWrongMessageKind, ErrWrongParameters, ErrWrongSession, ErrWrongSender,
 	ErrWrongRecipient, ErrUnsortedPartyIDs, ErrDuplicateMessage, ErrNoQualifiedParty,
-	ErrNotEnoughRevealedShares, ErrDegenerateKey, ErrShareMismatch, ErrWrongRound, ErrPanic,
+	ErrNotEnoughRevealedShares, ErrDegenerateKey, ErrShareMismatch, ErrWrongRound,
+	ErrOldCommitmentsMismatch, ErrPanic,
 }
 
 // check maps a status code to nil or its sentinel error. A code without a

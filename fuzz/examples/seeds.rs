@@ -18,6 +18,7 @@ use oblivex::group::{
 };
 use oblivex::threshold::dkg::{DkgParams, DkgParty, Received};
 use oblivex::threshold::{deal, PartyId};
+use oblivex_fuzz::dkg::{old_sharing, SESSION};
 use oblivex_fuzz::FuzzRng;
 
 fn write(target: &str, name: &str, bytes: &[u8]) {
@@ -323,9 +324,6 @@ fn c_abi_seeds() {
     write("c_abi", "elgamal-bls", &[7u8, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]);
 }
 
-/// The `dkg_messages` target's session id (its messages carry it).
-const DKG_SESSION: [u8; 32] = [0xd6; 32];
-
 /// One message's view as the round that receives it takes it.
 fn from(party: PartyId, bytes: &[u8]) -> Received<'_> {
     Received { from: party, bytes }
@@ -349,7 +347,7 @@ fn dkg_messages_seeds<G: PrimeOrderGroup>(g: u8) {
         );
     };
     // Key generation.
-    let params = DkgParams::<G>::new(2, 3, DKG_SESSION).expect("valid");
+    let params = DkgParams::<G>::new(2, 3, SESSION).expect("valid");
     let started: Vec<_> = (1..=3)
         .map(|id| DkgParty::start(params, id, &mut rng).expect("start"))
         .collect();
@@ -439,11 +437,11 @@ fn dkg_messages_seeds<G: PrimeOrderGroup>(g: u8) {
         .expect("round 6");
     seed(0, 6, "keygen-reveals", &reveals.to_bytes());
 
-    // Refresh and resharing, from a dealt 2-of-3 sharing.
-    let secret = G::scalar_from_u64(0xd6);
-    let (shares, old) = deal::<G, _>(&secret, 2, 3, &mut rng).expect("deal");
+    // Refresh and resharing, from the target's fixed 2-of-3 sharing (its
+    // messages name the old commitments by digest).
+    let (shares, old) = old_sharing::<G>();
     let mut shares = shares.into_iter();
-    let refresh = DkgParams::<G>::refresh(2, 3, DKG_SESSION).expect("valid");
+    let refresh = DkgParams::<G>::refresh(&old, 3, SESSION).expect("valid");
     let (_, messages) =
         DkgParty::start_refresh(refresh, shares.next().expect("share 1"), &old, &mut rng)
             .expect("start");
@@ -454,7 +452,7 @@ fn dkg_messages_seeds<G: PrimeOrderGroup>(g: u8) {
         &messages.commitments.to_bytes(),
     );
     seed(1, 1, "refresh-pair", &messages.shares[0].to_bytes());
-    let reshare = DkgParams::<G>::reshare(2, 3, 3, 5, DKG_SESSION).expect("valid");
+    let reshare = DkgParams::<G>::reshare(&old, 3, 3, 5, SESSION).expect("valid");
     let (dealer, messages) =
         DkgParty::start_reshare_dealer(reshare, shares.next().expect("share 2"), &old, &mut rng)
             .expect("start");

@@ -17,10 +17,7 @@ use oblivex::threshold::dkg::{
     PedersenCommitments, RevealedShares, SharePair,
 };
 use oblivex::threshold::PartyId;
-
-/// The session id of every run the target decodes for (the seeds'
-/// messages carry it).
-const SESSION: [u8; 32] = [0xd6; 32];
+use oblivex_fuzz::dkg::{old_sharing, SESSION};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else {
@@ -34,12 +31,14 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// The three runs' parameters: key generation, refresh, resharing.
+/// The three runs' parameters: key generation, refresh, resharing (the
+/// last two from the seeds' old sharing).
 fn runs<G: PrimeOrderGroup>() -> [DkgParams<G>; 3] {
+    let (_, old) = old_sharing::<G>();
     [
         DkgParams::new(2, 3, SESSION).expect("valid"),
-        DkgParams::refresh(2, 3, SESSION).expect("valid"),
-        DkgParams::reshare(2, 3, 3, 5, SESSION).expect("valid"),
+        DkgParams::refresh(&old, 3, SESSION).expect("valid"),
+        DkgParams::reshare(&old, 3, 3, 5, SESSION).expect("valid"),
     ]
 }
 

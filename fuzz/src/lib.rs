@@ -2,14 +2,16 @@
 //! replays exactly, including the blinds and verification factors it
 //! leads to), a per-process cache for fixed setup, a cursor that splits
 //! the fuzzer's bytes into fields, GMP's modular exponentiation (the
-//! modexp targets' reference) with the check both modexp targets run, and
-//! OpenSSL's next to the `BN_mod_exp` shim (the bn_mod_exp target's).
+//! modexp targets' reference) with the check both modexp targets run,
+//! OpenSSL's next to the `BN_mod_exp` shim (the bn_mod_exp target's), and
+//! the fixed old sharing of the DKG target's refresh and resharing.
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+pub mod dkg;
 pub mod gmp;
 pub mod modexp;
 pub mod openssl;

@@ -391,7 +391,7 @@ pub unsafe extern "C" fn oblivex_dkg_refresh_new(
         let mut rng = os_rng()?;
         let party = with_group!(match share, G(share) => {
             let commitments = G::project(commitments).ok_or(OBLIVEX_ERR_SUITE_MISMATCH)?;
-            let params = DkgParams::<G>::refresh(commitments.threshold(), parties, session)?;
+            let params = DkgParams::<G>::refresh(commitments, parties, session)?;
             // The party keeps its own copy (wiped with it): the caller's
             // handle stays immutable.
             let copy = KeyShare::new(share.id(), share.secret().clone())?;

@@ -74,7 +74,7 @@ pub unsafe extern "C" fn oblivex_dkg_reshare_dealer_new(
         let party = with_group!(match share, G(share) => {
             let commitments = G::project(commitments).ok_or(OBLIVEX_ERR_SUITE_MISMATCH)?;
             let params = DkgParams::<G>::reshare(
-                commitments.threshold(),
+                commitments,
                 old_parties,
                 threshold,
                 parties,
@@ -132,7 +132,7 @@ pub unsafe extern "C" fn oblivex_dkg_reshare_receiver_new(
         let party_out = out_pointer(party_out)?;
         let party = with_group!(match commitments, G(commitments) => {
             let params = DkgParams::<G>::reshare(
-                commitments.threshold(),
+                commitments,
                 old_parties,
                 threshold,
                 parties,

@@ -260,7 +260,11 @@ fn after_round5<G: PrimeOrderGroup>(stage: Stage<G>, complaints: &[Received<'_>]
 /// Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
 /// sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
 /// `OBLIVEX_ERR_DUPLICATE_MESSAGE` (a repeated sender, or the party
-/// itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged.
+/// itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged. In a
+/// refresh or resharing, `OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH` when at
+/// least the senders' threshold of messages name other old commitments
+/// than the party's (it started from another sharing of the key): the run
+/// fails at this party.
 ///
 /// # Safety
 /// `party` is a live handle used by no other thread; `party_ids`,
@@ -326,7 +330,11 @@ macro_rules! broadcast_step {
 /// Errors: `OBLIVEX_ERR_NULL_POINTER`, `OBLIVEX_ERR_INVALID_PARTY_ID` (a
 /// sender outside 1..n, or more than `OBLIVEX_MAX_PARTIES` entries),
 /// `OBLIVEX_ERR_DUPLICATE_MESSAGE` (a repeated sender, or the party
-/// itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged.
+/// itself), `OBLIVEX_ERR_WRONG_ROUND`: the party is unchanged. In a
+/// refresh or resharing, `OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH` when at
+/// least the senders' threshold of messages name other old commitments
+/// than the party's (it started from another sharing of the key): the run
+/// fails at this party.
 ///
 /// # Safety
 /// `party` is a live handle used by no other thread; `party_ids`,

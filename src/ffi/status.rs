@@ -132,6 +132,10 @@ pub const OBLIVEX_ERR_SHARE_MISMATCH: oblivex_status = oblivex_status(43);
 /// A DKG party's step was called out of turn: a round skipped or repeated,
 /// or the run already finalized or failed.
 pub const OBLIVEX_ERR_WRONG_ROUND: oblivex_status = oblivex_status(44);
+/// A refresh or resharing message names other old commitments than the
+/// run's: its sender started from another sharing of the key (an older or
+/// newer one).
+pub const OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH: oblivex_status = oblivex_status(45);
 /// Internal error: a panic was caught at the ABI boundary (a bug in
 /// oblivex; please report it).
 pub const OBLIVEX_ERR_PANIC: oblivex_status = oblivex_status(100);
@@ -185,6 +189,7 @@ impl From<DkgError> for oblivex_status {
             DkgError::NotEnoughRevealedShares => OBLIVEX_ERR_NOT_ENOUGH_REVEALED_SHARES,
             DkgError::DegenerateKey => OBLIVEX_ERR_DEGENERATE_KEY,
             DkgError::ShareMismatch => OBLIVEX_ERR_SHARE_MISMATCH,
+            DkgError::OldCommitmentsMismatch => OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH,
         }
     }
 }
@@ -233,7 +238,7 @@ const C_ONLY: [(oblivex_status, &CStr); 11] = [
 
 /// The descriptions of the codes only the DKG's errors produce (the
 /// others share a code, and its text, with a Rust [`Error`]).
-const DKG_ONLY: [(oblivex_status, &CStr); 12] = [
+const DKG_ONLY: [(oblivex_status, &CStr); 13] = [
     (
         OBLIVEX_ERR_UNSUPPORTED_VERSION,
         c"DKG message: unsupported format version",
@@ -281,6 +286,10 @@ const DKG_ONLY: [(oblivex_status, &CStr); 12] = [
     (
         OBLIVEX_ERR_SHARE_MISMATCH,
         c"key share does not match its commitments",
+    ),
+    (
+        OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH,
+        c"DKG message: started from other old commitments than this run's",
     ),
 ];
 
@@ -378,6 +387,7 @@ mod tests {
             DkgError::NotEnoughRevealedShares,
             DkgError::DegenerateKey,
             DkgError::ShareMismatch,
+            DkgError::OldCommitmentsMismatch,
         ];
         let codes: HashSet<c_int> = errors.iter().map(|&e| oblivex_status::from(e).0).collect();
         assert_eq!(codes.len(), errors.len(), "one code per DKG error");

@@ -11,7 +11,7 @@ use oblivex::threshold::dkg::{
     Blame, DkgError, DkgOutput, DkgParams, DkgParty, Offence, Received, Round1Messages,
     Round1State, Round4State,
 };
-use oblivex::threshold::{evaluate_share, lagrange_at_zero, KeyShare, PartyId};
+use oblivex::threshold::{evaluate_share, lagrange_at_zero, Commitments, KeyShare, PartyId};
 
 use super::threshold::responses_of;
 use rand_core::UnwrapErr;
@@ -314,10 +314,24 @@ pub fn check_oprf<G: PrimeOrderGroup>(
     assert_eq!(threshold_oprf(outputs, servers), expected);
 }
 
-/// The header's length for suite `G` in a key generation or refresh
-/// (docs/PROTOCOLS.md §10); a resharing's has 4 bytes more.
+/// The header's length for suite `G` in a key generation
+/// (docs/PROTOCOLS.md §10); a refresh's has the old commitments' digest
+/// more ([`refresh_header_len`]), a resharing's also the old t and n.
 pub fn header_len<G: PrimeOrderGroup>() -> usize {
     3 + G::SUITE_ID.len() + 2 + 2 + 32 + 2
+}
+
+/// Bytes of the old commitments' digest in a refresh or resharing header.
+pub const OLD_COMMITMENTS_DIGEST_LEN: usize = 32;
+
+/// The header's length for suite `G` in a refresh.
+pub fn refresh_header_len<G: PrimeOrderGroup>() -> usize {
+    header_len::<G>() + OLD_COMMITMENTS_DIGEST_LEN
+}
+
+/// Commitments of a fresh t-of-n sharing of a random key, and its shares.
+pub fn dealt<G: PrimeOrderGroup>(t: usize, n: usize) -> (Vec<KeyShare<G>>, Commitments<G>) {
+    oblivex::threshold::deal::<G, _>(&G::random_scalar(&mut rng()), t, n, &mut rng()).unwrap()
 }
 
 pub fn scalar_bytes<G: PrimeOrderGroup>(s: &G::Scalar) -> Vec<u8> {

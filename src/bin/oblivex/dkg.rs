@@ -97,8 +97,8 @@ fn run(t: usize, n: usize, previous: Option<Vec<DkgOutput<G>>>) -> (Vec<Party>, 
         let ((state, messages), seconds) = timed(|| {
             let (state, messages) = match previous {
                 Some(output) => {
-                    let params = DkgParams::refresh(t, n, session).expect("valid sizes");
                     let (share, commitments) = output.into_parts();
+                    let params = DkgParams::refresh(&commitments, n, session).expect("valid sizes");
                     DkgParty::start_refresh(params, share, &commitments, &mut rng)
                 }
                 None => {

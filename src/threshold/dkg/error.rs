@@ -63,6 +63,12 @@ pub enum DkgError {
     /// Pedersen generator is known to someone). Also a share that fails
     /// the old commitments when a refresh or resharing starts.
     ShareMismatch,
+    /// A refresh or resharing message names other old commitments than
+    /// this run's (its header carries their digest): the sender started
+    /// from another sharing of the key, an older or newer one. Also
+    /// commitments given to a party's start that differ from those its
+    /// parameters were made with.
+    OldCommitmentsMismatch,
 }
 
 impl DkgError {
@@ -91,6 +97,9 @@ impl DkgError {
             }
             DkgError::DegenerateKey => "DKG: key, commitment or share is identity or zero",
             DkgError::ShareMismatch => "DKG: final share does not match the joint commitments",
+            DkgError::OldCommitmentsMismatch => {
+                "DKG message: started from other old commitments than this run's"
+            }
         }
     }
 }

@@ -3,9 +3,11 @@
 
 use core::marker::PhantomData;
 
+use sha2::{Digest, Sha256};
+
 use super::DkgError;
 use crate::group::PrimeOrderGroup;
-use crate::threshold::{check_threshold, PartyId};
+use crate::threshold::{check_threshold, Commitments, PartyId};
 
 /// Bytes of a session id.
 /// cbindgen:ignore
@@ -16,6 +18,13 @@ pub const SESSION_ID_LEN: usize = 32;
 /// `log_B H`: it is the output of the suite's hash-to-group on a fixed,
 /// public input, so the Pedersen commitments bind.
 pub const PEDERSEN_GENERATOR_DST: &[u8] = b"oblivex-DKG-v1-Pedersen-generator";
+
+/// Bytes of the digest of the old commitments a refresh or resharing
+/// header carries.
+pub(super) const OLD_COMMITMENTS_DIGEST_LEN: usize = 32;
+
+/// The domain-separation prefix of that digest (docs/PROTOCOLS.md §10).
+const OLD_COMMITMENTS_DST: &[u8] = b"oblivex-DKG-v2-old-commitments";
 
 /// What a run makes: a new key, new shares of a key the parties already
 /// share, or a sharing of that key among another set of parties.
@@ -62,6 +71,9 @@ pub struct DkgParams<G: PrimeOrderGroup> {
     old_parties: u16,
     session: [u8; SESSION_ID_LEN],
     purpose: Purpose,
+    /// In a refresh or resharing, the digest of the old commitments every
+    /// party starts from (every message's header carries it).
+    old_commitments: Option<[u8; OLD_COMMITMENTS_DIGEST_LEN]>,
     group: PhantomData<fn() -> G>,
 }
 
@@ -82,6 +94,7 @@ impl<G: PrimeOrderGroup> PartialEq for DkgParams<G> {
             self.old_parties,
             self.session,
             self.purpose,
+            self.old_commitments,
         ) == (
             other.threshold,
             other.parties,
@@ -89,6 +102,7 @@ impl<G: PrimeOrderGroup> PartialEq for DkgParams<G> {
             other.old_parties,
             other.session,
             other.purpose,
+            other.old_commitments,
         )
     }
 }
@@ -119,41 +133,51 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         Self::with_purpose(threshold, parties, session, Purpose::KeyGeneration)
     }
 
-    /// Parameters for a refresh of a t-of-n key (docs/PROTOCOLS.md §10,
-    /// "Refresh"): as [`Self::new`], and [`DkgError::InvalidThreshold`]
-    /// for t = 1 too (every share is then the key itself: there is nothing
-    /// to refresh).
+    /// Parameters for a refresh (docs/PROTOCOLS.md §10, "Refresh") of the
+    /// t-of-n key that `old_commitments` commit to (t is their number):
+    /// every message names them by digest, so a party started from other
+    /// ones is refused with [`DkgError::OldCommitmentsMismatch`]. As
+    /// [`Self::new`], and [`DkgError::InvalidThreshold`] for t = 1 too
+    /// (every share is then the key itself: there is nothing to refresh).
     pub fn refresh(
-        threshold: usize,
+        old_commitments: &Commitments<G>,
         parties: usize,
         session: [u8; SESSION_ID_LEN],
     ) -> Result<Self, DkgError> {
+        let threshold = old_commitments.threshold();
         if threshold < 2 {
             return Err(DkgError::InvalidThreshold);
         }
-        Self::with_purpose(threshold, parties, session, Purpose::Refresh)
+        Ok(DkgParams {
+            old_commitments: Some(digest_of(old_commitments)),
+            ..Self::with_purpose(threshold, parties, session, Purpose::Refresh)?
+        })
     }
 
-    /// Parameters for resharing the key of an old `old_threshold`-of-
-    /// `old_parties` set to a new `threshold`-of-`parties` set
-    /// (docs/PROTOCOLS.md §10, "Resharing"); old and new parties are
-    /// numbered apart (old 1..=n, new 1..=n′), and one party may be in
-    /// both. [`DkgError::InvalidThreshold`] unless both pairs satisfy
-    /// [`Self::new`]'s conditions: at most t − 1 old and t′ − 1 new
-    /// parties are corrupted, so at least t old dealers stay qualified and
-    /// the honest new parties are at least t′.
+    /// Parameters for resharing the key that `old_commitments` commit to,
+    /// shared by an old t-of-`old_parties` set (t is their number), to a
+    /// new `threshold`-of-`parties` set (docs/PROTOCOLS.md §10,
+    /// "Resharing"); old and new parties are numbered apart (old 1..=n,
+    /// new 1..=n′), and one party may be in both. Every message names the
+    /// old commitments by digest ([`DkgError::OldCommitmentsMismatch`] for
+    /// a party started from other ones). [`DkgError::InvalidThreshold`]
+    /// unless both pairs satisfy [`Self::new`]'s conditions: at most t − 1
+    /// old and t′ − 1 new parties are corrupted, so at least t old dealers
+    /// stay qualified and the honest new parties are at least t′.
     pub fn reshare(
-        old_threshold: usize,
+        old_commitments: &Commitments<G>,
         old_parties: usize,
         threshold: usize,
         parties: usize,
         session: [u8; SESSION_ID_LEN],
     ) -> Result<Self, DkgError> {
+        let old_threshold = old_commitments.threshold();
         let old = Self::with_purpose(old_threshold, old_parties, session, Purpose::Reshare)?;
         let new = Self::with_purpose(threshold, parties, session, Purpose::Reshare)?;
         Ok(DkgParams {
             old_threshold: old.threshold,
             old_parties: old.parties,
+            old_commitments: Some(digest_of(old_commitments)),
             ..new
         })
     }
@@ -175,6 +199,7 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
             old_parties: parties as u16,
             session,
             purpose,
+            old_commitments: None,
             group: PhantomData,
         })
     }
@@ -211,6 +236,30 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         self.purpose
     }
 
+    /// The digest of the old commitments in a refresh or resharing (every
+    /// message's header carries it); none in a key generation.
+    pub(super) fn old_commitments_digest(&self) -> Option<&[u8; OLD_COMMITMENTS_DIGEST_LEN]> {
+        self.old_commitments.as_ref()
+    }
+
+    /// Checks that a party of a run of `purpose` starts from the old
+    /// commitments these parameters were made with:
+    /// [`DkgError::WrongParameters`] for parameters of another purpose,
+    /// [`DkgError::OldCommitmentsMismatch`] for other commitments.
+    pub(super) fn check_start(
+        &self,
+        purpose: Purpose,
+        old_commitments: &Commitments<G>,
+    ) -> Result<(), DkgError> {
+        if self.purpose != purpose {
+            return Err(DkgError::WrongParameters);
+        }
+        if self.old_commitments != Some(digest_of(old_commitments)) {
+            return Err(DkgError::OldCommitmentsMismatch);
+        }
+        Ok(())
+    }
+
     /// The index of the first coefficient a dealer commits to: 0, or 1
     /// for a refresh, whose constant terms are zero by construction (their
     /// commitments, the identity, are neither sent nor accepted).
@@ -244,6 +293,15 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
         }
     }
 
+    /// The threshold of the set holding `role`: at most one fewer of its
+    /// parties are corrupted.
+    pub(super) fn threshold_of(&self, role: Role) -> usize {
+        match role {
+            Role::Dealer => self.old_threshold(),
+            Role::Receiver => self.threshold(),
+        }
+    }
+
     /// How many commitments each dealer sends: `t`, or `t − 1` for a
     /// refresh.
     pub(super) fn committed(&self) -> usize {
@@ -268,4 +326,18 @@ impl<G: PrimeOrderGroup> DkgParams<G> {
 /// The second Pedersen generator `H` of the suite.
 pub(super) fn pedersen_generator<G: PrimeOrderGroup>() -> G::Element {
     G::hash_to_group(&[G::SUITE_ID.as_bytes()], PEDERSEN_GENERATOR_DST)
+}
+
+/// The digest a refresh or resharing header carries: SHA-256 of a
+/// domain-separation prefix, the suite id and the old commitments'
+/// encoding (docs/PROTOCOLS.md §10).
+fn digest_of<G: PrimeOrderGroup>(
+    old_commitments: &Commitments<G>,
+) -> [u8; OLD_COMMITMENTS_DIGEST_LEN] {
+    let mut hash = Sha256::new();
+    hash.update(OLD_COMMITMENTS_DST);
+    hash.update([G::SUITE_ID.len() as u8]);
+    hash.update(G::SUITE_ID.as_bytes());
+    hash.update(old_commitments.to_bytes());
+    hash.finalize().into()
 }

@@ -47,7 +47,8 @@ impl<G: PrimeOrderGroup> DkgParty<G> {
     /// new party checks. Returns its state and its round-1 messages: the
     /// commitments (broadcast) and a pair for each new party 1..=n′
     /// (private). [`DkgError::WrongParameters`] for parameters of another
-    /// purpose or commitments of another threshold than the old one,
+    /// purpose, [`DkgError::OldCommitmentsMismatch`] for other commitments
+    /// than those `params` were made with,
     /// [`DkgError::InvalidPartyId`] for a share id outside 1..=n,
     /// [`DkgError::ShareMismatch`] if the share fails the commitments.
     pub fn start_reshare_dealer<R: CryptoRng + ?Sized>(
@@ -56,11 +57,7 @@ impl<G: PrimeOrderGroup> DkgParty<G> {
         old_commitments: &Commitments<G>,
         rng: &mut R,
     ) -> Result<(DealerRound1State<G>, Round1Messages<G>), DkgError> {
-        if params.purpose() != Purpose::Reshare
-            || old_commitments.threshold() != params.old_threshold()
-        {
-            return Err(DkgError::WrongParameters);
-        }
+        params.check_start(Purpose::Reshare, old_commitments)?;
         params.check_id(Role::Dealer, share.id())?;
         if !old_commitments.verify_share(&share) {
             return Err(DkgError::ShareMismatch);
@@ -88,7 +85,9 @@ impl<G: PrimeOrderGroup> DealerRound1State<G> {
     /// or does not decode counts as none here (the new parties record it).
     /// Errors are the caller's: [`DkgError::InvalidPartyId`] or
     /// [`DkgError::DuplicateMessage`] for a sender outside 1..=n′ or
-    /// repeated.
+    /// repeated; [`DkgError::OldCommitmentsMismatch`] when t′ or more
+    /// complaint lists name other old commitments (this party started from
+    /// other ones than an honest party).
     pub fn round3(
         self,
         complaints: &[Received<'_>],

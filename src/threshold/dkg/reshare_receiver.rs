@@ -32,19 +32,16 @@ impl<G: PrimeOrderGroup> DkgParty<G> {
     /// Starts new party `me` (1..=n′) of a resharing `params` of the key
     /// that `old_commitments` (public; the same at every party) commit to.
     /// A new party sends nothing in round 1. [`DkgError::WrongParameters`]
-    /// for parameters of another purpose or commitments of another
-    /// threshold than the old one, [`DkgError::InvalidPartyId`] for an id
-    /// outside 1..=n′.
+    /// for parameters of another purpose,
+    /// [`DkgError::OldCommitmentsMismatch`] for other commitments than
+    /// those `params` were made with, [`DkgError::InvalidPartyId`] for an
+    /// id outside 1..=n′.
     pub fn start_reshare_receiver(
         params: DkgParams<G>,
         me: PartyId,
         old_commitments: &Commitments<G>,
     ) -> Result<ReceiverRound1State<G>, DkgError> {
-        if params.purpose() != Purpose::Reshare
-            || old_commitments.threshold() != params.old_threshold()
-        {
-            return Err(DkgError::WrongParameters);
-        }
+        params.check_start(Purpose::Reshare, old_commitments)?;
         params.check_id(Role::Receiver, me)?;
         let mut view = View::new(params, me, None, pedersen_generator::<G>());
         view.old_commitments = Some(old_commitments.clone());
@@ -62,7 +59,10 @@ impl<G: PrimeOrderGroup> ReceiverRound1State<G> {
     /// pair is missing, does not decode, is addressed to another party, or
     /// fails `s·B + s'·H = Σ_k j^k·C_k`. Errors are the caller's:
     /// [`DkgError::InvalidPartyId`] or [`DkgError::DuplicateMessage`] for a
-    /// sender outside 1..=n or repeated.
+    /// sender outside 1..=n or repeated; [`DkgError::OldCommitmentsMismatch`]
+    /// when t or more old parties name other old commitments (this party
+    /// started from other ones than an honest party; fewer are
+    /// disqualified).
     pub fn round2(
         self,
         commitments: &[Received<'_>],

@@ -76,8 +76,9 @@ impl<G: PrimeOrderGroup> DkgParty<G> {
     /// [`Self::start`], with both polynomials' constant terms zero; at the
     /// end the party's new share is its old one plus what it received, and
     /// the commitments change except `A_0`. Every party must start from
-    /// the same commitments. [`DkgError::WrongParameters`] for parameters
-    /// of another purpose or commitments of another threshold,
+    /// the same commitments, those `params` were made with.
+    /// [`DkgError::WrongParameters`] for parameters of another purpose,
+    /// [`DkgError::OldCommitmentsMismatch`] for other commitments,
     /// [`DkgError::InvalidPartyId`] for a share id outside 1..=n,
     /// [`DkgError::ShareMismatch`] if the share fails the commitments.
     pub fn start_refresh<R: CryptoRng + ?Sized>(
@@ -86,9 +87,7 @@ impl<G: PrimeOrderGroup> DkgParty<G> {
         commitments: &Commitments<G>,
         rng: &mut R,
     ) -> Result<(Round1State<G>, Round1Messages<G>), DkgError> {
-        if params.purpose() != Purpose::Refresh || commitments.threshold() != params.threshold() {
-            return Err(DkgError::WrongParameters);
-        }
+        params.check_start(Purpose::Refresh, commitments)?;
         params.check_id(Role::Receiver, share.id())?;
         if !commitments.verify_share(&share) {
             return Err(DkgError::ShareMismatch);
@@ -216,7 +215,10 @@ impl<G: PrimeOrderGroup> Round1State<G> {
     /// pair is missing, does not decode, is addressed to another party, or
     /// fails `s·B + s'·H = Σ_k j^k·C_k`. Errors are the caller's:
     /// [`DkgError::InvalidPartyId`] or [`DkgError::DuplicateMessage`] for a
-    /// sender outside the run, repeated, or this party.
+    /// sender outside the run, repeated, or this party; in a refresh,
+    /// [`DkgError::OldCommitmentsMismatch`] when t or more dealers name
+    /// other old commitments (this party started from other ones than an
+    /// honest party; fewer are disqualified).
     pub fn round2(
         self,
         commitments: &[Received<'_>],

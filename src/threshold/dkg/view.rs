@@ -159,7 +159,11 @@ impl<G: PrimeOrderGroup> View<G> {
 /// not decode, or names another sender than the authenticated one).
 /// [`DkgError::InvalidPartyId`] for a sender outside the role's ids and
 /// [`DkgError::DuplicateMessage`] for two messages from one sender or one
-/// from this party: the caller's mistakes, not a party's.
+/// from this party: the caller's mistakes, not a party's. And
+/// [`DkgError::OldCommitmentsMismatch`] when at least as many senders as
+/// their set's threshold name other old commitments than this party's:
+/// more than the corrupted ones can be, so this party started from other
+/// commitments than an honest one (fewer are blamed by the round).
 pub(super) fn sort<G: PrimeOrderGroup, M>(
     params: &DkgParams<G>,
     role: Role,
@@ -184,6 +188,13 @@ pub(super) fn sort<G: PrimeOrderGroup, M>(
             }
         });
         slots[slot(message.from)] = Some(decoded);
+    }
+    let mismatched = slots
+        .iter()
+        .filter(|m| matches!(m, Some(Err(DkgError::OldCommitmentsMismatch))))
+        .count();
+    if mismatched >= params.threshold_of(role) {
+        return Err(DkgError::OldCommitmentsMismatch);
     }
     if let (Some(id), Some(message)) = (me, own) {
         slots[slot(id)] = Some(Ok(message));

@@ -2,13 +2,14 @@
 //! naming version, kind, suite, parameters, session and sender, and a
 //! reader that checks each field as it takes it.
 
-use super::params::Role;
+use super::params::{Role, OLD_COMMITMENTS_DIGEST_LEN};
 use super::{DkgError, DkgParams, Purpose, SESSION_ID_LEN};
 use crate::group::PrimeOrderGroup;
 use crate::threshold::PartyId;
 
-/// The format version this library writes and reads.
-pub(super) const VERSION: u8 = 1;
+/// The format version this library writes and reads (2: refresh and
+/// resharing headers carry the old commitments' digest).
+pub(super) const VERSION: u8 = 2;
 
 /// The message kinds, one per round's message (the header's second byte).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +61,14 @@ fn kind_byte<G: PrimeOrderGroup>(kind: Kind, params: &DkgParams<G>) -> u8 {
 }
 
 /// Bytes of the header for suite `G` and `params`: version, kind, suite
-/// id length, suite id, t, n, in a resharing the old t and n, session id,
-/// sender.
+/// id length, suite id, t, n, in a resharing the old t and n, in a refresh
+/// or resharing the old commitments' digest, session id, sender.
 fn header_len<G: PrimeOrderGroup>(params: &DkgParams<G>) -> usize {
     let old = if params.one_set() { 0 } else { 4 };
-    3 + G::SUITE_ID.len() + 2 + 2 + old + SESSION_ID_LEN + 2
+    let digest = params
+        .old_commitments_digest()
+        .map_or(0, |_| OLD_COMMITMENTS_DIGEST_LEN);
+    3 + G::SUITE_ID.len() + 2 + 2 + old + digest + SESSION_ID_LEN + 2
 }
 
 /// A message's header, written into a fresh buffer with room for `body`
@@ -85,6 +89,9 @@ pub(super) fn start<G: PrimeOrderGroup>(
     if !params.one_set() {
         out.extend_from_slice(&(params.old_threshold() as u16).to_be_bytes());
         out.extend_from_slice(&(params.old_parties() as u16).to_be_bytes());
+    }
+    if let Some(digest) = params.old_commitments_digest() {
+        out.extend_from_slice(digest);
     }
     out.extend_from_slice(params.session());
     out.extend_from_slice(&sender.to_be_bytes());
@@ -131,6 +138,11 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
             let old_parties = usize::from(reader.u16()?);
             if (old_threshold, old_parties) != (params.old_threshold(), params.old_parties()) {
                 return Err(DkgError::WrongParameters);
+            }
+        }
+        if let Some(digest) = params.old_commitments_digest() {
+            if reader.take(OLD_COMMITMENTS_DIGEST_LEN)? != digest {
+                return Err(DkgError::OldCommitmentsMismatch);
             }
         }
         if reader.take(SESSION_ID_LEN)? != params.session() {

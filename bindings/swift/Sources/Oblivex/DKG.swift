@@ -287,9 +287,11 @@ public struct DKGRound1: ~Copyable {
     /// and returns the next state, whose broadcast is the party's
     /// complaints. ``OblivexError/invalidPartyID`` (a sender outside the
     /// run), ``OblivexError/duplicateMessage`` (two messages of a kind from
-    /// one sender, or one from this party); a message that does not decode
-    /// is no error: the run blames its sender. Consumes the state whatever
-    /// the outcome.
+    /// one sender, or one from this party), in a refresh
+    /// ``OblivexError/oldCommitmentsMismatch`` (t or more dealers started
+    /// from other old commitments than this party); a message that does
+    /// not decode is no error: the run blames its sender. Consumes the
+    /// state whatever the outcome.
     public consuming func round2(commitments: [DKGMessage], shares: [DKGMessage]) throws(OblivexError) -> DKGRound2 {
         let party = self.party
         let broadcast = try party.round2(commitments: commitments, shares: shares)

@@ -156,6 +156,10 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `OBLIVEX_ERR_WRONG_ROUND`: a DKG step out of turn (the package's round
     /// states are consumed by their step, so this would be a bug in it).
     case wrongRound
+    /// `OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH`: a refresh or resharing message
+    /// names other old commitments than the run's (its sender, or this
+    /// party, started from another sharing of the key).
+    case oldCommitmentsMismatch
     /// `OBLIVEX_ERR_PANIC`: internal error, a panic caught at the library's
     /// C boundary (a bug in oblivex; please report it).
     case panic
@@ -212,6 +216,7 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
         case OBLIVEX_ERR_DEGENERATE_KEY: self = .degenerateKey
         case OBLIVEX_ERR_SHARE_MISMATCH: self = .shareMismatch
         case OBLIVEX_ERR_WRONG_ROUND: self = .wrongRound
+        case OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH: self = .oldCommitmentsMismatch
         case OBLIVEX_ERR_PANIC: self = .panic
         default: self = .unknownStatus(status)
         }
@@ -264,6 +269,7 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
         case .degenerateKey: OBLIVEX_ERR_DEGENERATE_KEY
         case .shareMismatch: OBLIVEX_ERR_SHARE_MISMATCH
         case .wrongRound: OBLIVEX_ERR_WRONG_ROUND
+        case .oldCommitmentsMismatch: OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH
         case .panic: OBLIVEX_ERR_PANIC
         case .unknownStatus(let code): code
         }

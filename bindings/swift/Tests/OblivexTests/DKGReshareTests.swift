@@ -15,10 +15,12 @@ func everyone(_ step: DKGStep, to: UInt16, _ broadcasts: [[UInt8]], _ tamper: DK
 
 /// Old parties 1...shares.count (each starting from its share and its
 /// commitments) reshare to `threshold` of `parties` new parties, which
-/// start from `commitments[0]`; one result per new party.
+/// start from `commitments[0]`; one result per new party. An old party
+/// whose round 3 fails sends nothing more; its error goes into
+/// `failedDealers`, by id.
 func runReshare(
     shares: [KeyShare], commitments: [Commitments], threshold: Int, parties: Int, session: [UInt8],
-    _ tamper: DKGTamper = { _, _, _, _ in }
+    failedDealers: inout [UInt16: OblivexError], _ tamper: DKGTamper = { _, _, _, _ in }
 ) throws -> [Result<DKGOutput, OblivexError>] {
     let oldParties = shares.count
     var dealers: [Slot<ReshareDealerRound1>] = []
@@ -54,9 +56,16 @@ func runReshare(
     var justifications: [[UInt8]] = []
     var feldman: [[UInt8]] = []
     for (index, slot) in dealers.enumerated() {
-        let next = try slot.take().round3(everyone(.complaints, to: UInt16(index + 1), complaints, tamper))
-        justifications.append(next.broadcast)
-        feldman.append(try next.round4())
+        let id = UInt16(index + 1)
+        do {
+            let next = try slot.take().round3(everyone(.complaints, to: id, complaints, tamper))
+            justifications.append(next.broadcast)
+            feldman.append(try next.round4())
+        } catch {
+            failedDealers[id] = error
+            justifications.append([])  // nothing arrives from it
+            feldman.append([])
+        }
     }
     var round5: [Slot<DKGRound5>] = []
     var broadcasts: [[UInt8]] = []
@@ -80,34 +89,45 @@ struct DKGReshareTests {
         let outputs = try agreed(results, who: allFive, qualified: allFive, blame: [])
         let items = inputs(2)
         let want = try thresholdOutputs(outputs, items)
+        var failedDealers: [UInt16: OblivexError] = [:]
         let reshared = try agreed(
             try runReshare(shares: outputs.map(\.share), commitments: outputs.map(\.commitments), threshold: 2,
-                           parties: 3, session: [UInt8](repeating: 0x52, count: Library.dkgSessionIDLength)),
+                           parties: 3, session: [UInt8](repeating: 0x52, count: Library.dkgSessionIDLength),
+                           failedDealers: &failedDealers),
             who: [1, 2, 3], qualified: allFive, blame: [])
+        #expect(failedDealers.isEmpty)
         #expect(reshared[0].commitments.threshold == 2)
         #expect(reshared[0].commitments.publicKey == outputs[0].commitments.publicKey)
         #expect(throws: OblivexError.verificationFailed(cheaters: [])) { try reshared[0].commitments.verify(outputs[0].share) }
         #expect(try thresholdOutputs(reshared, items) == want)
     }
 
-    @Test("an old party that deals a share of another key is named by every new party")
-    func wrongConstantTerm() throws {
+    @Test("an old party started from another key's sharing is named by every new party, and told")
+    func otherOldCommitments() throws {
         let results = try runNewKey(threshold: 3, parties: 5, session: [UInt8](repeating: 0x53, count: Library.dkgSessionIDLength))
         let outputs = try agreed(results, who: allFive, qualified: allFive, blame: [])
         let items = inputs(2)
         let want = try thresholdOutputs(outputs, items)
         // Old party 5 deals its share of another key (valid for that key's
-        // commitments, so it starts) instead of its own.
+        // commitments, so it starts) instead of its own: its messages name
+        // other old commitments, so the new parties disqualify it, and it
+        // learns of the mismatch from their complaints.
         let other = try KeyShare.deal(suite: .ristretto255, threshold: 3, parties: 5)
         var shares = outputs.map(\.share)
         var commitments = outputs.map(\.commitments)
         shares[4] = other.shares[4]
         commitments[4] = other.commitments
-        let blame = [DKGBlame(party: 5, offence: .wrongConstantTerm, detail: 0, error: nil)]
+        let blame = [
+            DKGBlame(party: 5, offence: .broadcastInvalid, detail: 1, error: .oldCommitmentsMismatch),
+            DKGBlame(party: 5, offence: .broadcastMissing, detail: 3, error: nil),  // no justifications
+        ]
+        var failedDealers: [UInt16: OblivexError] = [:]
         let reshared = try agreed(
             try runReshare(shares: shares, commitments: commitments, threshold: 2, parties: 3,
-                           session: [UInt8](repeating: 0x54, count: Library.dkgSessionIDLength)),
+                           session: [UInt8](repeating: 0x54, count: Library.dkgSessionIDLength),
+                           failedDealers: &failedDealers),
             who: [1, 2, 3], qualified: [1, 2, 3, 4], blame: blame)
+        #expect(failedDealers == [5: .oldCommitmentsMismatch])
         #expect(try thresholdOutputs(reshared, items) == want)
     }
 

@@ -55,10 +55,11 @@ struct ErrorTests {
             (OBLIVEX_ERR_DEGENERATE_KEY, .degenerateKey),
             (OBLIVEX_ERR_SHARE_MISMATCH, .shareMismatch),
             (OBLIVEX_ERR_WRONG_ROUND, .wrongRound),
+            (OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH, .oldCommitmentsMismatch),
             (OBLIVEX_ERR_PANIC, .panic),
         ]
         // Every code from 1 to the last, and the panic code: none missing.
-        #expect(cases.map(\.0) == Array(1...44) + [100])
+        #expect(cases.map(\.0) == Array(1...45) + [100])
         var descriptions = Set<String>()
         for (status, error) in cases {
             #expect(OblivexError(status: status, cheaters: [4, 7]) == error)
