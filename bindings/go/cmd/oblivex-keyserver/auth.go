@@ -25,6 +25,10 @@ type authenticator struct {
 // minTokenLen refuses guessable tokens.
 const minTokenLen = 16
 
+// maxClientNameLen bounds a token client's name (a certificate client's is
+// a fixed-length hash): the quota journal records names by length.
+const maxClientNameLen = 255
+
 // loadTokens reads a token file: one client a line, "NAME TOKEN"; blank
 // lines and lines starting with # are skipped. The file is a secret
 // (refused if others may read it).
@@ -41,8 +45,9 @@ func loadTokens(path string) (map[[sha256.Size]byte]string, error) {
 		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
 			continue
 		}
-		if len(fields) != 2 || len(fields[1]) < minTokenLen {
-			return nil, fmt.Errorf("%s:%d: want \"NAME TOKEN\", the token at least %d characters", path, line, minTokenLen)
+		if len(fields) != 2 || len(fields[1]) < minTokenLen || len(fields[0]) > maxClientNameLen {
+			return nil, fmt.Errorf("%s:%d: want \"NAME TOKEN\", the name at most %d bytes, the token at least %d characters",
+				path, line, maxClientNameLen, minTokenLen)
 		}
 		hash := sha256.Sum256([]byte(fields[1]))
 		if _, dup := tokens[hash]; dup {

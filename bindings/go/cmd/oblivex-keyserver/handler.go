@@ -145,13 +145,21 @@ func (s *service) counted(protocol string, elements int, start time.Time) {
 	s.metrics.observe(time.Since(start))
 }
 
-// takeQuota takes elements from the client's quota, or refuses (429, with
-// the time to the window's end) and counts the refusal.
+// takeQuota takes elements from the client's quota, durably with
+// -quota-state, or refuses (429, with the time to the window's end, and
+// counts the refusal; 503 if the journal cannot record the take).
 func (s *service) takeQuota(client string, elements int) (ticket, *refusal) {
 	t, wait, ok := s.quota.take(client, int64(elements))
 	if !ok {
 		s.metrics.quotaRefusals.Add(1)
 		return t, &refusal{status: http.StatusTooManyRequests, reason: "element quota of this window used", retryAfter: wait}
+	}
+	if err := s.quota.persist(t); err != nil {
+		// Not evaluated: a take that may not be durable would be
+		// forgotten by a restart.
+		log.Printf("quota journal: %v", err)
+		s.quota.refund(client, int64(elements), t)
+		return t, &refusal{status: http.StatusServiceUnavailable, reason: "quota state unavailable"}
 	}
 	return t, nil
 }

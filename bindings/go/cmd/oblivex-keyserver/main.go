@@ -13,7 +13,8 @@
 // /v1/SUITE/commitments, GET /healthz, GET /metrics (expvar JSON,
 // authenticated). Every client is authenticated (a verified TLS client
 // certificate, or a bearer token from -tokens) and has a quota of
-// elements per window; SIGTERM or SIGINT drains the server: requests in
+// elements per window (durable across restarts with -quota-state);
+// SIGTERM or SIGINT drains the server: requests in
 // flight are answered, new ones refused, then the keys are wiped.
 package main
 
@@ -22,6 +23,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"expvar"
 	"flag"
 	"fmt"
 	"log"
@@ -49,6 +51,7 @@ type config struct {
 	maxElements                    int
 	quota                          int64
 	quotaWindow                    time.Duration
+	quotaState                     string
 	maxRefusalsPerClient           int64
 	coalesceDelay                  time.Duration
 	coalesceBelow, coalesceMax     int
@@ -97,6 +100,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&c.maxElements, "max-elements", 4096, "most elements in one request (the body limit follows)")
 	fs.Int64Var(&c.quota, "quota", 1_000_000, "elements each client may have evaluated per window")
 	fs.DurationVar(&c.quotaWindow, "quota-window", time.Minute, "the quota's window")
+	fs.StringVar(&c.quotaState, "quota-state", "", "directory of the quota journal: spent quota survives restarts and crashes (empty: in memory only)")
 	fs.Int64Var(&c.maxRefusalsPerClient, "max-refusals-per-client", 16, "requests of one client the server may refuse per quota window (a bad body or element); past it the client's requests are refused unread until the window ends")
 	fs.DurationVar(&c.coalesceDelay, "coalesce-delay", time.Millisecond, "longest wait of a small OPRF request for others to batch with (0: no coalescing)")
 	fs.IntVar(&c.coalesceBelow, "coalesce-below", 8, "OPRF requests of fewer elements are coalesced")
@@ -281,6 +285,15 @@ func serve(c *config) error {
 		if s.auth.tokens, err = loadTokens(c.tokens); err != nil {
 			return err
 		}
+	}
+	if c.quotaState != "" {
+		j, state, err := openJournal(c.quotaState, c.quotaWindow, time.Now())
+		if err != nil {
+			return fmt.Errorf("-quota-state: %w", err)
+		}
+		defer j.close()
+		s.quota.restore(j, state)
+		s.metrics.all.Set("quota_syncs", expvar.Func(func() any { return j.syncs.Load() }))
 	}
 	if c.coalesceDelay > 0 {
 		for suite, k := range keys {

@@ -10,9 +10,9 @@ import (
 // would go over the limit. It also counts each client's refused requests
 // (a bad encoding, a body too large: work the server did for nothing),
 // against a budget of their own: past it the client is refused before
-// its body is read, until the window ends. In memory: one instance's
-// view only (docs/DEPLOYMENT.md says what a multi-instance deployment
-// must add).
+// its body is read, until the window ends. One instance's view only
+// (docs/DEPLOYMENT.md says what a multi-instance deployment must add); in
+// memory, or made durable by a journal (-quota-state, journal.go).
 type quota struct {
 	mu           sync.Mutex
 	limit        int64
@@ -23,6 +23,9 @@ type quota struct {
 	serial       int64     // the current window's number, for refunds
 	used         map[string]int64
 	refused      map[string]int64
+	// journal, when set (-quota-state), makes every take durable before
+	// its request is evaluated (see persist).
+	journal *journal
 }
 
 func newQuota(limit, refusalLimit int64, window time.Duration, now func() time.Time) *quota {
@@ -30,9 +33,18 @@ func newQuota(limit, refusalLimit int64, window time.Duration, now func() time.T
 		used: map[string]int64{}, refused: map[string]int64{}}
 }
 
+// restore continues the window a journal held (its start and each
+// client's elements), and keeps the journal for what follows.
+func (q *quota) restore(j *journal, state journalState) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.journal, q.start, q.used = j, state.start, state.used
+	q.roll()
+}
+
 // roll starts a new window when the current one has ended: every client's
-// counts start again (the maps hold only this window's clients). Called
-// with q.mu held; returns the time it read.
+// counts start again (the maps hold only this window's clients), and so
+// does the journal. Called with q.mu held; returns the time it read.
 func (q *quota) roll() time.Time {
 	now := q.now()
 	if elapsed := now.Sub(q.start); elapsed >= q.window {
@@ -40,13 +52,18 @@ func (q *quota) roll() time.Time {
 		q.serial++
 		q.used = map[string]int64{}
 		q.refused = map[string]int64{}
+		if q.journal != nil {
+			q.journal.newWindow(q.window, q.start)
+		}
 	}
 	return now
 }
 
-// ticket is a granted reservation: the window it was counted in.
+// ticket is a granted reservation: the window it was counted in, and its
+// journal record (0: none).
 type ticket struct {
 	serial int64
+	record uint64
 }
 
 // take counts n elements for client if they fit in its quota; otherwise
@@ -59,7 +76,21 @@ func (q *quota) take(client string, n int64) (ticket, time.Duration, bool) {
 		return ticket{}, q.start.Add(q.window).Sub(now), false
 	}
 	q.used[client] += n
-	return ticket{serial: q.serial}, 0, true
+	t := ticket{serial: q.serial}
+	if q.journal != nil {
+		t.record = q.journal.append(recordTake, client, n)
+	}
+	return t, 0, true
+}
+
+// persist returns once the take of t is on disk (at once without a
+// journal): call it before evaluating what t pays for. An error means the
+// take may not be durable: refuse the request (and refund t).
+func (q *quota) persist(t ticket) error {
+	if q.journal == nil || t.record == 0 {
+		return nil
+	}
+	return q.journal.sync(t.record)
 }
 
 // refund gives back n elements taken with t that were not evaluated (the
@@ -69,6 +100,9 @@ func (q *quota) refund(client string, n int64, t ticket) {
 	defer q.mu.Unlock()
 	if t.serial == q.serial {
 		q.used[client] -= n
+		if q.journal != nil {
+			q.journal.append(recordRefund, client, n)
+		}
 	}
 }
 
