@@ -226,9 +226,11 @@ fn dkg_speed_reports_every_size_and_purpose() {
     ]) {
         assert!(row.contains(expected), "{row}");
         // n − 1 share pairs of 126 bytes: a 60-byte header, the
-        // recipient, two scalars.
+        // recipient, two scalars; in a refresh the header also carries
+        // the old commitments' 32-byte digest.
         let private = row.split("\"private_bytes\":").nth(1).unwrap();
         let n: usize = if row.contains("\"n\":5") { 5 } else { 9 };
-        assert_eq!(private.trim_end_matches('}'), ((n - 1) * 126).to_string());
+        let pair = if row.contains("refresh") { 158 } else { 126 };
+        assert_eq!(private.trim_end_matches('}'), ((n - 1) * pair).to_string());
     }
 }

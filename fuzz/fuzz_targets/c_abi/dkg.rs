@@ -455,7 +455,8 @@ fn check_blame(party: *mut oblivex_dkg_party, sender: u16, round: usize) {
                 || status == OBLIVEX_ERR_INVALID_PARTY_ID.0
                 || status == OBLIVEX_ERR_SUITE_MISMATCH.0
                 || (OBLIVEX_ERR_UNSUPPORTED_VERSION.0..=OBLIVEX_ERR_UNSORTED_PARTY_IDS.0)
-                    .contains(&status),
+                    .contains(&status)
+                || status == OBLIVEX_ERR_OLD_COMMITMENTS_MISMATCH.0,
             "{entry:?}"
         );
     }
