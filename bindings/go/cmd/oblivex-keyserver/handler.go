@@ -145,23 +145,30 @@ func (s *service) counted(protocol string, elements int, start time.Time) {
 	s.metrics.observe(time.Since(start))
 }
 
-// takeQuota takes elements from the client's quota, durably with
-// -quota-state, or refuses (429, with the time to the window's end, and
-// counts the refusal; 503 if the journal cannot record the take).
+// takeQuota takes elements from the client's quota, or refuses (429, with
+// the time to the window's end) and counts the refusal.
 func (s *service) takeQuota(client string, elements int) (ticket, *refusal) {
 	t, wait, ok := s.quota.take(client, int64(elements))
 	if !ok {
 		s.metrics.quotaRefusals.Add(1)
 		return t, &refusal{status: http.StatusTooManyRequests, reason: "element quota of this window used", retryAfter: wait}
 	}
+	return t, nil
+}
+
+// beforeAnswer makes the take of an evaluated request durable (with
+// -quota-state) before its answer goes out: after the evaluation, so that
+// the fsync overlaps it and one fsync serves every request answered at
+// once (a coalesced batch's, a stream round's). If the take cannot be
+// made durable the answer is withheld (503) and the elements given back:
+// an answer whose quota a restart could forget is never sent.
+func (s *service) beforeAnswer(client string, elements int, t ticket) *refusal {
 	if err := s.quota.persist(t); err != nil {
-		// Not evaluated: a take that may not be durable would be
-		// forgotten by a restart.
 		log.Printf("quota journal: %v", err)
 		s.quota.refund(client, int64(elements), t)
-		return t, &refusal{status: http.StatusServiceUnavailable, reason: "quota state unavailable"}
+		return &refusal{status: http.StatusServiceUnavailable, reason: "quota state unavailable"}
 	}
-	return t, nil
+	return nil
 }
 
 // admitClient refuses (429, with the time to the window's end) a client
@@ -229,6 +236,9 @@ func (s *service) admitAndRun(w http.ResponseWriter, r *http.Request, client str
 	answer, err := run(body)
 	if err != nil {
 		return 0, nil, s.giveBack(client, elements, t, err)
+	}
+	if refused := s.beforeAnswer(client, elements, t); refused != nil {
+		return 0, nil, refused
 	}
 	return elements, answer, nil
 }

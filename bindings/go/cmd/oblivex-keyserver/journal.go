@@ -30,7 +30,7 @@ const (
 // journal makes the quota durable: an append-only file holding the current
 // window (a header: the window's length and start) and one record per
 // take and refund in it (kind, count, client, CRC-32). A take is on disk
-// (written and fsynced) before the request it pays for is evaluated; the
+// (written and fsynced) before the request it pays for is answered; the
 // requests waiting at once share one fsync (group commit). At each window's
 // end the file is replaced by a new one holding the header alone, so it
 // never grows past one window's records.
@@ -69,7 +69,7 @@ var errJournalCorrupt = errors.New("quota journal corrupted")
 // openJournal opens (or creates, with a window starting at now) the
 // journal in dir for windows of length window and returns what it holds.
 // A final record cut short (a write a crash interrupted: its request was
-// never evaluated, since evaluation waits for the fsync) is cut off; a
+// never answered, since the answer waits for the fsync) is cut off; a
 // damaged complete record, or a journal written for another window length,
 // is an error: the server does not start rather than forget spent quota.
 func openJournal(dir string, window time.Duration, now time.Time) (*journal, journalState, error) {
@@ -271,7 +271,7 @@ func (j *journal) sync(seq uint64) error {
 }
 
 // close closes the journal's file (what is pending is not needed: no
-// request it paid for was evaluated).
+// request it paid for was answered).
 func (j *journal) close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -24,7 +24,7 @@ type quota struct {
 	used         map[string]int64
 	refused      map[string]int64
 	// journal, when set (-quota-state), makes every take durable before
-	// its request is evaluated (see persist).
+	// its request is answered (see persist).
 	journal *journal
 }
 
@@ -84,8 +84,8 @@ func (q *quota) take(client string, n int64) (ticket, time.Duration, bool) {
 }
 
 // persist returns once the take of t is on disk (at once without a
-// journal): call it before evaluating what t pays for. An error means the
-// take may not be durable: refuse the request (and refund t).
+// journal): call it before answering what t pays for. An error means the
+// take may not be durable: withhold the answer (and refund t).
 func (q *quota) persist(t ticket) error {
 	if q.journal == nil || t.record == 0 {
 		return nil
@@ -93,7 +93,7 @@ func (q *quota) persist(t ticket) error {
 	return q.journal.sync(t.record)
 }
 
-// refund gives back n elements taken with t that were not evaluated (the
+// refund gives back n elements taken with t that were not answered (the
 // request was refused), if its window is still the current one.
 func (q *quota) refund(client string, n int64, t ticket) {
 	q.mu.Lock()

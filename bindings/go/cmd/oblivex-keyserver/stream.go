@@ -343,6 +343,9 @@ func (s *service) finishFrame(w io.Writer, client string, keys *suiteKeys, f *fr
 			f.refused = s.giveBack(client, f.elements, f.ticket, a.err)
 		}
 	}
+	if f.refused == nil {
+		f.refused = s.beforeAnswer(client, f.elements, f.ticket)
+	}
 	if f.refused != nil {
 		s.chargeRefusal(client, f.refused)
 		s.metrics.refused(f.refused.status)
