@@ -949,6 +949,17 @@ fn dkg_refresh_names_its_old_commitments() {
         PedersenCommitments::from_bytes(&one, &current_params).unwrap_err(),
         DkgError::OldCommitmentsMismatch
     );
+    // A sharing of other sizes (as before a resharing changed t and n):
+    // the commitments' mismatch is named, not the sizes'.
+    let (shares, wider) = dealt::<G>(3, 5);
+    let wider_params = DkgParams::<G>::refresh(&wider, 5, SESSION).unwrap();
+    let share = shares.into_iter().next().unwrap();
+    let (_, messages) = DkgParty::start_refresh(wider_params, share, &wider, &mut rng()).unwrap();
+    assert_eq!(
+        PedersenCommitments::from_bytes(&messages.commitments.to_bytes(), &current_params)
+            .unwrap_err(),
+        DkgError::OldCommitmentsMismatch
+    );
     assert!(
         second
             .round2(

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use zeroize::Zeroizing;
 
-use super::lanes::{LaneCpu, LaneEngine};
+use super::lanes::LaneEngine;
 use super::straus::ShortScalar;
 use super::PrimeOrderGroup;
 use crate::Error;
@@ -216,54 +216,41 @@ pub fn mul_each<G: PrimeOrderGroup>(
 }
 
 /// `Σ d_i·X_i` on the engine for scalars given as little-endian bytes, if
-/// it takes the batch.
+/// it runs and takes the batch. Where the engine's check left a tail to
+/// the one-at-a-time path (a checked request's answer: the balancer's
+/// element past the caller's; on P-256's AVX2 engine a batch one past a
+/// multiple of 8), the tail's elements, decoded already, are summed by
+/// `tail_sum` (given the index of the tail's first scalar: the group's
+/// one-at-a-time method of the same timing) and added, rather than decoded
+/// again in a vector of their own.
 fn engine_msm<G: PrimeOrderGroup>(
-    cpu: LaneCpu,
     scalars: &[&[u8]],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
-) -> Option<G::Element> {
-    if batch.count() != scalars.len() {
-        return None;
-    }
-    Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits)
-}
-
-/// A group's one-at-a-time `Σ d_i·X_i` of short scalars
-/// ([`PrimeOrderGroup::msm_short_ct`] or its variable-time twin).
-type ShortSum<G> = fn(
-    &[ShortScalar],
-    &[<G as PrimeOrderGroup>::Element],
-    usize,
-) -> <G as PrimeOrderGroup>::Element;
-
-/// [`engine_msm`] of short scalars, if the engine runs and takes the
-/// batch. Where the engine's check left a tail to the one-at-a-time path
-/// (a checked request's answer: the balancer's element past the
-/// caller's), the tail's elements, decoded already, are summed by
-/// `one_at_a_time` (the group's method of the same timing) and added,
-/// rather than decoded again in a vector of their own.
-fn engine_short_msm<G: PrimeOrderGroup>(
-    scalars: &[ShortScalar],
-    batch: &ReceivedBatch<'_, G>,
-    bits: usize,
-    one_at_a_time: ShortSum<G>,
+    tail_sum: impl FnOnce(usize, &[G::Element]) -> G::Element,
 ) -> Option<G::Element> {
     let cpu = Lanes::<G>::runs()?;
-    let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
     let count = batch.count();
+    if scalars.len() != count {
+        return None;
+    }
     let tail = batch.lanes.map_or(0, |lanes| lanes.tail.len());
-    if tail == 0 || tail == count || scalars.len() != count {
-        return engine_msm(cpu, &bytes, batch, bits);
+    if tail == 0 {
+        return Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits);
     }
     let head = count - tail;
-    let encoded = &batch.encoded[..head * G::ELEMENT_LEN];
-    let sum = Lanes::<G>::msm(cpu, &bytes[..head], encoded, batch.vectors(), bits)?;
     let tail_elements = batch.tail(tail).elements();
-    Some(G::add(
-        &sum,
-        &one_at_a_time(&scalars[head..], &tail_elements, bits),
-    ))
+    if head == 0 {
+        return Some(tail_sum(0, &tail_elements));
+    }
+    let encoded = &batch.encoded[..head * G::ELEMENT_LEN];
+    let sum = Lanes::<G>::msm(cpu, &scalars[..head], encoded, batch.vectors(), bits)?;
+    Some(G::add(&sum, &tail_sum(head, &tail_elements)))
+}
+
+/// The little-endian bytes of short scalars, as the engine takes them.
+fn short_bytes(scalars: &[ShortScalar]) -> Vec<&[u8]> {
+    scalars.iter().map(|s| &s.as_le_bytes()[..]).collect()
 }
 
 /// `Σ d_i·X_i` for short *secret* scalars `d_i < 2^bits`, constant time in
@@ -273,8 +260,10 @@ pub fn msm_short_ct<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_short_msm(scalars, &batch, bits, G::msm_short_ct)
-        .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
+    engine_msm(&short_bytes(scalars), &batch, bits, |head, tail| {
+        G::msm_short_ct(&scalars[head..], tail, bits)
+    })
+    .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
 }
 
 /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time: the
@@ -285,8 +274,10 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_short_msm(scalars, &batch, bits, G::msm_short_vartime)
-        .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
+    engine_msm(&short_bytes(scalars), &batch, bits, |head, tail| {
+        G::msm_short_vartime(&scalars[head..], tail, bits)
+    })
+    .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
 }
 
 /// `Σ s_i·X_i` for public scalars, variable time: a VOPRF proof's
@@ -296,15 +287,12 @@ pub fn msm_vartime<G: PrimeOrderGroup>(
     scalars: &[G::Scalar],
     batch: ReceivedBatch<'_, G>,
 ) -> G::Element {
-    if let Some(cpu) = Lanes::<G>::runs() {
-        let bytes: Vec<Zeroizing<[u8; 32]>> =
-            scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
-        let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
-        if let Some(sum) = engine_msm(cpu, &refs, &batch, Lanes::<G>::SCALAR_BITS) {
-            return sum;
-        }
-    }
-    G::msm_vartime(scalars, &batch.elements())
+    let bytes: Vec<Zeroizing<[u8; 32]>> = scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
+    let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
+    engine_msm(&refs, &batch, Lanes::<G>::SCALAR_BITS, |head, tail| {
+        G::msm_vartime(&scalars[head..], tail)
+    })
+    .unwrap_or_else(|| G::msm_vartime(scalars, &batch.elements()))
 }
 
 /// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`

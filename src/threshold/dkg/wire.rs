@@ -128,22 +128,23 @@ impl<'a, G: PrimeOrderGroup> Reader<'a, G> {
         if reader.take(suite_len)? != G::SUITE_ID.as_bytes() {
             return Err(DkgError::WrongSuite);
         }
-        let threshold = usize::from(reader.u16()?);
-        let parties = usize::from(reader.u16()?);
-        if (threshold, parties) != (params.threshold(), params.parties()) {
-            return Err(DkgError::WrongParameters);
-        }
-        if !params.one_set() {
-            let old_threshold = usize::from(reader.u16()?);
-            let old_parties = usize::from(reader.u16()?);
-            if (old_threshold, old_parties) != (params.old_threshold(), params.old_parties()) {
-                return Err(DkgError::WrongParameters);
-            }
-        }
+        let sizes = (usize::from(reader.u16()?), usize::from(reader.u16()?));
+        let old_sizes = match params.one_set() {
+            true => (params.old_threshold(), params.old_parties()),
+            false => (usize::from(reader.u16()?), usize::from(reader.u16()?)),
+        };
+        // The old commitments first: a party started from another sharing
+        // of the key (one before a resharing changed t or n, say) learns
+        // that, not that the sizes differ.
         if let Some(digest) = params.old_commitments_digest() {
             if reader.take(OLD_COMMITMENTS_DIGEST_LEN)? != digest {
                 return Err(DkgError::OldCommitmentsMismatch);
             }
+        }
+        if sizes != (params.threshold(), params.parties())
+            || old_sizes != (params.old_threshold(), params.old_parties())
+        {
+            return Err(DkgError::WrongParameters);
         }
         if reader.take(SESSION_ID_LEN)? != params.session() {
             return Err(DkgError::WrongSession);

@@ -172,8 +172,9 @@ func (s *service) beforeAnswer(client string, elements int, t ticket) *refusal {
 }
 
 // admitClient refuses (429, with the time to the window's end) a client
-// whose refused requests of this window used its refusal budget, before
-// anything of its request is read.
+// whose refused requests of this window used its refusal budget: called
+// before an HTTP request's body is read, and before a stream frame is
+// checked or evaluated.
 func (s *service) admitClient(client string) *refusal {
 	if wait, ok := s.quota.admit(client); !ok {
 		s.metrics.refusalBudgetRefusals.Add(1)

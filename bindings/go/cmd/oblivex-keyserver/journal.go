@@ -48,10 +48,12 @@ type journal struct {
 	durable atomic.Uint64
 	// syncs counts the fsyncs (each covering every record pending).
 	syncs atomic.Int64
-	// failed is why a new window's journal could not be begun: from then
-	// on no take is made durable (its record would count in the old
-	// window), so every request is refused rather than its quota
-	// forgotten.
+	// failed is why the journal stopped: a write or fsync failed (the
+	// records it carried are lost, and a later fsync could not vouch for
+	// them), or a new window's journal could not be begun (records would
+	// count in the old window). From then on no take is made durable, so
+	// every answer is withheld (503) until a restart reads the journal
+	// again, rather than a quota forgotten.
 	failed error
 }
 
@@ -136,7 +138,9 @@ func replay(data []byte, window time.Duration) (journalState, int, error) {
 		if kind == recordTake {
 			state.used[client] += n
 		} else {
-			state.used[client] -= n
+			// A refund follows its take in the same window; never below
+			// zero, whatever the file says.
+			state.used[client] = max(state.used[client]-n, 0)
 		}
 		offset += size
 	}
@@ -259,10 +263,14 @@ func (j *journal) sync(seq uint64) error {
 	if failed != nil {
 		return failed
 	}
-	if _, err := file.Write(pending); err != nil {
-		return err
+	_, err := file.Write(pending)
+	if err == nil {
+		err = file.Sync()
 	}
-	if err := file.Sync(); err != nil {
+	if err != nil {
+		j.mu.Lock()
+		j.failed = fmt.Errorf("writing the journal: %w", err)
+		j.mu.Unlock()
 		return err
 	}
 	j.syncs.Add(1)

@@ -212,3 +212,42 @@ func evaluateOnce(c *keyservice.Client, path string, body []byte) (int, error) {
 	}
 	return resp.StatusCode, nil
 }
+
+// TestQuotaJournalFailures: after a failed write the journal vouches for
+// no later take (each persist fails until a restart), and a journal whose
+// window starts after now (the clock stepped back) keeps its counts in a
+// window that starts now.
+func TestQuotaJournalFailures(t *testing.T) {
+	now := time.Unix(1000, 0)
+	failing := t.TempDir()
+	q := journaledQuota(t, failing, 10, &now)
+	// One failed write (the file opened read-only for it), then a file
+	// that works again: the records of the failed write are lost, so no
+	// later fsync may vouch for takes.
+	writable := q.journal.file
+	q.journal.file = must(os.Open(filepath.Join(failing, journalName)))
+	first, _, _ := q.take("alice", 1)
+	if err := q.persist(first); err == nil {
+		t.Fatal("a failed write was made durable")
+	}
+	q.journal.file.Close()
+	q.journal.file = writable
+	q.refund("alice", 1, first)
+	second, _, _ := q.take("alice", 1)
+	if err := q.persist(second); err == nil {
+		t.Fatal("a take after a failed write was vouched for")
+	}
+
+	dir := t.TempDir()
+	later := now.Add(time.Hour)
+	q = journaledQuota(t, dir, 10, &later)
+	take(t, q, "alice", 7)
+	q = journaledQuota(t, dir, 10, &now) // the clock stepped back an hour
+	if _, _, ok := q.take("alice", 4); ok {
+		t.Error("a window starting in the future lost its counts")
+	}
+	now = now.Add(time.Minute)
+	if _, _, ok := q.take("alice", 10); !ok {
+		t.Error("the window did not end a window's length after the restart")
+	}
+}

@@ -101,7 +101,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.Int64Var(&c.quota, "quota", 1_000_000, "elements each client may have evaluated per window")
 	fs.DurationVar(&c.quotaWindow, "quota-window", time.Minute, "the quota's window")
 	fs.StringVar(&c.quotaState, "quota-state", "", "directory of the quota journal: spent quota survives restarts and crashes (empty: in memory only)")
-	fs.Int64Var(&c.maxRefusalsPerClient, "max-refusals-per-client", 16, "requests of one client the server may refuse per quota window (a bad body or element); past it the client's requests are refused unread until the window ends")
+	fs.Int64Var(&c.maxRefusalsPerClient, "max-refusals-per-client", 16, "requests of one client the server may refuse per quota window (a bad body or element); past it the client's requests are refused before evaluation until the window ends")
 	fs.DurationVar(&c.coalesceDelay, "coalesce-delay", time.Millisecond, "longest wait of a small OPRF request for others to batch with (0: no coalescing)")
 	fs.IntVar(&c.coalesceBelow, "coalesce-below", 8, "OPRF requests of fewer elements are coalesced")
 	fs.IntVar(&c.coalesceMax, "coalesce-max", 1024, "most elements in one coalesced batch")

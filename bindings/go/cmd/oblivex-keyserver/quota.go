@@ -10,7 +10,7 @@ import (
 // would go over the limit. It also counts each client's refused requests
 // (a bad encoding, a body too large: work the server did for nothing),
 // against a budget of their own: past it the client is refused before
-// its body is read, until the window ends. One instance's view only
+// evaluation, until the window ends. One instance's view only
 // (docs/DEPLOYMENT.md says what a multi-instance deployment must add); in
 // memory, or made durable by a journal (-quota-state, journal.go).
 type quota struct {
@@ -34,11 +34,17 @@ func newQuota(limit, refusalLimit int64, window time.Duration, now func() time.T
 }
 
 // restore continues the window a journal held (its start and each
-// client's elements), and keeps the journal for what follows.
+// client's elements), and keeps the journal for what follows. A start
+// later than now (the clock stepped back since the journal was written)
+// becomes now, the counts kept: the window would otherwise not end until
+// the clock came back.
 func (q *quota) restore(j *journal, state journalState) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.journal, q.start, q.used = j, state.start, state.used
+	if now := q.now(); q.start.After(now) {
+		q.start = now
+	}
 	q.roll()
 }
 
