@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use zeroize::Zeroizing;
 
-use super::lanes::LaneEngine;
+use super::lanes::{LaneCpu, LaneEngine};
 use super::straus::ShortScalar;
 use super::PrimeOrderGroup;
 use crate::Error;
@@ -216,7 +216,7 @@ pub fn mul_each<G: PrimeOrderGroup>(
 }
 
 /// `Σ d_i·X_i` on the engine for scalars given as little-endian bytes, if
-/// it runs and takes the batch. Where the engine's check left a tail to
+/// it takes the batch. Where the engine's check left a tail to
 /// the one-at-a-time path (a checked request's answer: the balancer's
 /// element past the caller's; on P-256's AVX2 engine a batch one past a
 /// multiple of 8), the tail's elements, decoded already, are summed by
@@ -224,12 +224,12 @@ pub fn mul_each<G: PrimeOrderGroup>(
 /// one-at-a-time method of the same timing) and added, rather than decoded
 /// again in a vector of their own.
 fn engine_msm<G: PrimeOrderGroup>(
+    cpu: LaneCpu,
     scalars: &[&[u8]],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
     tail_sum: impl FnOnce(usize, &[G::Element]) -> G::Element,
 ) -> Option<G::Element> {
-    let cpu = Lanes::<G>::runs()?;
     let count = batch.count();
     if scalars.len() != count {
         return None;
@@ -260,10 +260,13 @@ pub fn msm_short_ct<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_msm(&short_bytes(scalars), &batch, bits, |head, tail| {
-        G::msm_short_ct(&scalars[head..], tail, bits)
-    })
-    .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
+    Lanes::<G>::runs()
+        .and_then(|cpu| {
+            engine_msm(cpu, &short_bytes(scalars), &batch, bits, |head, tail| {
+                G::msm_short_ct(&scalars[head..], tail, bits)
+            })
+        })
+        .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
 }
 
 /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time: the
@@ -274,10 +277,13 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     bits: usize,
 ) -> G::Element {
-    engine_msm(&short_bytes(scalars), &batch, bits, |head, tail| {
-        G::msm_short_vartime(&scalars[head..], tail, bits)
-    })
-    .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
+    Lanes::<G>::runs()
+        .and_then(|cpu| {
+            engine_msm(cpu, &short_bytes(scalars), &batch, bits, |head, tail| {
+                G::msm_short_vartime(&scalars[head..], tail, bits)
+            })
+        })
+        .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
 }
 
 /// `Σ s_i·X_i` for public scalars, variable time: a VOPRF proof's
@@ -287,12 +293,17 @@ pub fn msm_vartime<G: PrimeOrderGroup>(
     scalars: &[G::Scalar],
     batch: ReceivedBatch<'_, G>,
 ) -> G::Element {
-    let bytes: Vec<Zeroizing<[u8; 32]>> = scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
-    let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
-    engine_msm(&refs, &batch, Lanes::<G>::SCALAR_BITS, |head, tail| {
-        G::msm_vartime(&scalars[head..], tail)
-    })
-    .unwrap_or_else(|| G::msm_vartime(scalars, &batch.elements()))
+    // The engine's scalar encodings only where it runs.
+    Lanes::<G>::runs()
+        .and_then(|cpu| {
+            let bytes: Vec<Zeroizing<[u8; 32]>> =
+                scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
+            let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
+            engine_msm(cpu, &refs, &batch, Lanes::<G>::SCALAR_BITS, |head, tail| {
+                G::msm_vartime(&scalars[head..], tail)
+            })
+        })
+        .unwrap_or_else(|| G::msm_vartime(scalars, &batch.elements()))
 }
 
 /// `r_i·H(x_i)` for every input `x_i` and secret blind `r_i`, with `H`

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -141,7 +139,7 @@ func TestQuotaSurvivesSIGKILL(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for {
-					status, err := evaluateOnce(c, keyservice.EvaluatePath(suite, keyservice.OPRF), request)
+					status, err := send(c, keyservice.EvaluatePath(suite, keyservice.OPRF), request, nil)
 					switch {
 					case err != nil:
 						return
@@ -191,63 +189,5 @@ func TestQuotaSurvivesSIGKILL(t *testing.T) {
 		t.Fatal("started on a damaged journal")
 	} else if !strings.Contains(err.Error(), "corrupted") {
 		t.Fatalf("a damaged journal: %v", err)
-	}
-}
-
-// evaluateOnce posts one evaluate request as c's client and returns the
-// status, or the transport's error (the server gone).
-func evaluateOnce(c *keyservice.Client, path string, body []byte) (int, error) {
-	req, err := http.NewRequest(http.MethodPost, c.Base+path, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		return 0, err
-	}
-	return resp.StatusCode, nil
-}
-
-// TestQuotaJournalFailures: after a failed write the journal vouches for
-// no later take (each persist fails until a restart), and a journal whose
-// window starts after now (the clock stepped back) keeps its counts in a
-// window that starts now.
-func TestQuotaJournalFailures(t *testing.T) {
-	now := time.Unix(1000, 0)
-	failing := t.TempDir()
-	q := journaledQuota(t, failing, 10, &now)
-	// One failed write (the file opened read-only for it), then a file
-	// that works again: the records of the failed write are lost, so no
-	// later fsync may vouch for takes.
-	writable := q.journal.file
-	q.journal.file = must(os.Open(filepath.Join(failing, journalName)))
-	first, _, _ := q.take("alice", 1)
-	if err := q.persist(first); err == nil {
-		t.Fatal("a failed write was made durable")
-	}
-	q.journal.file.Close()
-	q.journal.file = writable
-	q.refund("alice", 1, first)
-	second, _, _ := q.take("alice", 1)
-	if err := q.persist(second); err == nil {
-		t.Fatal("a take after a failed write was vouched for")
-	}
-
-	dir := t.TempDir()
-	later := now.Add(time.Hour)
-	q = journaledQuota(t, dir, 10, &later)
-	take(t, q, "alice", 7)
-	q = journaledQuota(t, dir, 10, &now) // the clock stepped back an hour
-	if _, _, ok := q.take("alice", 4); ok {
-		t.Error("a window starting in the future lost its counts")
-	}
-	now = now.Add(time.Minute)
-	if _, _, ok := q.take("alice", 10); !ok {
-		t.Error("the window did not end a window's length after the restart")
 	}
 }

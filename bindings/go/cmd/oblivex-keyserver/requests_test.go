@@ -19,18 +19,32 @@ import (
 	"github.com/oblivex/oblivex/bindings/go/internal/keyservice"
 )
 
-// post sends body to path with alice's token and returns the status.
+// post sends body to path with c's token and returns the status.
 func post(t *testing.T, c *keyservice.Client, path string, body []byte, header map[string]string) int {
 	t.Helper()
-	req := must(http.NewRequest(http.MethodPost, c.Base+path, bytes.NewReader(body)))
+	return must(send(c, path, body, header))
+}
+
+// send posts body to path with c's token and header and returns the
+// status, or the transport's error (the server gone, say).
+func send(c *keyservice.Client, path string, body []byte, header map[string]string) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, c.Base+path, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	resp := must(c.HTTP.Do(req))
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return 0, err
+	}
+	return resp.StatusCode, nil
 }
 
 // TestMalformedRequests: malformed, truncated, oversized and wrong-suite
