@@ -268,9 +268,9 @@ static int wanted(int argc, char **argv, const char *part) {
     return 0;
 }
 
-/* Arguments: the parts to run (modexp, oprf, threshold, bls, or ffdhe and
- * p256: the OPRF and threshold parts on FFDHE-2048 or P-256 only); none or
- * "all" runs every part. */
+/* Arguments: the parts to run (modexp, oprf, threshold, bls, or ffdhe, p256
+ * and ristretto255: the OPRF and threshold parts on that suite only); none
+ * or "all" runs every part. */
 int main(int argc, char **argv) {
     const char *backend = oblivex_backend_name();
     const char *forced = getenv("OBLIVEX_BACKEND");
@@ -295,7 +295,8 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         int alone = (suites[i] == OBLIVEX_SUITE_FFDHE2048_SHA512 && wanted(argc, argv, "ffdhe")) ||
-                    (suites[i] == OBLIVEX_SUITE_P256_SHA256 && wanted(argc, argv, "p256"));
+                    (suites[i] == OBLIVEX_SUITE_P256_SHA256 && wanted(argc, argv, "p256")) ||
+                    (suites[i] == OBLIVEX_SUITE_RISTRETTO255_SHA512 && wanted(argc, argv, "ristretto255"));
         if (wanted(argc, argv, "oprf") || alone) {
             test_oprf(suites[i]);
             test_proving_modes(suites[i]);

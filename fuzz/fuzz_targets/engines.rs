@@ -15,8 +15,8 @@
 //!   `hash_to_group` and a multiplication per input.
 //!
 //! The engines run where the backend selected has them: `ifma` (all
-//! three), `avx2` (P-256; CI runs the target a second time with
-//! `OBLIVEX_BACKEND=avx2`). Elsewhere the batch paths are the
+//! three), `avx2` (P-256 and ristretto255; CI runs the target a second
+//! time with `OBLIVEX_BACKEND=avx2`). Elsewhere the batch paths are the
 //! portable ones and still checked against the one-at-a-time results;
 //! the map comparisons then have nothing to compare and return early.
 

@@ -4,8 +4,8 @@
 //! reaches those maps only through `expand_message`'s output, so without
 //! these a fuzzer could never choose the map's input (zero, exceptional
 //! field elements, non-canonical values). Each returns `None` where the
-//! engines do not run (ristretto255's: no AVX-512 IFMA; P-256's: neither
-//! AVX-512 IFMA nor AVX2; or `OBLIVEX_BACKEND=portable`).
+//! engines do not run (neither AVX-512 IFMA nor AVX2, or
+//! `OBLIVEX_BACKEND=portable`).
 
 /// ristretto255: `2·h_i·H_i` encoded (32 bytes each) for `H_i` RFC 9496's
 /// one-way map of the 64 bytes `uniform[i]` and `h_i < 2^253` the
@@ -17,7 +17,7 @@ pub fn ristretto255_map_and_blind(
     #[cfg(target_arch = "x86_64")]
     {
         assert!(half_scalars.iter().all(|h| h[31] < 0x20), "h_i < 2^253");
-        let cpu = super::lanes::LaneCpu::detect_for(super::lanes::LaneSet::Ifma)?;
+        let cpu = super::lanes::LaneCpu::detect()?;
         let mut out = vec![0u8; 32 * uniform.len()];
         super::lanes::ristretto255::hash_mul_encode(cpu, uniform, half_scalars, &mut out)?;
         Some(out)

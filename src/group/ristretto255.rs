@@ -97,14 +97,17 @@ mod engine {
     use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
     use zeroize::Zeroizing;
 
-    use super::{half_bytes, Scalar};
+    use super::{half_bytes, uniform_64, Scalar};
     use crate::group::lanes::ristretto255::{self as lanes, DecodedBatch, LANES};
-    use crate::group::lanes::{sha512, LaneCpu, LaneEngine};
+    use crate::group::lanes::{sha512, LaneCpu, LaneEngine, LaneSet};
     use crate::Error;
 
-    /// At most this many elements past the engine's last full vector of 8
-    /// are evaluated by dalek instead (see [`Engine::portable_tail`]).
-    const DALEK_TAIL: usize = 2;
+    /// On AVX2, at most this many elements past the engine's last full
+    /// vector of 8 are evaluated by dalek instead (see
+    /// [`Engine::portable_tail`]): a vector costs what about 7 elements
+    /// cost on dalek's AVX2 backend (19.7–20.0 against 22.5–22.9 µs per
+    /// element, PERFORMANCE.md).
+    const DALEK_TAIL_AVX2: usize = 6;
 
     /// The engine (a name for the `LaneEngine` impl).
     pub struct Engine;
@@ -121,17 +124,22 @@ mod engine {
         type Decoded = DecodedBatch;
 
         fn runs() -> Option<LaneCpu> {
-            LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma)
+            LaneCpu::detect()
         }
 
-        /// A vector of 8 lanes costs what about 2.9 elements cost on dalek
-        /// (6.5 against 17.9 µs per element here), so up to [`DALEK_TAIL`]
+        /// On IFMA a vector of 8 lanes costs what about 2.9 elements cost
+        /// on dalek (6.5 against 17.9 µs per element here), so up to 2
         /// elements past the last full vector are cheaper on dalek: a
         /// checked batch's one extra element (its balancer) then costs one
-        /// element's time, not a vector's.
-        fn portable_tail(_cpu: LaneCpu, count: usize) -> usize {
+        /// element's time, not a vector's. On AVX2 the vector costs more
+        /// elements' worth ([`DALEK_TAIL_AVX2`]).
+        fn portable_tail(cpu: LaneCpu, count: usize) -> usize {
+            let dalek_tail = match cpu.set() {
+                LaneSet::Ifma => 2,
+                LaneSet::Avx2 => DALEK_TAIL_AVX2,
+            };
             match count % LANES {
-                rest if rest <= DALEK_TAIL => rest,
+                rest if rest <= dalek_tail => rest,
                 _ => 0,
             }
         }
@@ -190,7 +198,13 @@ mod engine {
             blinds: &[Scalar],
             out: &mut [u8],
         ) -> Option<Result<DecodedBatch, Error>> {
-            let uniform = sha512::expand_message_xmd_64_each(cpu, inputs, dst);
+            let uniform = match cpu.set() {
+                LaneSet::Ifma => sha512::expand_message_xmd_64_each(cpu, inputs, dst),
+                // No SHA-512 in lanes on AVX2: sha2's, one input at a time.
+                LaneSet::Avx2 => {
+                    Zeroizing::new(inputs.iter().map(|m| *uniform_64(&[m], dst)).collect())
+                }
+            };
             let vectors = lanes::hash_mul_encode(cpu, &uniform, &halved_bytes(blinds), out)?;
             let identity = [0u8; 32];
             // The blinded elements are public: so is the test.

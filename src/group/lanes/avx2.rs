@@ -1,6 +1,6 @@
 //! The lane engines' code compiled for AVX2: the shared chains and table
-//! scan, and the P-256 engine over its radix 2^29 field (8 lanes as two
-//! registers of 4). The same files as `ifma.rs` includes, their
+//! scan, the P-256 engine over its radix 2^29 field and the ristretto255
+//! engine over its radix 2^25.5 field (8 lanes as two registers of 4). The same files as `ifma.rs` includes, their
 //! `#[lane_features]` turned into AVX2 by this module's `lane_features!`
 //! (`macros/`).
 
@@ -38,6 +38,13 @@ use super::p256::field_avx2 as p256_field;
 #[allow(clippy::duplicate_mod)]
 #[path = "p256/engine/mod.rs"]
 pub(crate) mod p256;
+
+/// The ristretto255 engine's field here.
+use super::ristretto255::field_avx2 as r255_field;
+
+#[allow(clippy::duplicate_mod)]
+#[path = "ristretto255/engine/mod.rs"]
+pub(crate) mod ristretto255;
 
 /// The lanes of each digit's magnitude, sign and zero (see
 /// [`DigitMasks`]), by vector comparisons on the two halves of 4 lanes.

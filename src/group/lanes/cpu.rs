@@ -33,3 +33,59 @@ impl LaneCpu {
         self.0
     }
 }
+
+/// A value made by the engine of one instruction set, which only that
+/// set's engine reads (a group's decoded batch).
+pub(crate) enum BySet<I, A> {
+    /// Made by the AVX-512 IFMA engine.
+    Ifma(I),
+    /// Made by the AVX2 engine.
+    Avx2(A),
+}
+
+impl<I, A> BySet<I, A> {
+    /// The IFMA engine's value, if it is one.
+    pub(crate) fn ifma(value: Option<&Self>) -> Option<&I> {
+        match value {
+            Some(BySet::Ifma(value)) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The AVX2 engine's value, if it is one.
+    pub(crate) fn avx2(value: Option<&Self>) -> Option<&A> {
+        match value {
+            Some(BySet::Avx2(value)) => Some(value),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `$call` with `$engine` the engine of the group `$group` (its
+/// module in `lanes::ifma` and `lanes::avx2`) for the instruction set the
+/// `LaneCpu` `$cpu` names, and `$batch` that engine's value of the
+/// `Option<&BySet>` `$decoded` (`None` where the other set's engine made
+/// it: then the engine decodes again); or without a batch.
+macro_rules! on_engine {
+    ($cpu:expr, $group:ident, $engine:ident, $batch:ident <- $decoded:expr, $call:expr) => {
+        match $cpu.set() {
+            $crate::group::lanes::LaneSet::Ifma => {
+                use $crate::group::lanes::ifma::$group as $engine;
+                let $batch = $crate::group::lanes::cpu::BySet::ifma($decoded);
+                // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu`
+                // naming this set).
+                unsafe { $call }
+            }
+            $crate::group::lanes::LaneSet::Avx2 => {
+                use $crate::group::lanes::avx2::$group as $engine;
+                let $batch = $crate::group::lanes::cpu::BySet::avx2($decoded);
+                // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+                unsafe { $call }
+            }
+        }
+    };
+    ($cpu:expr, $group:ident, $engine:ident, $call:expr) => {
+        $crate::group::lanes::cpu::on_engine!($cpu, $group, $engine, _batch <- None::<&$crate::group::lanes::cpu::BySet<(), ()>>, $call)
+    };
+}
+pub(crate) use on_engine;

@@ -14,6 +14,7 @@
 //!   includes the files and gives the mark its target features. So do the
 //!   batch inversion and exponentiation chains (`chains.rs`) and the table
 //!   scan (`scan.rs`);
+//! - `halves`: what the AVX2 fields share (8 lanes as two registers of 4);
 //! - `toolkit`: what the engines share (digits in lanes, the masked table
 //!   scan, passes, decoding in pairs, wiping);
 //! - `field`: a field of 8 lanes ([`field::LaneField`]) and what is
@@ -35,6 +36,8 @@ pub mod cpu;
 pub mod engine;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod field;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod halves;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 #[cfg(target_arch = "x86_64")]

@@ -20,7 +20,8 @@
 //!
 //! It runs on the backend `OBLIVEX_BACKEND` names, which `ct_trace`'s
 //! script sets: `ifma` for every case (the AVX-512 paths valgrind cannot
-//! run), `avx2` for the exponentiation cases.
+//! run), `avx2` for the exponentiation cases and those of the suites whose
+//! engines run on AVX2 (P-256, ristretto255).
 
 mod cases;
 mod marks;

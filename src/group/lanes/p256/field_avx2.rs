@@ -24,7 +24,9 @@
 use core::arch::x86_64::*;
 
 use super::radix::{be_of_digits, digits_of_be};
-use crate::group::lanes::field::LaneField;
+use crate::group::lanes::halves::{
+    avx2_lane_field, bitselect, digits_of_halves, halves_of, rotated,
+};
 use crate::group::lanes::toolkit::{PlainLimbs, LANES};
 use crate::mp::backend::avx2::select::lane_mask_eq;
 
@@ -133,63 +135,6 @@ fn broadcast(digits: [u32; DIGITS]) -> Half {
 pub(crate) fn splat(digits: [u32; DIGITS]) -> Fe8 {
     let half = broadcast(digits);
     Fe8([half, half])
-}
-
-/// `a` in the lanes where `lanes` is all ones, `b` where it is zero.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn bitselect(lanes: __m256i, a: __m256i, b: __m256i) -> __m256i {
-    _mm256_or_si256(_mm256_and_si256(lanes, a), _mm256_andnot_si256(lanes, b))
-}
-
-/// 8 lanes' digits as the two halves of an element's representation.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn halves_of(digits: &[[u64; DIGITS]; LANES]) -> [Half; 2] {
-    core::array::from_fn(|h| {
-        core::array::from_fn(|i| {
-            let lane = |j: usize| digits[4 * h + j][i] as i64;
-            _mm256_set_epi64x(lane(3), lane(2), lane(1), lane(0))
-        })
-    })
-}
-
-/// The 8 lanes' digits of two halves (the caller wipes them where they
-/// are secret; the stores in between are wiped here).
-#[target_feature(enable = "avx2")]
-fn digits_of_halves(halves: &[Half; 2]) -> [[u64; DIGITS]; LANES] {
-    let mut out = [[0u64; DIGITS]; LANES];
-    for (h, half) in halves.iter().enumerate() {
-        for (i, digit) in half.iter().enumerate() {
-            let mut lanes = [0u64; 4];
-            // SAFETY: 4 u64 are 32 bytes; unaligned store.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *digit) };
-            for (j, lane) in lanes.iter().enumerate() {
-                out[4 * h + j][i] = *lane;
-            }
-            zeroize::Zeroize::zeroize(&mut lanes);
-        }
-    }
-    out
-}
-
-/// The lanes of half `half` (0: elements 0–3) selected by the mask's bits,
-/// as all-ones or zero lanes hidden from the optimiser (`lane_mask_eq`).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn lanes_of_mask(mask: u8, half: usize) -> __m256i {
-    let bits = _mm256_set_epi64x(8, 4, 2, 1);
-    let shifted = i64::from(mask >> (4 * half));
-    lane_mask_eq(_mm256_and_si256(_mm256_set1_epi64x(shifted), bits), bits)
-}
-
-/// The mask of the lanes whose 64-bit value has its sign bit set.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn sign_mask(halves: [__m256i; 2]) -> u8 {
-    let low = _mm256_movemask_pd(_mm256_castsi256_pd(halves[0])) as u8;
-    let high = _mm256_movemask_pd(_mm256_castsi256_pd(halves[1])) as u8;
-    low | (high << 4)
 }
 
 /// Brings non-negative digits below 2^35 to an element of the module's
@@ -304,19 +249,7 @@ impl Fe8 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(crate) fn rotate_lanes<const K: i32>(&self) -> Fe8 {
-        const { assert!(K == 1 || K == 2 || K == 4, "rotations by 1, 2 or 4 lanes") };
-        Fe8(core::array::from_fn(|h| {
-            core::array::from_fn(|i| {
-                let (own, other) = (self.0[h][i], self.0[1 - h][i]);
-                // The own half's upper two lanes, then the other's lower two.
-                let straddle = _mm256_permute2x128_si256::<0x21>(own, other);
-                match K {
-                    1 => _mm256_alignr_epi8::<8>(straddle, own),
-                    2 => straddle,
-                    _ => other,
-                }
-            })
-        }))
+        Fe8(rotated::<K, DIGITS>(&self.0))
     }
 
     /// Debug builds check the module's bounds ([`DIGIT_BOUND`],
@@ -511,92 +444,9 @@ impl Fe8 {
             core::array::from_fn(|i| bitselect(at_least_p, difference[i], plain[i]))
         })
     }
-
-    /// Lanes whose value is zero modulo p.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn is_zero(&self) -> u8 {
-        let halves = self.canonical().map(|half| {
-            let any = half
-                .iter()
-                .fold(_mm256_setzero_si256(), |any, d| _mm256_or_si256(any, *d));
-            _mm256_cmpeq_epi64(any, _mm256_setzero_si256())
-        });
-        sign_mask(halves)
-    }
-
-    /// Lanes where `self ≡ other`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn equals(&self, other: &Fe8) -> u8 {
-        self.sub(other).is_zero()
-    }
-
-    /// Lanes whose canonical value is odd (SEC1's `y` parity).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn is_odd(&self) -> u8 {
-        let halves = self
-            .canonical()
-            .map(|half| _mm256_slli_epi64::<63>(half[0]));
-        sign_mask(halves)
-    }
-
-    /// `other` in the lanes of `mask`, `self` elsewhere (bit by bit: the
-    /// mask may be secret).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn select(&self, other: &Fe8, mask: u8) -> Fe8 {
-        Fe8([0, 1].map(|h| {
-            let lanes = lanes_of_mask(mask, h);
-            core::array::from_fn(|i| bitselect(lanes, other.0[h][i], self.0[h][i]))
-        }))
-    }
-
-    /// `−self` in the lanes of `mask`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn negate_where(&self, mask: u8) -> Fe8 {
-        self.select(&self.neg(), mask)
-    }
-
-    /// `self^(2^k)`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn square_times(&self, k: u32) -> Fe8 {
-        let mut x = *self;
-        for _ in 0..k {
-            x = x.square();
-        }
-        x
-    }
 }
 
-impl LaneField for Fe8 {
-    type Set = crate::group::lanes::avx2::Set;
-
-    unsafe fn one_lanes() -> Fe8 {
-        // SAFETY: the caller's CPU has AVX2 (trait contract; here and below).
-        unsafe { Fe8::one() }
-    }
-
-    #[inline]
-    unsafe fn times(&self, other: &Fe8) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.mul(other) }
-    }
-
-    #[inline]
-    unsafe fn squared(&self) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.square() }
-    }
-
-    unsafe fn inverse(&self) -> Fe8 {
-        // SAFETY: as above.
-        unsafe { self.invert() }
-    }
-}
+avx2_lane_field!(Fe8);
 
 /// A Montgomery product, column by column, both halves side by side:
 /// column `k` starts from [`CANCEL_SURPLUS`]'s digit, the carry of column

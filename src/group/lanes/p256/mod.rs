@@ -28,61 +28,14 @@ mod radix;
 #[cfg(test)]
 pub(crate) mod test_values;
 
+use super::cpu::{on_engine, BySet};
 use super::{avx2, ifma, LaneCpu, LaneSet};
 pub(crate) use ifma::p256::{Coordinates, UNIFORM_LEN};
 
 /// The points of a batch as the engine of one instruction set decoded
 /// them, kept beside the batch's encodings (see each engine's
 /// `DecodedBatch`).
-pub struct DecodedBatch(Decoded);
-
-/// [`DecodedBatch`] by instruction set.
-enum Decoded {
-    Ifma(ifma::p256::DecodedBatch),
-    Avx2(avx2::p256::DecodedBatch),
-}
-
-impl DecodedBatch {
-    /// The IFMA engine's batch, if it is one.
-    fn ifma(batch: Option<&DecodedBatch>) -> Option<&ifma::p256::DecodedBatch> {
-        match batch {
-            Some(DecodedBatch(Decoded::Ifma(batch))) => Some(batch),
-            _ => None,
-        }
-    }
-
-    /// The AVX2 engine's batch, if it is one.
-    fn avx2(batch: Option<&DecodedBatch>) -> Option<&avx2::p256::DecodedBatch> {
-        match batch {
-            Some(DecodedBatch(Decoded::Avx2(batch))) => Some(batch),
-            _ => None,
-        }
-    }
-}
-
-/// Runs `$call` with `$engine` the P-256 engine of the instruction set
-/// `$cpu` names and `$batch` (when given) that engine's batch of a
-/// `DecodedBatch` (`None` where another set's engine decoded it: then the
-/// engine decodes again).
-macro_rules! on_engine {
-    ($cpu:expr, $engine:ident, $batch:ident <- $decoded:expr, $call:expr) => {
-        match $cpu.set() {
-            LaneSet::Ifma => {
-                use ifma::p256 as $engine;
-                let $batch = DecodedBatch::ifma($decoded);
-                // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu`
-                // naming this set).
-                unsafe { $call }
-            }
-            LaneSet::Avx2 => {
-                use avx2::p256 as $engine;
-                let $batch = DecodedBatch::avx2($decoded);
-                // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
-                unsafe { $call }
-            }
-        }
-    };
-}
+pub struct DecodedBatch(BySet<ifma::p256::DecodedBatch, avx2::p256::DecodedBatch>);
 
 /// The points of the 33-byte encodings in `encoded` if every one is a
 /// valid SEC1 compressed encoding (as `P256::decode` requires), else
@@ -91,9 +44,9 @@ pub(crate) fn decode(cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
     match cpu.set() {
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
         // this set).
-        LaneSet::Ifma => unsafe { ifma::p256::decode(encoded) }.map(Decoded::Ifma),
+        LaneSet::Ifma => unsafe { ifma::p256::decode(encoded) }.map(BySet::Ifma),
         // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
-        LaneSet::Avx2 => unsafe { avx2::p256::decode(encoded) }.map(Decoded::Avx2),
+        LaneSet::Avx2 => unsafe { avx2::p256::decode(encoded) }.map(BySet::Avx2),
     }
     .map(DecodedBatch)
 }
@@ -111,7 +64,7 @@ pub(crate) fn mul_by_key(
     decoded: Option<&DecodedBatch>,
     out: &mut [u8],
 ) -> bool {
-    on_engine!(cpu, engine, batch <- decoded, engine::mul_by_key(key, encoded, batch, out))
+    on_engine!(cpu, p256, engine, batch <- decoded.map(|d| &d.0), engine::mul_by_key(key, encoded, batch, out))
 }
 
 /// As [`mul_by_key`], each element `X_i` with its own secret `s_i < q`
@@ -123,7 +76,7 @@ pub(crate) fn mul_each(
     decoded: Option<&DecodedBatch>,
     out: &mut [u8],
 ) -> bool {
-    on_engine!(cpu, engine, batch <- decoded, engine::mul_each(scalars, encoded, batch, out))
+    on_engine!(cpu, p256, engine, batch <- decoded.map(|d| &d.0), engine::mul_each(scalars, encoded, batch, out))
 }
 
 /// `s_i·H_i` encoded into `out` (33 bytes per input), for `H_i` the
@@ -142,10 +95,10 @@ pub(crate) fn hash_mul_encode(
         // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
         // this set).
         LaneSet::Ifma => unsafe { ifma::p256::hash_mul_encode(uniform, scalars, out) }
-            .map(|b| b.map(Decoded::Ifma)),
+            .map(|b| b.map(BySet::Ifma)),
         // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
         LaneSet::Avx2 => unsafe { avx2::p256::hash_mul_encode(uniform, scalars, out) }
-            .map(|b| b.map(Decoded::Avx2)),
+            .map(|b| b.map(BySet::Avx2)),
     };
     blinded.map(|b| b.map(DecodedBatch))
 }
@@ -164,7 +117,7 @@ pub(crate) fn msm_ct(
     scalars: &[&[u8]],
     bits: usize,
 ) -> Option<zeroize::Zeroizing<(Coordinates, u8)>> {
-    on_engine!(cpu, engine, batch <- decoded, engine::msm_ct(encoded, batch, scalars, bits))
+    on_engine!(cpu, p256, engine, batch <- decoded.map(|d| &d.0), engine::msm_ct(encoded, batch, scalars, bits))
 }
 
 /// `s_i·P_i` for points given by their affine coordinates (`identity`: a
@@ -178,5 +131,10 @@ pub(crate) fn mul_each_coordinates(
     points: &[Coordinates],
     identity: &[u8],
 ) -> Option<zeroize::Zeroizing<Vec<(Coordinates, u8)>>> {
-    on_engine!(cpu, engine, _batch <- None, engine::mul_each_coordinates(scalars, points, identity))
+    on_engine!(
+        cpu,
+        p256,
+        engine,
+        engine::mul_each_coordinates(scalars, points, identity)
+    )
 }

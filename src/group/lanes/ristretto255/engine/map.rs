@@ -4,20 +4,23 @@
 //! added. Constant time: the inputs (hashed private inputs) steer no
 //! branch; `MAP`'s two cases are merged by lane masks.
 
+use oblivex_macros::lane_features;
+
 use super::codec::{field_from_bytes, LANES};
 use super::constants::{D, D_MINUS_ONE_SQ, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1};
-use super::field::{splat, sqrt_ratio_m1_each, Fe8};
+use super::field::{splat, Fe8};
 use super::point::Extended8;
+use super::roots::sqrt_ratio_m1_each;
 use crate::group::lanes::toolkit::wipe;
 use zeroize::Zeroizing;
 
 /// Bytes of one input to the map.
-pub(super) const UNIFORM_LEN: usize = 64;
+pub(crate) const UNIFORM_LEN: usize = 64;
 
 /// RFC 9496 `MAP(t)` in every lane of each of `N` vectors (one square
 /// root ratio and 15 multiplications each; the square roots interleaved,
-/// see `field::pow_p58_each`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+/// see `roots::pow_p58_each`).
+#[lane_features]
 fn map_each<const N: usize>(t: &[Fe8; N]) -> [Extended8; N] {
     let one = Fe8::one();
     let minus_one = one.neg();
@@ -51,7 +54,7 @@ fn map_each<const N: usize>(t: &[Fe8; N]) -> [Extended8; N] {
 
 /// The element of 64 uniform bytes in every lane: `MAP` of each 32-byte
 /// half (its top bit dropped, as RFC 9496 masks it), added.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn from_uniform_bytes(inputs: &[[u8; UNIFORM_LEN]; LANES]) -> Extended8 {
     // The hashed inputs are as private as the inputs: every copy on the
     // stack is wiped.

@@ -16,12 +16,14 @@
 //! (requests and answers); the unblinded products are secret and their
 //! buffers are wiped.
 
+use oblivex_macros::lane_features;
+
+use super::chains::invert_all;
 use super::codec::{decode_each, DoubledEncoding, LANES};
 use super::field::Fe8;
 use super::map::{from_uniform_bytes, UNIFORM_LEN};
 use super::msm::{multiples, select, Table};
 use super::point::Extended8;
-use crate::group::lanes::ifma::chains::invert_all;
 use crate::group::lanes::toolkit::{broadcast_digits, in_pairs, passes, per_lane_digits, wipe};
 use zeroize::Zeroizing;
 
@@ -47,7 +49,7 @@ fn lanes_of(chunk: &[u8]) -> ([[u8; ENCODING_LEN]; LANES], u8) {
 /// them), 8 per vector, if every one is a valid RFC 9496 encoding of an
 /// element other than the identity (whose only valid encoding is 32 zero
 /// bytes).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
     let identity = [0u8; ENCODING_LEN];
     if encoded.chunks_exact(ENCODING_LEN).any(|e| e == identity) {
@@ -69,7 +71,7 @@ const VECTORS_PER_INVERSION: usize = 32;
 /// batch's points are `decoded` (vectors a check kept), then those of
 /// `encoded` past them; `false` (and `out` partly written) if one of those
 /// encodings is invalid. `out` has the length of `encoded`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_by_key(
     half_key: &[u8; 32],
     decoded: &[Extended8],
@@ -83,7 +85,7 @@ pub(super) fn mul_by_key(
 /// As [`mul_by_key`], each element with its own `h_i < 2^253` in
 /// `half_scalars` (the client passes `r_i^{-1}/2` to unblind), constant
 /// time in the `h_i`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_each(
     half_scalars: &[[u8; 32]],
     decoded: &[Extended8],
@@ -102,7 +104,7 @@ pub(super) fn mul_each(
 /// caller refuses. `out` holds 32 bytes per input. Returns the blinded
 /// points, 8 per vector (public, like their encodings), for the
 /// balancer's multi-scalar multiplication.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn hash_mul_encode(
     uniform: &[[u8; UNIFORM_LEN]],
     half_scalars: &[[u8; 32]],
@@ -118,13 +120,17 @@ pub(super) fn hash_mul_encode(
     let mut blinded = Vec::with_capacity(uniform.len().div_ceil(LANES));
     let written = mul_vectors(points, digits, out, Some(&mut blinded));
     debug_assert!(written, "every mapped point is a point");
+    // The blinded points are sent (as their encodings): public from here,
+    // so the caller may test them for the identity.
+    crate::secret_marks::declassify(blinded.as_slice());
+    crate::secret_marks::declassify(&*out);
     blinded
 }
 
 /// The points of a batch: the vectors `decoded`, then those of the
 /// encodings in `encoded` past them (`None`: a vector holds an invalid
 /// encoding).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn points_of<'a>(
     decoded: &'a [Extended8],
     encoded: &'a [u8],
@@ -137,8 +143,8 @@ fn points_of<'a>(
 
 /// The points of the encodings in `encoded`, 8 per vector (`None`: a
 /// vector holds an invalid encoding), decoded two vectors at a time (their
-/// square roots interleaved: `field::pow_p58_each`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+/// square roots interleaved: `roots::pow_p58_each`).
+#[lane_features]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '_ {
     let one = |chunk| {
         let [point] = decode_chunks([chunk]);
@@ -152,7 +158,7 @@ fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Extended8>> + '
 /// The points of each chunk of up to 8 encodings, if all of its lanes in
 /// use hold valid encodings (padding lanes hold the identity), the `N`
 /// vectors decoded side by side.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Extended8>; N] {
     let lanes = chunks.map(lanes_of);
     let decoded = decode_each(&lanes.map(|(encodings, _)| encodings));
@@ -167,7 +173,7 @@ fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Extended8>; N] {
 /// by the lane digits `digits(v)`; with `doubled`, the doubled products
 /// (the points encoded) are pushed there too. The products and their
 /// pending encodings may be secret (a client's unblinded elements): wiped.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn mul_vectors(
     mut points: impl Iterator<Item = Option<Extended8>>,
     digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
@@ -227,7 +233,7 @@ fn mul_vectors(
 /// `Σ digits[j]·16^j · P` per lane, for the table of `P` and the digits
 /// (most significant last): four doublings and one table addition per
 /// digit, from the top.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn multiply(table: &Table, digits: &[[i64; LANES]]) -> Extended8 {
     let mut acc = Extended8::identity();
     for (position, lane_digits) in digits.iter().enumerate().rev() {

@@ -1,75 +1,42 @@
 //! ristretto255 encodings of 8 points at once (RFC 9496 §4.3), and the
 //! transposition between per-point bytes and word-sliced limbs.
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
 use super::constants::{D, INVSQRT_A_MINUS_D, SQRT_M1};
-use super::field::{splat, sqrt_ratio_m1, sqrt_ratio_m1_each, Fe8};
+use super::field::{splat, Fe8};
 use super::point::Extended8;
+use super::roots::{sqrt_ratio_m1, sqrt_ratio_m1_each};
 
 pub(crate) use crate::group::lanes::toolkit::LANES;
 
 /// The field elements of 8 little-endian 32-byte strings (bit 255 dropped).
-#[target_feature(enable = "avx512f,avx512dq")]
+#[inline]
+#[lane_features]
 pub(super) fn field_from_bytes(bytes: &[[u8; 32]; LANES]) -> Fe8 {
-    let mask = (1u64 << 51) - 1;
-    let mut limbs = [[0u64; LANES]; 5];
-    for (lane, b) in bytes.iter().enumerate() {
-        let w: [u64; 4] = core::array::from_fn(|i| {
-            u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
-        });
-        limbs[0][lane] = w[0] & mask;
-        limbs[1][lane] = ((w[0] >> 51) | (w[1] << 13)) & mask;
-        limbs[2][lane] = ((w[1] >> 38) | (w[2] << 26)) & mask;
-        limbs[3][lane] = ((w[2] >> 25) | (w[3] << 39)) & mask;
-        limbs[4][lane] = (w[3] >> 12) & mask;
-    }
-    Fe8(limbs.map(|l| {
-        // SAFETY: [u64; 8] and __m512i have the same size; unaligned load.
-        unsafe { _mm512_loadu_si512(l.as_ptr().cast()) }
-    }))
+    Fe8::from_le_bytes_each(bytes)
 }
 
 /// The canonical 32-byte little-endian encodings of 8 field elements.
-#[target_feature(enable = "avx512f,avx512dq")]
+#[inline]
+#[lane_features]
 pub(super) fn field_to_bytes(f: &Fe8) -> [[u8; 32]; LANES] {
-    let canonical = f.canonical();
-    let mut limbs = [[0u64; LANES]; 5];
-    for (out, v) in limbs.iter_mut().zip(canonical) {
-        // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
-    }
-    core::array::from_fn(|lane| {
-        let l: [u64; 5] = core::array::from_fn(|i| limbs[i][lane]);
-        let words = [
-            l[0] | (l[1] << 51),
-            (l[1] >> 13) | (l[2] << 38),
-            (l[2] >> 26) | (l[3] << 25),
-            (l[3] >> 39) | (l[4] << 12),
-        ];
-        let mut out = [0u8; 32];
-        for (chunk, w) in out.chunks_exact_mut(8).zip(words) {
-            chunk.copy_from_slice(&w.to_le_bytes());
-        }
-        out
-    })
+    f.le_bytes_each()
 }
 
 /// RFC 9496 decoding of 8 encodings: the points, and the lanes whose
 /// encoding is valid (canonical, non-negative `s`, a square ratio,
 /// non-negative `t`, `y ≠ 0`). Invalid lanes hold unspecified points.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, __mmask8) {
+#[lane_features]
+pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, u8) {
     let [decoded] = decode_each(&[*bytes]);
     decoded
 }
 
 /// [`decode`] of `N` vectors of encodings, their square roots interleaved
-/// (see `field::pow_p58_each`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn decode_each<const N: usize>(
-    bytes: &[[[u8; 32]; LANES]; N],
-) -> [(Extended8, __mmask8); N] {
+/// (see `roots::pow_p58_each`).
+#[lane_features]
+pub(super) fn decode_each<const N: usize>(bytes: &[[[u8; 32]; LANES]; N]) -> [(Extended8, u8); N] {
     let one = Fe8::one();
     let s = bytes.map(|b| field_from_bytes(&b));
     let u1: [Fe8; N] = core::array::from_fn(|i| one.sub(&s[i].square()));
@@ -117,7 +84,7 @@ unsafe impl crate::group::lanes::toolkit::PlainLimbs for DoubledEncoding {}
 
 impl DoubledEncoding {
     /// The factors of `2·Q`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn new(q: &Extended8) -> DoubledEncoding {
         let xx = q.x.square();
         let yy = q.y.square();
@@ -132,15 +99,15 @@ impl DoubledEncoding {
     }
 
     /// `E·G·F·H`, to be inverted (zero lanes replaced by one first).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn denominator(&self) -> Fe8 {
         self.eg.mul(&self.fh)
     }
 
     /// The encodings, given `inverse = 1/(E·G·F·H)` in the lanes of
     /// `nonzero` (others: anything; they encode the identity).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn finish(&self, inverse: &Fe8, nonzero: __mmask8) -> [[u8; 32]; LANES] {
+    #[lane_features]
+    pub(super) fn finish(&self, inverse: &Fe8, nonzero: u8) -> [[u8; 32]; LANES] {
         let sqrt_m1 = splat(SQRT_M1);
         let z_inv = self.eg.mul(inverse); // 1/(F·H)
         let t_inv = self.fh.mul(inverse); // 1/(E·G)
@@ -156,7 +123,7 @@ impl DoubledEncoding {
 }
 
 /// RFC 9496 encoding of 8 points.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn encode(p: &Extended8) -> [[u8; 32]; LANES] {
     let u1 = p.z.add(&p.y).mul(&p.z.sub(&p.y));
     let u2 = p.x.mul(&p.y);

@@ -12,14 +12,14 @@
 use core::arch::x86_64::*;
 
 use crate::group::lanes::field::lane_field;
-use crate::group::lanes::ifma::chains::{square_times_each, times_each};
+use crate::group::lanes::toolkit::LANES;
 
 /// `2^51 − 1`.
 const LOW_51: i64 = (1 << 51) - 1;
 
 /// 8 elements of GF(2^255 − 19), word-sliced (see the module documentation).
 #[derive(Clone, Copy)]
-pub(super) struct Fe8(pub(super) [__m512i; 5]);
+pub(crate) struct Fe8(pub(crate) [__m512i; 5]);
 
 // SAFETY: five `__m512i`, nothing else.
 unsafe impl crate::group::lanes::toolkit::PlainLimbs for Fe8 {}
@@ -27,7 +27,7 @@ unsafe impl crate::group::lanes::toolkit::PlainLimbs for Fe8 {}
 /// A constant broadcast to the 8 lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(super) fn splat(limbs: [u64; 5]) -> Fe8 {
+pub(crate) fn splat(limbs: [u64; 5]) -> Fe8 {
     Fe8(limbs.map(|l| _mm512_set1_epi64(l as i64)))
 }
 
@@ -35,14 +35,14 @@ impl Fe8 {
     /// 0 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn zero() -> Fe8 {
+    pub(crate) fn zero() -> Fe8 {
         splat([0; 5])
     }
 
     /// 1 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn one() -> Fe8 {
+    pub(crate) fn one() -> Fe8 {
         splat([1, 0, 0, 0, 0])
     }
 
@@ -92,7 +92,7 @@ impl Fe8 {
     /// `self + other`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn add(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn add(&self, other: &Fe8) -> Fe8 {
         Fe8::carry(core::array::from_fn(|i| {
             _mm512_add_epi64(self.0[i], other.0[i])
         }))
@@ -102,7 +102,7 @@ impl Fe8 {
     /// exceeds a reduced limb, so nothing goes negative).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn sub(&self, other: &Fe8) -> Fe8 {
         const TWO_P: [i64; 5] = [
             (1 << 52) - 38,
             (1 << 52) - 2,
@@ -119,7 +119,7 @@ impl Fe8 {
     /// `−self`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn neg(&self) -> Fe8 {
+    pub(crate) fn neg(&self) -> Fe8 {
         Fe8::zero().sub(self)
     }
 
@@ -132,7 +132,7 @@ impl Fe8 {
     /// into limbs the carry takes (their bounds: [`Wide8`]).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn mul(&self, other: &Fe8) -> Fe8 {
+    pub(crate) fn mul(&self, other: &Fe8) -> Fe8 {
         self.mul_wide(other).carry()
     }
 
@@ -141,7 +141,7 @@ impl Fe8 {
     /// [`Wide8`]).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn mul_wide(&self, other: &Fe8) -> Wide8 {
+    pub(crate) fn mul_wide(&self, other: &Fe8) -> Wide8 {
         self.debug_assert_reduced();
         other.debug_assert_reduced();
         let (a, b) = (&self.0, &other.0);
@@ -161,14 +161,14 @@ impl Fe8 {
     /// squares; otherwise as [`Fe8::mul`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square(&self) -> Fe8 {
+    pub(crate) fn square(&self) -> Fe8 {
         self.square_wide().carry()
     }
 
     /// [`Fe8::square`] before its carry (see [`Fe8::mul_wide`]).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square_wide(&self) -> Wide8 {
+    pub(crate) fn square_wide(&self) -> Wide8 {
         let (lo, hi) = self.square_columns();
         Wide8::fold(&lo, &hi)
     }
@@ -176,7 +176,7 @@ impl Fe8 {
     /// `2·self²` before its carry (see [`Fe8::mul_wide`]).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square_doubled_wide(&self) -> Wide8 {
+    pub(crate) fn square_doubled_wide(&self) -> Wide8 {
         let Wide8(limbs) = self.square_wide();
         Wide8(limbs.map(|c| _mm512_slli_epi64::<1>(c)))
     }
@@ -207,19 +207,83 @@ impl Fe8 {
         (lo, hi)
     }
 
-    /// `self^((p − 5)/8) = self^(2^252 − 3)` (see [`pow_p58_each`]).
+    /// `self^(p − 2) = 1/self` (`0` for `0`; the engine's chain,
+    /// `engine/roots.rs`).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn pow_p58(&self) -> Fe8 {
-        let [power] = pow_p58_each(&[*self]);
-        power
+    pub(crate) fn invert(&self) -> Fe8 {
+        crate::group::lanes::ifma::ristretto255::roots::invert(self)
     }
 
-    /// `self^(p − 2) = 1/self` (`0` for `0`): `self^((p − 5)/8)` raised to
-    /// the 8th power, times `self³`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn invert(&self) -> Fe8 {
-        let cube = self.square().mul(self);
-        self.pow_p58().square_times(3).mul(&cube)
+    /// The field elements of 8 little-endian 32-byte strings (bit 255
+    /// dropped).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(crate) fn from_le_bytes_each(bytes: &[[u8; 32]; LANES]) -> Fe8 {
+        let mask = (1u64 << 51) - 1;
+        let mut limbs = [[0u64; LANES]; 5];
+        for (lane, b) in bytes.iter().enumerate() {
+            let w: [u64; 4] = core::array::from_fn(|i| {
+                u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            });
+            limbs[0][lane] = w[0] & mask;
+            limbs[1][lane] = ((w[0] >> 51) | (w[1] << 13)) & mask;
+            limbs[2][lane] = ((w[1] >> 38) | (w[2] << 26)) & mask;
+            limbs[3][lane] = ((w[2] >> 25) | (w[3] << 39)) & mask;
+            limbs[4][lane] = (w[3] >> 12) & mask;
+        }
+        let element = Fe8(limbs.map(|l| {
+            // SAFETY: [u64; 8] and __m512i have the same size; unaligned load.
+            unsafe { _mm512_loadu_si512(l.as_ptr().cast()) }
+        }));
+        zeroize::Zeroize::zeroize(&mut limbs);
+        element
+    }
+
+    /// The canonical 32-byte little-endian encodings of the 8 lanes
+    /// (secret where the element is: the caller wipes them).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(crate) fn le_bytes_each(&self) -> [[u8; 32]; LANES] {
+        let canonical = self.canonical();
+        let mut limbs = [[0u64; LANES]; 5];
+        for (out, v) in limbs.iter_mut().zip(canonical) {
+            // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
+        }
+        let bytes = core::array::from_fn(|lane| {
+            let l: [u64; 5] = core::array::from_fn(|i| limbs[i][lane]);
+            let words = [
+                l[0] | (l[1] << 51),
+                (l[1] >> 13) | (l[2] << 38),
+                (l[2] >> 26) | (l[3] << 25),
+                (l[3] >> 39) | (l[4] << 12),
+            ];
+            let mut out = [0u8; 32];
+            for (chunk, w) in out.chunks_exact_mut(8).zip(words) {
+                chunk.copy_from_slice(&w.to_le_bytes());
+            }
+            out
+        });
+        zeroize::Zeroize::zeroize(&mut limbs);
+        bytes
+    }
+
+    /// The 8 lanes rotated by `K` ∈ {1, 2, 4} (lane `i` gets lane `i + K
+    /// mod 8`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(crate) fn rotate_lanes<const K: i32>(&self) -> Fe8 {
+        const { assert!(K == 1 || K == 2 || K == 4, "rotations by 1, 2 or 4 lanes") };
+        let lane = |i: i64| (i + i64::from(K)) % 8;
+        let index = _mm512_set_epi64(
+            lane(7),
+            lane(6),
+            lane(5),
+            lane(4),
+            lane(3),
+            lane(2),
+            lane(1),
+            lane(0),
+        );
+        Fe8(self.0.map(|v| _mm512_permutexvar_epi64(index, v)))
     }
 
     /// The canonical value (`< p`) of each lane as limbs below 2^51: add 19
@@ -227,7 +291,7 @@ impl Fe8 {
     /// subtract p by adding 19 and dropping bit 255.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn canonical(&self) -> [__m512i; 5] {
+    pub(crate) fn canonical(&self) -> [__m512i; 5] {
         let mask = _mm512_set1_epi64(LOW_51);
         let mut l = self.0;
         let mut q = _mm512_srli_epi64::<51>(_mm512_add_epi64(l[0], _mm512_set1_epi64(19)));
@@ -246,7 +310,7 @@ impl Fe8 {
     /// Lanes whose value is odd once canonical (RFC 9496 `IS_NEGATIVE`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn is_negative(&self) -> __mmask8 {
+    pub(crate) fn is_negative(&self) -> __mmask8 {
         let one = _mm512_set1_epi64(1);
         _mm512_test_epi64_mask(self.canonical()[0], one)
     }
@@ -254,7 +318,7 @@ impl Fe8 {
     /// `|self|`: the non-negative one of `±self` (RFC 9496 `CT_ABS`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn abs(&self) -> Fe8 {
+    pub(crate) fn abs(&self) -> Fe8 {
         self.negate_where(self.is_negative())
     }
 }
@@ -265,7 +329,7 @@ impl Fe8 {
 /// below `2^60.3`. Products that only meet additions and subtractions stay
 /// in this form, and the sum or difference is carried once.
 #[derive(Clone, Copy)]
-pub(super) struct Wide8([__m512i; 5]);
+pub(crate) struct Wide8([__m512i; 5]);
 
 impl Wide8 {
     /// The five limbs of the columns (low halves, high halves) of a
@@ -291,21 +355,21 @@ impl Wide8 {
     /// 0 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn zero() -> Wide8 {
+    pub(crate) fn zero() -> Wide8 {
         Wide8([_mm512_setzero_si512(); 5])
     }
 
     /// The reduced element.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn carry(&self) -> Fe8 {
+    pub(crate) fn carry(&self) -> Fe8 {
         Fe8::carry(self.0)
     }
 
     /// `self + other`, reduced (limbs below `2^60.3`: the carry takes them).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn plus(&self, other: &Wide8) -> Fe8 {
+    pub(crate) fn plus(&self, other: &Wide8) -> Fe8 {
         Fe8::carry(core::array::from_fn(|i| {
             _mm512_add_epi64(self.0[i], other.0[i])
         }))
@@ -317,7 +381,7 @@ impl Wide8 {
     /// and the sum stays below `2^62`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn minus(&self, a: &Wide8, b: &Wide8) -> Fe8 {
+    pub(crate) fn minus(&self, a: &Wide8, b: &Wide8) -> Fe8 {
         const P_TIMES_1024: [i64; 5] = [
             ((1 << 52) - 38) << 9,
             ((1 << 52) - 2) << 9,
@@ -347,57 +411,3 @@ fn times_19(x: __m512i) -> __m512i {
 }
 
 lane_field!(Fe8, "avx512f,avx512dq");
-
-/// `z^((p − 5)/8) = z^(2^252 − 3)` for each of `N` vectors (the addition
-/// chain of ref10), the `N` chains interleaved step by step
-/// (`chains::square_times_each`): the map and the decoder take their
-/// square roots in pairs.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn pow_p58_each<const N: usize>(z: &[Fe8; N]) -> [Fe8; N] {
-    let z2 = square_times_each(z, 1);
-    let z9 = times_each(&square_times_each(&z2, 2), z);
-    let z11 = times_each(&z9, &z2);
-    let z_5_0 = times_each(&square_times_each(&z11, 1), &z9); // 2^5 − 1
-    let z_10_0 = times_each(&square_times_each(&z_5_0, 5), &z_5_0);
-    let z_20_0 = times_each(&square_times_each(&z_10_0, 10), &z_10_0);
-    let z_40_0 = times_each(&square_times_each(&z_20_0, 20), &z_20_0);
-    let z_50_0 = times_each(&square_times_each(&z_40_0, 10), &z_10_0);
-    let z_100_0 = times_each(&square_times_each(&z_50_0, 50), &z_50_0);
-    let z_200_0 = times_each(&square_times_each(&z_100_0, 100), &z_100_0);
-    let z_250_0 = times_each(&square_times_each(&z_200_0, 50), &z_50_0);
-    times_each(&square_times_each(&z_250_0, 2), z)
-}
-
-/// RFC 9496 `SQRT_RATIO_M1(u, v)`: per lane, whether `u/v` is a square, and
-/// the non-negative `sqrt(u/v)` if so, else `sqrt(i·u/v)` (`i = sqrt(−1)`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn sqrt_ratio_m1(u: &Fe8, v: &Fe8) -> (__mmask8, Fe8) {
-    let [root] = sqrt_ratio_m1_each(&[*u], &[*v]);
-    root
-}
-
-/// [`sqrt_ratio_m1`] of `N` pairs, their exponentiations interleaved (see
-/// [`pow_p58_each`]).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn sqrt_ratio_m1_each<const N: usize>(
-    u: &[Fe8; N],
-    v: &[Fe8; N],
-) -> [(__mmask8, Fe8); N] {
-    let v3 = v.map(|v| v.square().mul(&v));
-    let v7: [Fe8; N] = core::array::from_fn(|i| v3[i].square().mul(&v[i]));
-    let powers: [Fe8; N] = pow_p58_each(&core::array::from_fn(|i| u[i].mul(&v7[i])));
-    let sqrt_m1 = splat(super::constants::SQRT_M1);
-    core::array::from_fn(|i| {
-        let (u, v) = (&u[i], &v[i]);
-        let mut r = u.mul(&v3[i]).mul(&powers[i]);
-        let check = v.mul(&r.square());
-        let minus_u = u.neg();
-        let correct_sign = check.equals(u);
-        let flipped_sign = check.equals(&minus_u);
-        let flipped_sign_i = check.equals(&minus_u.mul(&sqrt_m1));
-        r = r.select(&sqrt_m1.mul(&r), flipped_sign | flipped_sign_i);
-        (correct_sign | flipped_sign, r.abs())
-    })
-}

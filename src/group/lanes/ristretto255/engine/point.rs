@@ -5,7 +5,7 @@
 //! Dawson 2008, `add-2008-hwcd-3` and `dbl-2008-hwcd` for `a = −1`) are
 //! complete on this curve: no input needs a special case, so no branch.
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
 use super::constants::D2;
 use super::field::{splat, Fe8, Wide8};
@@ -36,7 +36,7 @@ unsafe impl crate::group::lanes::toolkit::PlainLimbs for Cached8 {}
 impl Extended8 {
     /// The neutral element `(0 : 1 : 1 : 0)` in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
+    #[lane_features]
     pub(super) fn identity() -> Extended8 {
         Extended8 {
             x: Fe8::zero(),
@@ -48,7 +48,7 @@ impl Extended8 {
 
     /// The cached form (one multiplication).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn cached(&self) -> Cached8 {
         Cached8 {
             y_plus_x: self.y.add(&self.x),
@@ -60,7 +60,7 @@ impl Extended8 {
 
     /// `self + other` (8 multiplications).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add(&self, other: &Cached8) -> Extended8 {
         let mut sum = *self;
         sum.add_assign(other);
@@ -71,7 +71,7 @@ impl Extended8 {
     /// point returned by a call that is not inlined (1280 bytes) is copied
     /// into its destination, which costs 5 % of a scalar multiplication.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_assign(&mut self, other: &Cached8) {
         // The four products only meet additions and subtractions.
         let a = self.y.sub(&self.x).mul_wide(&other.y_minus_x);
@@ -95,7 +95,7 @@ impl Extended8 {
     /// [`Extended8::add_assign`]). Doubling never reads `T`, so the
     /// doublings before the last skip it (3 multiplications instead of 4).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn double_times_assign(&mut self, k: u32) {
         for step in 1..=k {
             let [e, f, g, h] = self.doubling_factors();
@@ -110,7 +110,7 @@ impl Extended8 {
 
     /// `2·self` (4 squarings, 4 multiplications).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn double(&self) -> Extended8 {
         let mut doubled = *self;
         doubled.double_times_assign(1);
@@ -120,7 +120,7 @@ impl Extended8 {
     /// The factors `E, F, G, H` of `dbl-2008-hwcd` (`2P = (E·F : G·H : F·G
     /// : E·H)`), from `X, Y, Z` only.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     fn doubling_factors(&self) -> [Fe8; 4] {
         // The squares only meet subtractions: carried once, with them.
         let a = self.x.square_wide();
@@ -135,21 +135,15 @@ impl Extended8 {
 
     /// Lane sums: the sum of all 8 lanes, in every lane (three rounds of
     /// adding the lanes a half, a quarter and an eighth of the way round).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn sum_lanes(&self) -> Extended8 {
         let mut acc = *self;
         for shift in [4, 2, 1] {
-            let index = _mm512_set_epi64(
-                (7 + shift) % 8,
-                (6 + shift) % 8,
-                (5 + shift) % 8,
-                (4 + shift) % 8,
-                (3 + shift) % 8,
-                (2 + shift) % 8,
-                (1 + shift) % 8,
-                shift % 8,
-            );
-            let rotate = |f: &Fe8| Fe8(f.0.map(|v| _mm512_permutexvar_epi64(index, v)));
+            let rotate = |f: &Fe8| match shift {
+                4 => f.rotate_lanes::<4>(),
+                2 => f.rotate_lanes::<2>(),
+                _ => f.rotate_lanes::<1>(),
+            };
             let rotated = Extended8 {
                 x: rotate(&acc.x),
                 y: rotate(&acc.y),
@@ -165,7 +159,7 @@ impl Extended8 {
 impl Cached8 {
     /// The neutral element `(1, 1, 2, 0)` in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
+    #[lane_features]
     pub(super) fn identity() -> Cached8 {
         Cached8 {
             y_plus_x: Fe8::one(),
@@ -175,11 +169,24 @@ impl Cached8 {
         }
     }
 
+    /// `other` in the lanes of `mask`, `self` elsewhere (bit by bit: the
+    /// mask may be secret).
+    #[inline]
+    #[lane_features]
+    pub(super) fn select(&self, other: &Cached8, mask: u8) -> Cached8 {
+        Cached8 {
+            y_plus_x: self.y_plus_x.select(&other.y_plus_x, mask),
+            y_minus_x: self.y_minus_x.select(&other.y_minus_x, mask),
+            z2: self.z2.select(&other.z2, mask),
+            t2d: self.t2d.select(&other.t2d, mask),
+        }
+    }
+
     /// `−self` in the lanes of `mask`: `−(x, y) = (−x, y)` swaps `Y + X`
     /// with `Y − X` and negates `T`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Cached8 {
+    #[lane_features]
+    pub(super) fn negate_where(&self, mask: u8) -> Cached8 {
         Cached8 {
             y_plus_x: self.y_plus_x.select(&self.y_minus_x, mask),
             y_minus_x: self.y_minus_x.select(&self.y_plus_x, mask),

@@ -5,6 +5,8 @@
 //! signed radix-16 digits (the digits, tables and masked scan of
 //! `group/straus.rs`, vectorized), and the 8 lane sums are added at the end.
 
+use oblivex_macros::lane_features;
+
 use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
 use crate::group::lanes::toolkit::per_lane_digits;
@@ -27,7 +29,7 @@ pub(super) type Table = [Cached8; 8];
 /// Constant time in the `d_i`: digits become lane masks by vector
 /// comparisons, every table entry is read, and the instruction stream
 /// depends only on the number of points and `bits`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(crate) fn msm_ct(
     encoded: &[u8],
     decoded: &[Extended8],
@@ -75,7 +77,7 @@ pub(crate) fn msm_ct(
 }
 
 /// `[1·P, …, 8·P]` in cached form.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn multiples(p: &Extended8) -> Table {
     let p_cached = p.cached();
     let mut multiple = *p;
@@ -94,18 +96,18 @@ pub(super) fn multiples(p: &Extended8) -> Table {
 /// Per lane, `|d|·P` from the table (the identity for 0), negated where
 /// `d < 0`: the shared masked scan of every entry (`scan::select`).
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn select(table: &Table, digits: &[i64; LANES]) -> Cached8 {
-    crate::group::lanes::ifma::scan::select(table, Cached8::identity(), digits).0
+    super::scan::select(table, Cached8::identity(), digits).0
 }
 
 impl crate::group::lanes::toolkit::LanePoints for Cached8 {
-    type Set = crate::group::lanes::ifma::Set;
+    type Set = super::super::Set;
 
     #[inline]
     unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { crate::group::lanes::toolkit::blend_where(self, other, mask) }
+        unsafe { self.select(other, mask) }
     }
 
     #[inline]

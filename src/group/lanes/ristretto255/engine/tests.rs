@@ -8,19 +8,20 @@ use super::codec::{decode, encode, field_from_bytes, field_to_bytes, LANES};
 use super::constants::{
     D, D2, D_MINUS_ONE_SQ, INVSQRT_A_MINUS_D, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1,
 };
-use super::field::{splat, sqrt_ratio_m1, Fe8};
+use super::field::{splat, Fe8};
 use super::map::from_uniform_bytes;
-use crate::group::lanes::LaneCpu;
+use super::roots::sqrt_ratio_m1;
 use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
+/// Whether this CPU runs this instruction set (whatever backend is
+/// selected: the tests run every engine the CPU can).
 fn supported() -> bool {
-    LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).is_some()
-}
-
-/// The proof that the engine runs, for tests that checked [`supported`].
-fn cpu() -> LaneCpu {
-    LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).expect("checked by supported()")
+    let runs = super::super::SET.is_available();
+    if !runs {
+        eprintln!("skipped: the CPU lacks this engine's instruction set");
+    }
+    runs
 }
 
 fn p() -> BigUint {
@@ -48,6 +49,11 @@ fn values() -> Vec<BigUint> {
         BigUint::from(19u32),
         (BigUint::from(1u32) << 51u32) - 1u32,
         BigUint::from(1u32) << 204u32,
+        // Limb edges of the AVX2 field's radix 2^25.5: a full first limb,
+        // full odd and even limbs, the top limb alone.
+        (BigUint::from(1u32) << 26u32) - 1u32,
+        (BigUint::from(1u32) << 255u32) - (BigUint::from(1u32) << 230u32) - 1u32,
+        BigUint::from(1u32) << 230u32,
     ];
     let mut x = 0x1234_5678_9abc_def0u64;
     while out.len() < 64 {
@@ -67,6 +73,35 @@ fn lanes(values: &[BigUint]) -> [[u8; 32]; LANES] {
     core::array::from_fn(|i| from_big(&values[i % values.len()]))
 }
 
+/// The engine's decoding of a batch (the CPU was checked: `supported`).
+fn decoded_batch(encoded: &[u8]) -> Option<super::DecodedBatch> {
+    // SAFETY: the callers checked that the CPU has this engine's
+    // instruction set (`supported`).
+    unsafe { super::decode(encoded) }
+}
+
+/// The engine's per-element multiplication (see [`decoded_batch`]).
+fn mul_each(
+    half_scalars: &[[u8; 32]],
+    encoded: &[u8],
+    decoded: Option<&super::DecodedBatch>,
+    out: &mut [u8],
+) -> bool {
+    // SAFETY: as in `decoded_batch`.
+    unsafe { super::mul_each(half_scalars, encoded, decoded, out) }
+}
+
+/// The engine's multi-scalar multiplication (see [`decoded_batch`]).
+fn msm_ct(
+    encoded: &[u8],
+    decoded: Option<&super::DecodedBatch>,
+    scalars: &[&[u8]],
+    bits: usize,
+) -> Option<[u8; 32]> {
+    // SAFETY: as in `decoded_batch`.
+    unsafe { super::msm_ct(encoded, decoded, scalars, bits) }
+}
+
 #[test]
 fn field_operations_match_bigint() {
     if !supported() {
@@ -77,7 +112,7 @@ fn field_operations_match_bigint() {
     let mut rotated = all.clone();
     rotated.rotate_left(3);
     for (a_vals, b_vals) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this engine's instruction set (checked above).
         let (sum, difference, product, square, negative) = unsafe {
             let a = field_from_bytes(&lanes(a_vals));
             let b = field_from_bytes(&lanes(b_vals));
@@ -112,7 +147,7 @@ fn chained_operations_match_bigint() {
     let all = values();
     let (a_vals, b_vals) = (&all[..LANES], &all[LANES..2 * LANES]);
     let mut expected: Vec<BigUint> = a_vals.to_vec();
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this engine's instruction set (checked above).
     let result = unsafe {
         let mut x = field_from_bytes(&lanes(a_vals));
         let y = field_from_bytes(&lanes(b_vals));
@@ -170,7 +205,7 @@ fn constants_are_what_they_claim() {
         big(SQRT_AD_MINUS_ONE).pow(2) % &p,
         (&p - &d + &p - &one) % &p
     );
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this engine's instruction set (checked above).
     let root = unsafe {
         let (square, root) = sqrt_ratio_m1(&splat([4, 0, 0, 0, 0]), &Fe8::one());
         assert_eq!(square, 0xff);
@@ -205,7 +240,7 @@ fn decode_encode_add_double_match_dalek() {
         }
         let other_bytes: [[u8; 32]; LANES] =
             core::array::from_fn(|i| others[i].compress().to_bytes());
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this engine's instruction set (checked above).
         let (valid, round_trip, sums, doubles) = unsafe {
             let (p, valid) = decode(&bytes);
             let (q, valid_q) = decode(&other_bytes);
@@ -250,7 +285,7 @@ fn invalid_encodings_are_flagged_like_dalek() {
         .collect();
     for chunk in candidates.chunks(LANES) {
         let bytes: [[u8; 32]; LANES] = core::array::from_fn(|i| chunk[i % chunk.len()]);
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this engine's instruction set (checked above).
         let (_, valid) = unsafe { decode(&bytes) };
         for (lane, encoding) in bytes.iter().enumerate() {
             let dalek_ok = CompressedRistretto(*encoding).decompress().is_some();
@@ -266,7 +301,7 @@ fn lane_sum_adds_the_eight_points() {
     }
     let points = random_points(LANES, 7);
     let bytes: [[u8; 32]; LANES] = core::array::from_fn(|i| points[i].compress().to_bytes());
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this engine's instruction set (checked above).
     let sum = unsafe { encode(&decode(&bytes).0.sum_lanes()) };
     let expected: RistrettoPoint = points.iter().sum();
     assert!(sum.iter().all(|s| *s == expected.compress().to_bytes()));
@@ -280,7 +315,7 @@ fn short_msm(
     bits: usize,
 ) -> Option<[u8; 32]> {
     let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s.as_le_bytes()[..]).collect();
-    super::msm_ct(cpu(), encoded, decoded, &bytes, bits)
+    msm_ct(encoded, decoded, &bytes, bits)
 }
 
 #[test]
@@ -328,7 +363,7 @@ fn short_msm_matches_the_generic_method() {
         // The same with the first vectors' points decoded already (as a
         // check keeps them), the rest from their encodings.
         let head = &encoded[..(n / LANES) * LANES * 32];
-        let decoded = super::decode(cpu(), head).unwrap();
+        let decoded = decoded_batch(head).unwrap();
         let with_points = short_msm(&encoded, Some(&decoded), &scalars, bits).unwrap();
         assert_eq!(with_points, fast, "n = {n}, bits = {bits}, decoded head");
         let by_scalars: RistrettoPoint = scalars
@@ -401,7 +436,7 @@ fn evaluation_matches_dalek() {
             .iter()
             .flat_map(|p| p.compress().to_bytes())
             .collect();
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this engine's instruction set (checked above).
         let decoded = unsafe { super::evaluate::decode_non_identity(&encoded) }.unwrap();
         let keys = if n > 100 { 3 } else { 12 };
         for key in edge_and_random_scalars(keys) {
@@ -443,7 +478,7 @@ fn evaluation_rejects_what_decoding_rejects() {
         let mut encoded = good.clone();
         encoded[32 * position..32 * position + 32].copy_from_slice(&bad);
         let mut out = vec![0u8; encoded.len()];
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this engine's instruction set (checked above).
         unsafe {
             assert!(super::evaluate::decode_non_identity(&encoded).is_none());
             // The identity decodes (zero bytes are its encoding): only the
@@ -468,11 +503,11 @@ fn inversions_invert() {
         .filter(|v| *v != BigUint::from(0u32))
         .collect();
     let vectors: Vec<[[u8; 32]; LANES]> = nonzero.chunks(LANES).map(lanes).collect();
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this engine's instruction set (checked above).
     unsafe {
         let elements: Vec<Fe8> = vectors.iter().map(|v| field_from_bytes(v)).collect();
         let mut inverses = elements.clone();
-        crate::group::lanes::ifma::chains::invert_all(&mut inverses);
+        super::chains::invert_all(&mut inverses);
         let one = BigUint::from(1u32);
         for (x, batch_inverse) in elements.iter().zip(&inverses) {
             let by_batch = field_to_bytes(&x.mul(batch_inverse));
@@ -518,7 +553,7 @@ fn one_way_map_matches_dalek() {
     for chunk in inputs.chunks(LANES) {
         let mut lanes = [[0u8; 64]; LANES];
         lanes[..chunk.len()].copy_from_slice(chunk);
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this engine's instruction set (checked above).
         let encoded = unsafe { encode(&from_uniform_bytes(&lanes)) };
         for (lane, input) in chunk.iter().enumerate() {
             let expected = RistrettoPoint::from_uniform_bytes(input).compress();
@@ -552,29 +587,17 @@ fn per_lane_multiplication_matches_dalek() {
             .flat_map(|(p, s)| (p * s).compress().to_bytes())
             .collect();
         let mut out = vec![0u8; encoded.len()];
-        assert!(super::mul_each(cpu(), &halves, &encoded, None, &mut out));
+        assert!(mul_each(&halves, &encoded, None, &mut out));
         assert!(out == expected, "n={n} from encodings");
-        let decoded = super::decode(cpu(), &encoded).unwrap();
+        let decoded = decoded_batch(&encoded).unwrap();
         out.fill(0);
-        assert!(super::mul_each(
-            cpu(),
-            &halves,
-            &encoded,
-            Some(&decoded),
-            &mut out
-        ));
+        assert!(mul_each(&halves, &encoded, Some(&decoded), &mut out));
         assert!(out == expected, "n={n} from decoded points");
         // The first vectors' points decoded, the rest from encodings.
         let head = &encoded[..(n / 2) * 32];
-        let decoded = super::decode(cpu(), head).unwrap();
+        let decoded = decoded_batch(head).unwrap();
         out.fill(0);
-        assert!(super::mul_each(
-            cpu(),
-            &halves,
-            &encoded,
-            Some(&decoded),
-            &mut out
-        ));
+        assert!(mul_each(&halves, &encoded, Some(&decoded), &mut out));
         assert!(out == expected, "n={n} from some decoded points");
     }
 }
@@ -600,15 +623,11 @@ fn full_width_msm_matches_dalek() {
         let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
         let expected: RistrettoPoint = points.iter().zip(&scalars).map(|(p, s)| p * s).sum();
         let expected = expected.compress().to_bytes();
-        assert_eq!(
-            super::msm_ct(cpu(), &encoded, None, &refs, 253),
-            Some(expected),
-            "n={n}"
-        );
+        assert_eq!(msm_ct(&encoded, None, &refs, 253), Some(expected), "n={n}");
         let head = &encoded[..(n / LANES) * LANES * 32];
-        let decoded = super::decode(cpu(), head).unwrap();
+        let decoded = decoded_batch(head).unwrap();
         assert_eq!(
-            super::msm_ct(cpu(), &encoded, Some(&decoded), &refs, 253),
+            msm_ct(&encoded, Some(&decoded), &refs, 253),
             Some(expected),
             "n={n}, decoded head"
         );
