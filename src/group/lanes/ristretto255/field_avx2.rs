@@ -21,8 +21,8 @@
 //! 19). The 2 goes on `a` and the 19 on `b`, each factor still below
 //! 2^32. Products and squares are inline assembly (`kernels.rs`, written
 //! by `scripts/gen-ristretto255-avx2-kernels`), their columns carried in
-//! registers or stored for [`Wide8`]: compiled from intrinsics they
-//! spilled, and cost 1.3 to 1.6 times as much.
+//! registers or stored for [`Wide8`]: compiled from intrinsics, a
+//! product spilled 130 to 200 values and cost up to 1.5 times as much.
 
 mod kernels;
 

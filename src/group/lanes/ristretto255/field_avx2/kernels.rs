@@ -7,7 +7,10 @@
 //! Straight-line code: the same instructions and addresses whatever the
 //! values.
 
-use super::Half;
+use core::arch::x86_64::__m256i;
+
+/// The limbs of 4 elements (the field's `Half`).
+type Half = [__m256i; 10];
 
 /// The constants the kernels read, each in the 4 lanes of a register:
 /// the factor the wrapped terms take (2^255 ≡ 19), and the masks of
@@ -18,11 +21,11 @@ struct Constants([[u64; 4]; 3]);
 /// See [`Constants`].
 static CONSTANTS: Constants = Constants([[19; 4], [(1 << 26) - 1; 4], [(1 << 25) - 1; 4]]);
 
-/// The columns of `a·b`, both halves (the field's module
-/// documentation),
-/// carried into a reduced element (ref10's carry order).
-/// 218 VPMULUDQ, 548 instructions.
-#[inline]
+/// The columns of `a·b`, both halves (the field's module documentation),
+/// carried into a reduced element (ref10's carry order). 218 VPMULUDQ, 548
+/// instructions. Not inlined: a copy at each call site made the engine's
+/// loops outgrow the instruction cache.
+#[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(super) fn product(a: &[Half; 2], b: &[Half; 2]) -> [Half; 2] {
     let mut columns = core::mem::MaybeUninit::<[Half; 2]>::uninit();
@@ -30,8 +33,8 @@ pub(super) fn product(a: &[Half; 2], b: &[Half; 2]) -> [Half; 2] {
     // SAFETY: the block reads the operands (two halves of ten
     // `__m256i`, aligned as their type) and `CONSTANTS`, writes the
     // scratch limbs before reading them and every limb of `columns`,
-    // and touches no other memory, no stack and no flags; it needs
-    // AVX2 (this function's target feature).
+    // and touches no other memory, pushes nothing and leaves the flags
+    // alone; it needs AVX2 (this function's target feature).
     unsafe {
         core::arch::asm!(
             "vmovdqa ymm14, ymmword ptr [{constants} + 0]",
@@ -608,11 +611,10 @@ pub(super) fn product(a: &[Half; 2], b: &[Half; 2]) -> [Half; 2] {
     }
 }
 
-/// The columns of `a·b`, both halves (the field's module
-/// documentation),
-/// before their carry.
-/// 218 VPMULUDQ, 468 instructions.
-#[inline]
+/// The columns of `a·b`, both halves (the field's module documentation),
+/// before their carry. 218 VPMULUDQ, 468 instructions. Not inlined: a copy
+/// at each call site made the engine's loops outgrow the instruction cache.
+#[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(super) fn product_columns(a: &[Half; 2], b: &[Half; 2]) -> [Half; 2] {
     let mut columns = core::mem::MaybeUninit::<[Half; 2]>::uninit();
@@ -620,8 +622,8 @@ pub(super) fn product_columns(a: &[Half; 2], b: &[Half; 2]) -> [Half; 2] {
     // SAFETY: the block reads the operands (two halves of ten
     // `__m256i`, aligned as their type) and `CONSTANTS`, writes the
     // scratch limbs before reading them and every limb of `columns`,
-    // and touches no other memory, no stack and no flags; it needs
-    // AVX2 (this function's target feature).
+    // and touches no other memory, pushes nothing and leaves the flags
+    // alone; it needs AVX2 (this function's target feature).
     unsafe {
         core::arch::asm!(
             "vmovdqa ymm14, ymmword ptr [{constants} + 0]",
@@ -1120,10 +1122,10 @@ pub(super) fn product_columns(a: &[Half; 2], b: &[Half; 2]) -> [Half; 2] {
 
 /// The columns of `a²`, both halves: each cross product once, its
 /// coefficient split as 1, 2 or 4 on the lower limb and 1 or 19 on the
-/// upper;
-/// carried into a reduced element (ref10's carry order).
-/// 120 VPMULUDQ, 382 instructions.
-#[inline]
+/// upper, carried into a reduced element (ref10's carry order). 120
+/// VPMULUDQ, 382 instructions. Not inlined: a copy at each call site made
+/// the engine's loops outgrow the instruction cache.
+#[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(super) fn square(a: &[Half; 2]) -> [Half; 2] {
     let mut columns = core::mem::MaybeUninit::<[Half; 2]>::uninit();
@@ -1131,8 +1133,8 @@ pub(super) fn square(a: &[Half; 2]) -> [Half; 2] {
     // SAFETY: the block reads the operands (two halves of ten
     // `__m256i`, aligned as their type) and `CONSTANTS`, writes the
     // scratch limbs before reading them and every limb of `columns`,
-    // and touches no other memory, no stack and no flags; it needs
-    // AVX2 (this function's target feature).
+    // and touches no other memory, pushes nothing and leaves the flags
+    // alone; it needs AVX2 (this function's target feature).
     unsafe {
         core::arch::asm!(
             "vmovdqa ymm14, ymmword ptr [{constants} + 0]",
@@ -1544,10 +1546,10 @@ pub(super) fn square(a: &[Half; 2]) -> [Half; 2] {
 
 /// The columns of `a²`, both halves: each cross product once, its
 /// coefficient split as 1, 2 or 4 on the lower limb and 1 or 19 on the
-/// upper;
-/// before their carry.
-/// 120 VPMULUDQ, 302 instructions.
-#[inline]
+/// upper, before their carry. 120 VPMULUDQ, 302 instructions. Not inlined:
+/// a copy at each call site made the engine's loops outgrow the instruction
+/// cache.
+#[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(super) fn square_columns(a: &[Half; 2]) -> [Half; 2] {
     let mut columns = core::mem::MaybeUninit::<[Half; 2]>::uninit();
@@ -1555,8 +1557,8 @@ pub(super) fn square_columns(a: &[Half; 2]) -> [Half; 2] {
     // SAFETY: the block reads the operands (two halves of ten
     // `__m256i`, aligned as their type) and `CONSTANTS`, writes the
     // scratch limbs before reading them and every limb of `columns`,
-    // and touches no other memory, no stack and no flags; it needs
-    // AVX2 (this function's target feature).
+    // and touches no other memory, pushes nothing and leaves the flags
+    // alone; it needs AVX2 (this function's target feature).
     unsafe {
         core::arch::asm!(
             "vmovdqa ymm14, ymmword ptr [{constants} + 0]",
