@@ -60,8 +60,8 @@ pub(super) fn decode_non_identity(encoded: &[u8]) -> Option<Vec<Extended8>> {
 
 /// Vectors of 8 points whose encodings share one inversion (up to an
 /// eighth more: `toolkit::passes`): their pending encodings (six field
-/// elements each, 60 KiB in all) stay in the L2 cache, and the inversion
-/// costs each about 8 multiplications.
+/// elements each, 60 KiB in all with IFMA, 120 with AVX2) stay in the L2
+/// cache, and the inversion costs each about 8 multiplications.
 const VECTORS_PER_INVERSION: usize = 32;
 
 /// `2·h·X_i` encoded into `out` for each element `X_i` of a batch, with

@@ -13,8 +13,8 @@ use crate::group::lanes::toolkit::per_lane_digits;
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
-/// per slot) stay in the L2 cache, and the doublings are shared by the
-/// pass.
+/// per slot with IFMA, 20 with AVX2) stay in the L2 cache, and the
+/// doublings are shared by the pass.
 const SLOTS_PER_PASS: usize = 32;
 
 /// One slot: the cached multiples `1·P .. 8·P` of its 8 points.
@@ -82,7 +82,7 @@ pub(super) fn multiples(p: &Extended8) -> Table {
     let p_cached = p.cached();
     let mut multiple = *p;
     // Each entry written once, in place (a table built by copies moves
-    // 10 KiB per vector).
+    // 10 or 20 KiB per vector).
     core::array::from_fn(|i| {
         match i {
             0 => {}
