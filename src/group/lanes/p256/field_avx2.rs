@@ -13,6 +13,12 @@
 //! 2^257 (top digit below 2^25), not necessarily below p. Every function
 //! returns such elements, and [`Fe8::mul`]'s columns then stay below 2^62.
 //!
+//! The products, squares, sums and differences are compiled out of line
+//! (`#[inline(never)]`): one copy of each, where copies inlined at every
+//! call site made the engine's doubling and addition 10–14 KB each and
+//! its hot loop outgrew the 32 KB instruction cache (the server went from
+//! 24.3 to 21.4 µs per element on Zen 5; PERFORMANCE.md).
+//!
 //! Montgomery reduction costs no multiplication for this p: `−p^{-1} ≡ 1
 //! (mod 2^29)`, so step `i` takes the column's low 29 bits `q` as its
 //! multiplier, and `q·p = q·(2^256 − 2^224 + 2^192 + 2^96) − q` is four
@@ -267,7 +273,7 @@ impl Fe8 {
     }
 
     /// `self + other`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn add(&self, other: &Fe8) -> Fe8 {
         reduce(each_digit(|h, i| {
@@ -277,7 +283,7 @@ impl Fe8 {
 
     /// `self − other`, computed as `self + 4p − other` (no negative digit:
     /// see [`FOUR_P`]).
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn sub(&self, other: &Fe8) -> Fe8 {
         let bias = broadcast(FOUR_P);
@@ -288,7 +294,7 @@ impl Fe8 {
 
     /// `self − 2^K·other` for `K ≤ 3` in one reduction, computed as `self +
     /// 2^K·4p − 2^K·other`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn sub_times_pow2<const K: i32>(&self, other: &Fe8) -> Fe8 {
         debug_assert!(K <= 3);
@@ -301,7 +307,7 @@ impl Fe8 {
 
     /// `self − b − 2^K·c` for `K ≤ 1` in one reduction, computed as `self
     /// + (1 + 2^K)·4p − b − 2^K·c`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn sub_two<const K: i32>(&self, b: &Fe8, c: &Fe8) -> Fe8 {
         debug_assert!(K <= 1);
@@ -315,7 +321,7 @@ impl Fe8 {
 
     /// `2^K·self − other` for `K ≤ 3` in one reduction, computed as
     /// `2^K·self + 4p − other`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn times_pow2_sub<const K: i32>(&self, other: &Fe8) -> Fe8 {
         debug_assert!(K <= 3);
@@ -328,7 +334,7 @@ impl Fe8 {
 
     /// `3·(self − other)` in one reduction, computed as `3·(self + 4p −
     /// other)`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn sub_times_3(&self, other: &Fe8) -> Fe8 {
         let bias = broadcast(FOUR_P);
@@ -339,14 +345,14 @@ impl Fe8 {
     }
 
     /// `−self`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn neg(&self) -> Fe8 {
         Fe8::zero().sub(self)
     }
 
     /// `2^K · self` for `K ≤ 3`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn times_pow2<const K: i32>(&self) -> Fe8 {
         debug_assert!(K <= 3);
@@ -354,7 +360,7 @@ impl Fe8 {
     }
 
     /// `3 · self`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn times_3(&self) -> Fe8 {
         reduce(each_digit(|h, i| {
@@ -368,7 +374,7 @@ impl Fe8 {
     /// Bound: operands below 2^257 give `(a·b + CANCEL_SURPLUS + E +
     /// m·p)/R < 2^253 + 2^225 + p < 2^257`; every column stays below
     /// `9·2^58 + 2^54 < 2^62`.
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn mul(&self, other: &Fe8) -> Fe8 {
         self.debug_assert_bounds();
@@ -388,7 +394,7 @@ impl Fe8 {
 
     /// `self² / R`: each cross product once, by the doubled digit, and the
     /// nine squares (45 products a half); otherwise as [`Fe8::mul`].
-    #[inline]
+    #[inline(never)]
     #[target_feature(enable = "avx2")]
     pub(crate) fn square(&self) -> Fe8 {
         self.debug_assert_bounds();
