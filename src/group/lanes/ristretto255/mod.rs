@@ -1,8 +1,8 @@
 //! ristretto255 arithmetic on 8 points at once (word-sliced: one element
-//! per lane, a vector per limb), for the
-//! operations where curve25519-dalek's per-point API is the bottleneck: the
-//! server's evaluation (decode, `k·X`, encode, working from the encodings
-//! the request carries) and the check of a message's encodings; the
+//! per lane, a vector per limb), for the operations where
+//! curve25519-dalek's per-point API is the bottleneck: the server's
+//! evaluation (decode, `k·X`, encode, working from the encodings the
+//! request carries) and the check of a message's encodings; the
 //! client's hashing to the group (`map.rs`) and blinding, and its
 //! unblinding (each element its own scalar); and the batch check's
 //! constant-time short-scalar multi-scalar multiplication (with dalek's
