@@ -40,6 +40,17 @@ const fn width(i: usize) -> u32 {
     26 - (i % 2) as u32
 }
 
+/// Limb `i` of 2p = 2^256 − 38 in this radix: `2^27 − 38`, then
+/// `2^(w_i + 1) − 2`, each above a reduced limb, so subtracting from
+/// `x + 2p` never goes negative.
+const fn two_p_limb(i: usize) -> i64 {
+    if i == 0 {
+        (1 << 27) - 38
+    } else {
+        (1 << (width(i) + 1)) - 2
+    }
+}
+
 /// How far a reduced limb may exceed its width (module documentation).
 const LIMB_SLACK: i64 = 1 << 18;
 
@@ -225,19 +236,12 @@ impl Fe8 {
         }))
     }
 
-    /// `self − other`, computed as `self + 2p − other`: every limb of 2p
-    /// (`2^27 − 38`, then `2^(w_i + 1) − 2`) exceeds a reduced limb, so
-    /// nothing goes negative.
+    /// `self − other`, computed as `self + 2p − other` ([`two_p_limb`]).
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(crate) fn sub(&self, other: &Fe8) -> Fe8 {
         carry(each_limb(|h, i| {
-            let two_p_limb = if i == 0 {
-                (1 << 27) - 38
-            } else {
-                (1 << (width(i) + 1)) - 2
-            };
-            let biased = _mm256_add_epi64(self.0[h][i], _mm256_set1_epi64x(two_p_limb));
+            let biased = _mm256_add_epi64(self.0[h][i], _mm256_set1_epi64x(two_p_limb(i)));
             _mm256_sub_epi64(biased, other.0[h][i])
         }))
     }
@@ -420,12 +424,7 @@ impl Wide8 {
     #[target_feature(enable = "avx2")]
     pub(crate) fn minus(&self, a: &Wide8, b: &Wide8) -> Fe8 {
         carry(each_limb(|h, i| {
-            let two_p_limb: i64 = if i == 0 {
-                (1 << 27) - 38
-            } else {
-                (1 << (width(i) + 1)) - 2
-            };
-            let bias = _mm256_set1_epi64x(two_p_limb << 36);
+            let bias = _mm256_set1_epi64x(two_p_limb(i) << 36);
             let subtrahend = _mm256_add_epi64(a.0[h][i], b.0[h][i]);
             if cfg!(debug_assertions) {
                 let too_big = _mm256_cmpgt_epi64(subtrahend, bias);

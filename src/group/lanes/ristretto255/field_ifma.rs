@@ -19,7 +19,7 @@ const LOW_51: i64 = (1 << 51) - 1;
 
 /// 8 elements of GF(2^255 − 19), word-sliced (see the module documentation).
 #[derive(Clone, Copy)]
-pub(crate) struct Fe8(pub(crate) [__m512i; 5]);
+pub(crate) struct Fe8([__m512i; 5]);
 
 // SAFETY: five `__m512i`, nothing else.
 unsafe impl crate::group::lanes::toolkit::PlainLimbs for Fe8 {}

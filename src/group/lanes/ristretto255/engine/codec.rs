@@ -1,5 +1,6 @@
-//! ristretto255 encodings of 8 points at once (RFC 9496 §4.3), and the
-//! transposition between per-point bytes and word-sliced limbs.
+//! ristretto255 encodings of 8 points at once (RFC 9496 §4.3); the
+//! transposition between per-point bytes and word-sliced limbs is the
+//! field's (`Fe8::from_le_bytes_each`, `Fe8::le_bytes_each`).
 
 use oblivex_macros::lane_features;
 
@@ -9,20 +10,6 @@ use super::point::Extended8;
 use super::roots::{sqrt_ratio_m1, sqrt_ratio_m1_each};
 
 pub(crate) use crate::group::lanes::toolkit::LANES;
-
-/// The field elements of 8 little-endian 32-byte strings (bit 255 dropped).
-#[inline]
-#[lane_features]
-pub(super) fn field_from_bytes(bytes: &[[u8; 32]; LANES]) -> Fe8 {
-    Fe8::from_le_bytes_each(bytes)
-}
-
-/// The canonical 32-byte little-endian encodings of 8 field elements.
-#[inline]
-#[lane_features]
-pub(super) fn field_to_bytes(f: &Fe8) -> [[u8; 32]; LANES] {
-    f.le_bytes_each()
-}
 
 /// RFC 9496 decoding of 8 encodings: the points, and the lanes whose
 /// encoding is valid (canonical, non-negative `s`, a square ratio,
@@ -38,14 +25,15 @@ pub(super) fn decode(bytes: &[[u8; 32]; LANES]) -> (Extended8, u8) {
 #[lane_features]
 pub(super) fn decode_each<const N: usize>(bytes: &[[[u8; 32]; LANES]; N]) -> [(Extended8, u8); N] {
     let one = Fe8::one();
-    let s = bytes.map(|b| field_from_bytes(&b));
+    let s = bytes.map(|b| Fe8::from_le_bytes_each(&b));
     let u1: [Fe8; N] = core::array::from_fn(|i| one.sub(&s[i].square()));
     let u2: [Fe8; N] = core::array::from_fn(|i| one.add(&s[i].square()));
     let u2_sqr = u2.map(|u2| u2.square());
     let v: [Fe8; N] = core::array::from_fn(|i| splat(D).mul(&u1[i].square()).neg().sub(&u2_sqr[i]));
     let roots = sqrt_ratio_m1_each(&[one; N], &core::array::from_fn(|i| v[i].mul(&u2_sqr[i])));
     core::array::from_fn(|i| {
-        let canonical = field_to_bytes(&s[i])
+        let canonical = s[i]
+            .le_bytes_each()
             .iter()
             .zip(&bytes[i])
             .enumerate()
@@ -118,7 +106,7 @@ impl DoubledEncoding {
         let magic = splat(INVSQRT_A_MINUS_D).select(&sqrt_m1, rotate);
         let g = g.negate_where(h.mul(&e).mul(&z_inv).is_negative());
         let s = h.sub(&g).mul(&magic.mul(&g.mul(&t_inv))).abs();
-        field_to_bytes(&Fe8::zero().select(&s, nonzero))
+        Fe8::zero().select(&s, nonzero).le_bytes_each()
     }
 }
 
@@ -141,5 +129,5 @@ pub(super) fn encode(p: &Extended8) -> [[u8; 32]; LANES] {
     let den_inv = den2.select(&enchanted_denominator, rotate);
     let y = y.negate_where(x.mul(&z_inv).is_negative());
     let s = den_inv.mul(&p.z.sub(&y)).abs();
-    field_to_bytes(&s)
+    s.le_bytes_each()
 }

@@ -6,7 +6,7 @@
 
 use oblivex_macros::lane_features;
 
-use super::codec::{field_from_bytes, LANES};
+use super::codec::LANES;
 use super::constants::{D, D_MINUS_ONE_SQ, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1};
 use super::field::{splat, Fe8};
 use super::point::Extended8;
@@ -63,7 +63,7 @@ pub(super) fn from_uniform_bytes(inputs: &[[u8; UNIFORM_LEN]; LANES]) -> Extende
         for (lane, input) in bytes.iter_mut().zip(inputs) {
             lane.copy_from_slice(&input[offset..offset + 32]);
         }
-        field_from_bytes(&bytes)
+        Fe8::from_le_bytes_each(&bytes)
     });
     let mut points = map_each(&halves);
     let sum = points[0].add(&points[1].cached());

@@ -4,7 +4,7 @@ use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
 use num_bigint::BigUint;
 
-use super::codec::{decode, encode, field_from_bytes, field_to_bytes, LANES};
+use super::codec::{decode, encode, LANES};
 use super::constants::{
     D, D2, D_MINUS_ONE_SQ, INVSQRT_A_MINUS_D, ONE_MINUS_D_SQ, SQRT_AD_MINUS_ONE, SQRT_M1,
 };
@@ -114,14 +114,14 @@ fn field_operations_match_bigint() {
     for (a_vals, b_vals) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
         // SAFETY: the CPU has this engine's instruction set (checked above).
         let (sum, difference, product, square, negative) = unsafe {
-            let a = field_from_bytes(&lanes(a_vals));
-            let b = field_from_bytes(&lanes(b_vals));
+            let a = Fe8::from_le_bytes_each(&lanes(a_vals));
+            let b = Fe8::from_le_bytes_each(&lanes(b_vals));
             (
-                field_to_bytes(&a.add(&b)),
-                field_to_bytes(&a.sub(&b)),
-                field_to_bytes(&a.mul(&b)),
-                field_to_bytes(&a.square()),
-                field_to_bytes(&a.neg()),
+                a.add(&b).le_bytes_each(),
+                a.sub(&b).le_bytes_each(),
+                a.mul(&b).le_bytes_each(),
+                a.square().le_bytes_each(),
+                a.neg().le_bytes_each(),
             )
         };
         for lane in 0..LANES {
@@ -149,8 +149,8 @@ fn chained_operations_match_bigint() {
     let mut expected: Vec<BigUint> = a_vals.to_vec();
     // SAFETY: the CPU has this engine's instruction set (checked above).
     let result = unsafe {
-        let mut x = field_from_bytes(&lanes(a_vals));
-        let y = field_from_bytes(&lanes(b_vals));
+        let mut x = Fe8::from_le_bytes_each(&lanes(a_vals));
+        let y = Fe8::from_le_bytes_each(&lanes(b_vals));
         for round in 0..300 {
             x = match round % 4 {
                 0 => x.square().add(&y),
@@ -159,7 +159,7 @@ fn chained_operations_match_bigint() {
                 _ => x.sub(&y).mul(&x.add(&y)),
             };
         }
-        field_to_bytes(&x)
+        x.le_bytes_each()
     };
     for (lane, x) in expected.iter_mut().enumerate() {
         let y = &b_vals[lane];
@@ -209,7 +209,7 @@ fn constants_are_what_they_claim() {
     let root = unsafe {
         let (square, root) = sqrt_ratio_m1(&splat([4, 0, 0, 0, 0]), &Fe8::one());
         assert_eq!(square, 0xff);
-        field_to_bytes(&root)
+        root.le_bytes_each()
     };
     assert_eq!(to_big(&root[0]), BigUint::from(2u32));
 }
@@ -505,13 +505,13 @@ fn inversions_invert() {
     let vectors: Vec<[[u8; 32]; LANES]> = nonzero.chunks(LANES).map(lanes).collect();
     // SAFETY: the CPU has this engine's instruction set (checked above).
     unsafe {
-        let elements: Vec<Fe8> = vectors.iter().map(|v| field_from_bytes(v)).collect();
+        let elements: Vec<Fe8> = vectors.iter().map(|v| Fe8::from_le_bytes_each(v)).collect();
         let mut inverses = elements.clone();
         super::chains::invert_all(&mut inverses);
         let one = BigUint::from(1u32);
         for (x, batch_inverse) in elements.iter().zip(&inverses) {
-            let by_batch = field_to_bytes(&x.mul(batch_inverse));
-            let by_one = field_to_bytes(&x.mul(&x.invert()));
+            let by_batch = x.mul(batch_inverse).le_bytes_each();
+            let by_one = x.mul(&x.invert()).le_bytes_each();
             assert!(by_batch.iter().chain(&by_one).all(|b| to_big(b) == one));
         }
     }
