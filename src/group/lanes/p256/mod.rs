@@ -25,8 +25,6 @@
 pub(crate) mod field_avx2;
 pub(crate) mod field_ifma;
 mod radix;
-#[cfg(test)]
-pub(crate) mod test_values;
 
 use super::cpu::{on_engine, BySet};
 use super::{avx2, ifma, LaneCpu, LaneSet};

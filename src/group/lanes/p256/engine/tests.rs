@@ -14,8 +14,8 @@ use super::field::Fe8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::Jacobian8;
 use super::scalar_mul;
-use crate::group::lanes::p256::test_values::{p, random_bytes, values};
 use crate::group::lanes::toolkit::LANES;
+use crate::group::p256::test_values::{be32, p, random_bytes, values};
 use crate::group::{PrimeOrderGroup, P256};
 
 /// The encodings of 8 points in Jacobian coordinates (zeros for the
@@ -44,13 +44,6 @@ fn supported() -> bool {
 
 fn q() -> BigUint {
     BigUint::from_bytes_be(&Scalar::from(0u64).sub(&Scalar::ONE).to_repr()) + 1u32
-}
-
-fn be32(x: &BigUint) -> [u8; 32] {
-    let bytes = x.to_bytes_be();
-    let mut out = [0u8; 32];
-    out[32 - bytes.len()..].copy_from_slice(&bytes);
-    out
 }
 
 /// 8 values as an element (into Montgomery form).

@@ -6,9 +6,9 @@ use core::arch::x86_64::*;
 
 use num_bigint::BigUint;
 
-use super::super::test_values::{p, random_bytes, values};
 use super::{Fe8, DIGITS, DIGIT_BOUND, TOP_DIGIT_BOUND};
 use crate::group::lanes::halves::{digits_of_halves, halves_of};
+use crate::group::p256::test_values::{p, random_bytes, values};
 
 /// Lanes per element vector.
 const LANES: usize = 8;

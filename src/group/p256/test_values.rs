@@ -1,5 +1,6 @@
-//! Field test values shared by the P-256 engines' tests (one per
-//! instruction set) and the AVX2 field's own.
+//! Field test values shared by P-256's fields' tests: the one-element
+//! field's (`field.rs`), the lane engines' (one per instruction set) and
+//! the AVX2 field's own.
 
 use num_bigint::BigUint;
 
@@ -7,6 +8,14 @@ use num_bigint::BigUint;
 pub(crate) fn p() -> BigUint {
     let one = BigUint::from(1u32);
     (&one << 256u32) - (&one << 224u32) + (&one << 192u32) + (&one << 96u32) - 1u32
+}
+
+/// `x < 2^256` as 32 big-endian bytes.
+pub(crate) fn be32(x: &BigUint) -> [u8; 32] {
+    let bytes = x.to_bytes_be();
+    let mut out = [0u8; 32];
+    out[32 - bytes.len()..].copy_from_slice(&bytes);
+    out
 }
 
 /// xorshift bytes.
@@ -20,7 +29,8 @@ pub(crate) fn random_bytes(state: &mut u64) -> [u8; 32] {
 }
 
 /// Field test values: the edges (among them the largest digit of the
-/// IFMA field's radix, and of the AVX2 field's), then random values below p.
+/// IFMA field's radix, and of the AVX2 field's; words of all ones and
+/// `R mod p` for the one-element field's), then random values below p.
 pub(crate) fn values() -> Vec<BigUint> {
     let p = p();
     let one = BigUint::from(1u32);
@@ -34,6 +44,9 @@ pub(crate) fn values() -> Vec<BigUint> {
         &one << 255u32,
         (&one << 256u32) - (&one << 224u32),
         &p >> 1u32,
+        (&one << 64u32) - 1u32,
+        (&one << 192u32) - 1u32,
+        (&one << 256u32) % &p,
     ];
     let mut state = 0x0123_4567_89ab_cdefu64;
     while out.len() < 96 {
