@@ -270,17 +270,21 @@ impl Fe {
     /// The canonical value as 32 big-endian bytes (secret where the
     /// element is: the caller wipes them).
     pub(super) fn to_be_bytes(self) -> [u8; 32] {
-        let plain = self.to_plain();
+        let mut plain = self.to_plain();
         let mut bytes = [0u8; 32];
         for (i, word) in plain.iter().enumerate() {
             bytes[32 - 8 * (i + 1)..32 - 8 * i].copy_from_slice(&word.to_be_bytes());
         }
+        plain.zeroize();
         bytes
     }
 
     /// Whether the canonical value is odd.
     pub(super) fn is_odd(&self) -> Choice {
-        Choice::from((self.to_plain()[0] & 1) as u8)
+        let mut plain = self.to_plain();
+        let odd = Choice::from((plain[0] & 1) as u8);
+        plain.zeroize();
+        odd
     }
 
     /// The canonical value's words (out of Montgomery form: a product by
@@ -288,7 +292,9 @@ impl Fe {
     fn to_plain(self) -> [u64; 4] {
         let mut t = [0u64; 8];
         t[..4].copy_from_slice(&self.0);
-        reduce(t).0
+        let plain = reduce(t).0;
+        t.zeroize();
+        plain
     }
 }
 

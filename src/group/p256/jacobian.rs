@@ -1,12 +1,14 @@
 //! One P-256 element's scalar multiplication `s·P`, constant time in `s`
-//! and `P`, on `p256`'s field arithmetic but not its point formulas:
+//! and `P`, on this crate's field (`field.rs`), not `p256`'s points:
 //! Jacobian coordinates `(X : Y : Z)` for `(X/Z², Y/Z³)` with the fast
-//! incomplete formulas for `a = −3` (doubling `dbl-2001-b`, 3M + 5S;
-//! addition `add-2007-bl` with the table entry's `Z²` and `Z³` kept,
-//! 11M + 3S; the table built by `madd-2007-bl` from the affine input,
-//! 7M + 4S), where `p256`'s complete projective formulas cost 12M and
-//! 29 additions per addition and 8M + 3S and 21 additions per doubling.
-//! About 1.8 times faster per multiplication on x86-64 (PERFORMANCE.md).
+//! incomplete formulas for `a = −3` (doubling `dbl-2001-b` with `Z3 =
+//! 2·Y·Z` as a product, 4M + 4S; addition `add-2007-bl` with the table
+//! entry's `Z²` and `Z³` kept, 11M + 3S; the table built by
+//! `madd-2007-bl` from the affine input, with `Z3 = 2·Z1·H`, 8M + 3S),
+//! where `p256`'s complete projective formulas cost 12M and 29 additions
+//! per addition and 8M + 3S and 21 additions per doubling. 1.5 times
+//! faster than `p256`'s multiplication on x86-64 (PERFORMANCE.md, "One
+//! element in Jacobian coordinates").
 //! It serves every one-element product of the suite: the portable
 //! backend's, and the few elements past the 8-lane engines' last vector
 //! (a checked batch's balancer element on AVX2).
@@ -127,8 +129,9 @@ impl Jacobian {
     }
 
     /// `self + entry` (`add-2007-bl`, the entry's `Z²` and `Z³` given),
-    /// exact when neither is the identity and they differ; also whether
-    /// they are equal there (`H = 0` and `r = 0`).
+    /// exact when neither is the identity and they are not equal (opposite
+    /// operands give `Z = 0`, the identity, which is right too); also
+    /// whether they are equal there (`H = 0` and `r = 0`).
     fn add_incomplete(&self, entry: &Entry) -> (Jacobian, Choice) {
         let z1z1 = self.z.square();
         let u1 = self.x.mul(&entry.zz);
@@ -149,7 +152,7 @@ impl Jacobian {
 
     /// `self + p` for an affine `p` (`madd-2007-bl`, `Z3 = 2·Z1·H` as a
     /// product), exact when `self`
-    /// is not the identity and differs from `p` (building the table:
+    /// is neither the identity nor `±p` (building the table:
     /// `k·P + P` for `1 < k < 8`).
     fn add_affine(&self, p: &Affine) -> Jacobian {
         let z1z1 = self.z.square();
@@ -171,12 +174,14 @@ impl Jacobian {
     /// coordinates are then zero), with one inversion.
     fn to_affine(self) -> (Affine, Choice) {
         let identity = self.z.is_zero();
-        let z_inverse = self.z.invert();
-        let z_inverse_squared = z_inverse.square();
+        let mut z_inverse = self.z.invert();
+        let mut z_inverse_squared = z_inverse.square();
         let affine = Affine {
             x: self.x.mul(&z_inverse_squared),
             y: self.y.mul(&z_inverse_squared.mul(&z_inverse)),
         };
+        z_inverse.zeroize();
+        z_inverse_squared.zeroize();
         (affine, identity)
     }
 }
@@ -282,10 +287,9 @@ pub(super) fn mul_affine(point: &ProjectivePoint, s: &Scalar) -> (Affine, Choice
     let (mut input, input_identity) = affine_of(point);
     let (mut product, product_identity) = multiply(&input, s);
     input.zeroize();
-    let (affine, zero_z) = product.to_affine();
+    let (mut affine, zero_z) = product.to_affine();
     product.zeroize();
     let identity = input_identity | product_identity | zero_z;
-    let mut affine = affine;
     affine.x.conditional_assign(&FieldElement::ZERO, identity);
     affine.y.conditional_assign(&FieldElement::ZERO, identity);
     (affine, identity)

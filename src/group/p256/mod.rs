@@ -129,11 +129,11 @@ mod engine {
 
         /// On IFMA none: a vector of 8 lanes costs less than one element
         /// alone. On AVX2 a vector costs what about 2.4 elements cost one
-        /// at a time (`jacobian.rs`: 8 × 21.4 against about 70 µs per
-        /// element on Zen 5), so one or two elements past the last full
-        /// vector are cheaper there: a checked batch of a multiple of 8
-        /// then pays for its extra element (its balancer) one element's
-        /// time, not a vector's.
+        /// at a time (`jacobian.rs`, decoding and encoding included: 8 ×
+        /// 21.4 against about 70 µs per element on Zen 5), so one or two
+        /// elements past the last full vector are cheaper there: a
+        /// checked batch of a multiple of 8 then pays for its extra
+        /// element (its balancer) one element's time, not a vector's.
         fn portable_tail(cpu: LaneCpu, count: usize) -> usize {
             match (cpu.set(), count % 8) {
                 (LaneSet::Avx2, rest @ 1..=2) => rest,
