@@ -191,17 +191,23 @@ impl<G: PrimeOrderGroup> StrausArithmetic for Elements<G> {
 /// `|digit|·P` from `table = [1·P, …, 8·P]`, negated if `digit < 0`; a scan
 /// of the whole table with masked selects.
 fn select<A: StrausArithmetic>(table: &[A::Entry], digit: i8) -> A::Entry {
-    let negative = (digit as u8) >> 7;
-    // |digit| without a branch: (d XOR m) − m with m the sign mask.
-    let sign = i16::from(digit) >> 15;
-    let magnitude = ((i16::from(digit) ^ sign) - sign) as u8;
+    let (negative, magnitude) = sign_and_magnitude(digit);
     let mut chosen = A::entry_identity();
     for (j, entry) in table.iter().enumerate() {
         let hit = magnitude.ct_eq(&(j as u8 + 1));
         chosen = A::entry_select(hit, entry, &chosen);
     }
     let negated = A::entry_neg(&chosen);
-    A::entry_select(Choice::from(negative), &negated, &chosen)
+    A::entry_select(negative, &negated, &chosen)
+}
+
+/// Whether a signed digit is negative, and its magnitude, without a
+/// branch: `|d| = (d XOR m) − m` with `m` the sign mask.
+pub(crate) fn sign_and_magnitude(digit: i8) -> (Choice, u8) {
+    let negative = Choice::from((digit as u8) >> 7);
+    let sign = i16::from(digit) >> 15;
+    let magnitude = ((i16::from(digit) ^ sign) - sign) as u8;
+    (negative, magnitude)
 }
 
 /// `Σ d_i·P_i` for short secret `d_i < 2^bits + 1` (see the module

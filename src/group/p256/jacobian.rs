@@ -24,16 +24,14 @@
 //! which also computes the doubling and takes it there. The scalar is
 //! below q, so the operands are never opposite with a non-zero sum.
 
-use p256::elliptic_curve::point::AffineCoordinates;
-use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
-use p256::elliptic_curve::PrimeField;
-use p256::{AffinePoint, EncodedPoint, FieldBytes, ProjectivePoint};
+use p256::ProjectivePoint;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
+use super::coordinates::{coordinates_of, point_of_coordinates, write_compressed};
 use super::field::Fe as FieldElement;
-use super::Scalar;
-use crate::group::straus::signed_digits;
+use super::{le_bytes, Scalar};
+use crate::group::straus::{sign_and_magnitude, signed_digits};
 
 /// Bits of a scalar (`q < 2^256`).
 const SCALAR_BITS: usize = 256;
@@ -62,21 +60,29 @@ pub(super) struct Affine {
     pub(super) y: FieldElement,
 }
 
+// Wiped field by field: each field element's wipe is a volatile write,
+// which an assignment of zeros is not (the compiler may drop a store that
+// nothing reads).
 impl Zeroize for Jacobian {
     fn zeroize(&mut self) {
-        *self = Jacobian::default();
+        self.x.zeroize();
+        self.y.zeroize();
+        self.z.zeroize();
     }
 }
 
 impl Zeroize for Entry {
     fn zeroize(&mut self) {
-        *self = Entry::default();
+        self.point.zeroize();
+        self.zz.zeroize();
+        self.zzz.zeroize();
     }
 }
 
 impl Zeroize for Affine {
     fn zeroize(&mut self) {
-        *self = Affine::default();
+        self.x.zeroize();
+        self.y.zeroize();
     }
 }
 
@@ -215,9 +221,7 @@ fn multiples(p: &Affine) -> Zeroizing<[Entry; 8]> {
 /// `|digit|·P`, negated if `digit < 0`, and whether it is the identity
 /// (`digit = 0`): a scan of the whole table with masked selects.
 fn select(table: &[Entry; 8], digit: i8) -> (Entry, Choice) {
-    let negative = Choice::from((digit as u8) >> 7);
-    let sign = i16::from(digit) >> 15;
-    let magnitude = ((i16::from(digit) ^ sign) - sign) as u8;
+    let (negative, magnitude) = sign_and_magnitude(digit);
     let mut chosen = table[0];
     for (k, entry) in table.iter().enumerate().skip(1) {
         chosen = Entry::conditional_select(&chosen, entry, magnitude.ct_eq(&(k as u8 + 1)));
@@ -230,9 +234,7 @@ fn select(table: &[Entry; 8], digit: i8) -> (Entry, Choice) {
 /// `s·P` for an affine `P` that is not the identity, and whether the
 /// product is the identity (`s = 0`).
 fn multiply(p: &Affine, s: &Scalar) -> (Jacobian, Choice) {
-    let mut bytes = Zeroizing::new(<[u8; 32]>::from(s.0.to_repr()));
-    bytes.reverse();
-    let digits = signed_digits(&bytes[..], SCALAR_BITS);
+    let digits = signed_digits(&le_bytes(s)[..], SCALAR_BITS);
     let table = multiples(p);
     let top = digits.len() - 1;
     let (first, mut acc_identity) = select(&table, digits[top]);
@@ -253,30 +255,17 @@ fn multiply(p: &Affine, s: &Scalar) -> (Jacobian, Choice) {
     (acc, identity)
 }
 
-/// The affine coordinates of a `p256` point and whether it is the
-/// identity (its coordinates then those of the generator, so that the
-/// table it makes has no identity in it), without branching on the point.
+/// The affine coordinates of a `p256` point in this field and whether it
+/// is the identity (its coordinates then those of the generator, so that
+/// the table it makes has no identity in it).
 fn affine_of(point: &ProjectivePoint) -> (Affine, Choice) {
-    let affine = point.to_affine();
-    let identity = affine.is_identity();
-    let finite = AffinePoint::conditional_select(&affine, &AffinePoint::GENERATOR, identity);
-    let encoded = Zeroizing::new(finite.to_encoded_point(false));
-    // The tag (04) is the same for every finite point; the coordinates
-    // keep the marks of `x`, as secret as the point (see
-    // `Engine::mul_each_element` for the same reading).
-    crate::secret_marks::declassify(&*encoded);
-    let x_bytes = finite.x();
-    let coordinate = |bytes: Option<&FieldBytes>| {
-        let bytes = Zeroizing::new(<[u8; 32]>::from(
-            *bytes.expect("a finite point, uncompressed"),
-        ));
-        crate::secret_marks::copy_marks(&x_bytes[..], &bytes[..]);
-        // Canonical: `p256` encodes reduced coordinates.
-        FieldElement::from_be_bytes(&bytes).0
-    };
+    let (xy, identity) = coordinates_of(point);
+    // Canonical: `p256` encodes reduced coordinates.
+    let coordinate =
+        |bytes: &[u8]| FieldElement::from_be_bytes(bytes.try_into().expect("32 bytes")).0;
     let affine = Affine {
-        x: coordinate(encoded.x()),
-        y: coordinate(encoded.y()),
+        x: coordinate(&xy[..32]),
+        y: coordinate(&xy[32..]),
     };
     (affine, identity)
 }
@@ -298,34 +287,18 @@ pub(super) fn mul_affine(point: &ProjectivePoint, s: &Scalar) -> (Affine, Choice
 /// `s·P` as a `p256` point.
 pub(super) fn mul(point: &ProjectivePoint, s: &Scalar) -> ProjectivePoint {
     let (mut affine, identity) = mul_affine(point, s);
-    let (x, y) = (
-        Zeroizing::new(affine.x.to_be_bytes()),
-        Zeroizing::new(affine.y.to_be_bytes()),
-    );
-    let encoded = Zeroizing::new(EncodedPoint::from_affine_coordinates(
-        (&x[..]).into(),
-        (&y[..]).into(),
-        false,
-    ));
+    let mut xy = Zeroizing::new([0u8; 64]);
+    xy[..32].copy_from_slice(&*Zeroizing::new(affine.x.to_be_bytes()));
+    xy[32..].copy_from_slice(&*Zeroizing::new(affine.y.to_be_bytes()));
     affine.zeroize();
-    // Every non-identity product is on the curve; the identity's zero
-    // coordinates are not, and `unwrap_or` then gives a placeholder that
-    // the mask replaces.
-    let finite = ProjectivePoint::from(
-        AffinePoint::from_encoded_point(&encoded).unwrap_or(AffinePoint::GENERATOR),
-    );
-    ProjectivePoint::conditional_select(&finite, &ProjectivePoint::IDENTITY, identity)
+    point_of_coordinates(&xy, identity)
 }
 
-/// The SEC1 compressed encoding of an affine point (`02 | y odd`, then
-/// `x`), or 33 zero bytes for the identity, without branching on either.
+/// The SEC1 compressed encoding of an affine point, or 33 zero bytes for
+/// the identity (`coordinates::write_compressed`).
 pub(super) fn encode_compressed(affine: &Affine, identity: Choice, out: &mut [u8]) {
-    let prefix = 2 | affine.y.is_odd().unwrap_u8();
-    out[0] = u8::conditional_select(&prefix, &0, identity);
     let x = Zeroizing::new(affine.x.to_be_bytes());
-    for (o, b) in out[1..].iter_mut().zip(x.iter()) {
-        *o = u8::conditional_select(b, &0, identity);
-    }
+    write_compressed(&x[..], affine.y.is_odd(), identity, out);
 }
 
 #[cfg(test)]

@@ -19,8 +19,9 @@ use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use sha2_010::Sha256 as Sha256ForHashToCurve;
 use subtle::{Choice, ConditionallySelectable};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
+mod coordinates;
 mod field;
 mod jacobian;
 #[cfg(test)]
@@ -64,18 +65,25 @@ fn nonzero_scalar_from_repr(repr: &mut FieldBytes) -> (Scalar, bool) {
     (s, valid)
 }
 
+/// The little-endian bytes of a scalar, as the engine and the one-element
+/// multiplication read them (secret: wiped on drop).
+fn le_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
+    let mut bytes = Zeroizing::new(<[u8; 32]>::from(s.0.to_repr()));
+    bytes.reverse();
+    bytes
+}
+
 /// P-256's 8-lane engine (`lanes::p256`) as `PrimeOrderGroup::Lanes`:
 /// this group's conversions around it (little-endian scalars, `p256`
 /// points to and from affine coordinates, without branching on them).
 #[cfg(target_arch = "x86_64")]
 mod engine {
-    use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
-    use p256::elliptic_curve::PrimeField;
-    use p256::{AffinePoint, EncodedPoint, ProjectivePoint};
-    use subtle::{Choice, ConditionallySelectable};
+    use p256::ProjectivePoint;
+    use subtle::Choice;
     use zeroize::Zeroizing;
 
-    use super::Scalar;
+    use super::coordinates::{coordinates_of, point_of_coordinates};
+    use super::{le_bytes, Scalar};
     use crate::group::lanes::p256::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
     use crate::group::lanes::{LaneCpu, LaneEngine, LaneSet};
     use crate::group::xmd::expand_each_sha256;
@@ -84,38 +92,9 @@ mod engine {
     /// The engine (a name for the `LaneEngine` impl).
     pub struct Engine;
 
-    /// The little-endian bytes of a scalar, as the engine reads them
-    /// (secret: wiped on drop).
-    fn le_bytes(s: &Scalar) -> Zeroizing<[u8; 32]> {
-        let mut bytes = Zeroizing::new(<[u8; 32]>::from(s.0.to_repr()));
-        bytes.reverse();
-        bytes
-    }
-
     /// [`le_bytes`] of every scalar, wiped on drop.
     fn le_bytes_each(scalars: &[Scalar]) -> Zeroizing<Vec<[u8; 32]>> {
         Zeroizing::new(scalars.iter().map(|s| *le_bytes(s)).collect())
-    }
-
-    /// The `p256` point of affine coordinates the engine computed, or the
-    /// identity where `identity` is 1, in constant time: the coordinates
-    /// go through the uncompressed form (its tag is a constant, the
-    /// point's validity a `CtOption`), and the identity is chosen by a
-    /// mask. A secret sum (the balancer's) thus never meets the decoder of
-    /// received encodings.
-    fn point_of_coordinates(xy: &Coordinates, identity: u8) -> ProjectivePoint {
-        let encoded = Zeroizing::new(EncodedPoint::from_affine_coordinates(
-            (&xy[..32]).into(),
-            (&xy[32..]).into(),
-            false,
-        ));
-        let point = AffinePoint::from_encoded_point(&encoded);
-        let finite = ProjectivePoint::from(point.unwrap_or(AffinePoint::GENERATOR));
-        ProjectivePoint::conditional_select(
-            &finite,
-            &ProjectivePoint::IDENTITY,
-            Choice::from(identity),
-        )
     }
 
     impl LaneEngine for Engine {
@@ -179,7 +158,7 @@ mod engine {
             bits: usize,
         ) -> Option<ProjectivePoint> {
             let sum = lanes::msm_ct(cpu, encoded, decoded, scalars, bits)?;
-            Some(point_of_coordinates(&sum.0, sum.1))
+            Some(point_of_coordinates(&sum.0, Choice::from(sum.1)))
         }
 
         /// 96 bytes of expand_message_xmd per input (as
@@ -210,38 +189,16 @@ mod engine {
             let mut coordinates: Zeroizing<Vec<Coordinates>> =
                 Zeroizing::new(Vec::with_capacity(elements.len()));
             for (i, element) in elements.iter().enumerate() {
-                let affine = element.to_affine();
-                let is_identity = affine.is_identity();
+                let (xy, is_identity) = coordinates_of(element);
                 identity[i / 8] |= is_identity.unwrap_u8() << (i % 8);
-                // The identity has no coordinates: its lane takes the
-                // generator's and is masked. `finite` is never the
-                // identity, so the encoder's test for it always goes the
-                // same way.
-                let finite =
-                    AffinePoint::conditional_select(&affine, &AffinePoint::GENERATOR, is_identity);
-                let encoded = finite.to_encoded_point(false);
-                // The encoding's tag is 04 whatever the point (`finite` is
-                // never the identity), but the valgrind check cannot know
-                // it, and `EncodedPoint` reads its bytes only through a
-                // test of the tag: the whole encoding is declared public
-                // for the tag's sake, and the coordinates copied out then
-                // take the marks of `x` (read without a test), as secret
-                // as the point was.
-                crate::secret_marks::declassify(&encoded);
-                let mut xy = [0u8; 64];
-                xy[..32].copy_from_slice(encoded.x().expect("a finite point"));
-                xy[32..].copy_from_slice(encoded.y().expect("uncompressed"));
-                let x = p256::elliptic_curve::point::AffineCoordinates::x(&finite);
-                crate::secret_marks::copy_marks(&x, &xy[..32]);
-                crate::secret_marks::copy_marks(&x, &xy[32..]);
-                coordinates.push(xy);
+                coordinates.push(*xy);
             }
             let bytes = le_bytes_each(scalars);
             let products = lanes::mul_each_coordinates(cpu, &bytes, &coordinates, &identity)?;
             Some(
                 products
                     .iter()
-                    .map(|(xy, identity)| point_of_coordinates(xy, *identity))
+                    .map(|(xy, identity)| point_of_coordinates(xy, Choice::from(*identity)))
                     .collect(),
             )
         }
@@ -401,21 +358,13 @@ impl PrimeOrderGroup for P256 {
         pippenger_vartime::<Self>(&little_endian, elements, bits)
     }
 
-    /// SEC1 compressed. The identity has no 33-byte form: it encodes as 33
-    /// zero bytes, which no decoder accepts. (p256 0.13 has no batch
-    /// normalization for this field, so each encoding pays an inversion.)
     /// SEC1 compressed, built without branching on the point (it may be a
-    /// client's secret, e.g. an unblinded OPRF element): prefix `02 | (y
-    /// odd)`, then x; the identity (no SEC1 compressed form) as zeros.
+    /// client's secret, e.g. an unblinded OPRF element); the identity as
+    /// 33 zero bytes (`coordinates::write_compressed`). One inversion per
+    /// element: p256 0.13 has no batch normalization for this field.
     fn encode(element: &ProjectivePoint, out: &mut [u8]) {
         let affine = element.to_affine();
-        let identity = affine.is_identity();
-        let x = affine.x();
-        let prefix = 2 | affine.y_is_odd().unwrap_u8();
-        out[0] = u8::conditional_select(&prefix, &0, identity);
-        for (o, b) in out[1..].iter_mut().zip(x.iter()) {
-            *o = u8::conditional_select(b, &0, identity);
-        }
+        coordinates::write_compressed(&affine.x(), affine.y_is_odd(), affine.is_identity(), out);
     }
 
     /// SEC1 compressed form only (33 bytes, prefix 02 or 03, x < p, on the
