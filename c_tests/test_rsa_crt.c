@@ -3,6 +3,8 @@
  *  - the RSA key API (oblivex_rsa_crt_key_new, oblivex_rsa_private_batch)
  *    on RSA-2048 and RSA-4096 keys, with batches that leave a partial lane
  *    group, and its refusals of bad keys and bad batches;
+ *  - the batch with one key per ciphertext (oblivex_rsa_private_batch_keys),
+ *    two RSA-2048 keys alternating, and its refusals;
  *  - the per-value-modulus batch as a caller without the key API uses it:
  *    the half exponentiations c^dp mod p and c^dq mod q in one
  *    oblivex_mod_exp_batch_multi call, recombined with Garner's formula in
@@ -198,20 +200,70 @@ static void multi_batch(const struct test_key *k, BN_CTX *bn, int count) {
     oblivex_mont_ctx_free(ctx_q);
 }
 
+/* Two keys of one size alternating in one batch of the keyed API, each
+ * result equal to OpenSSL's under its own key; then the refusals: a key of
+ * another size, a NULL key, a ciphertext at or above its key's n. */
+static void keyed_batch(const struct test_key *a, const struct test_key *b, const struct test_key *big) {
+    oblivex_rsa_crt_key *ka = NULL, *kb = NULL, *kbig = NULL;
+    CHECK_STATUS(make_key(a, a->p_b, a->q_b, a->dp_b, a->dq_b, a->qinv_b, a->half, &ka), OBLIVEX_OK, "key a");
+    CHECK_STATUS(make_key(b, b->p_b, b->q_b, b->dp_b, b->dq_b, b->qinv_b, b->half, &kb), OBLIVEX_OK, "key b");
+    CHECK_STATUS(make_key(big, big->p_b, big->q_b, big->dp_b, big->dq_b, big->qinv_b, big->half, &kbig), OBLIVEX_OK,
+                 "key big");
+    enum { COUNT = 9 };
+    const struct test_key *owner[COUNT];
+    const oblivex_rsa_crt_key *keys[COUNT];
+    static uint8_t cts[COUNT * MAX_FULL], ours[COUNT * MAX_FULL], theirs[MAX_FULL];
+    size_t width = a->full, written = 0;
+    for (int i = 0; i < COUNT; i++) {
+        owner[i] = i % 2 == 0 ? a : b;
+        keys[i] = i % 2 == 0 ? ka : kb;
+        ciphertexts(owner[i], 1, cts + (size_t)i * width);
+    }
+    CHECK_STATUS(oblivex_rsa_private_batch_keys(keys, cts, COUNT * width, COUNT, ours, sizeof ours, &written),
+                 OBLIVEX_OK, "keyed batch");
+    CHECK(written == COUNT * width, "keyed batch: written %zu", written);
+    for (int i = 0; i < COUNT; i++) {
+        raw_decrypt(owner[i], cts + (size_t)i * width, theirs);
+        CHECK(memcmp(ours + (size_t)i * width, theirs, width) == 0, "keyed batch: ciphertext %d differs", i);
+    }
+    written = 7;
+    keys[3] = kbig;
+    CHECK_STATUS(oblivex_rsa_private_batch_keys(keys, cts, COUNT * width, COUNT, ours, sizeof ours, &written),
+                 OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE, "keyed batch with a key of another size");
+    keys[3] = NULL;
+    CHECK_STATUS(oblivex_rsa_private_batch_keys(keys, cts, COUNT * width, COUNT, ours, sizeof ours, &written),
+                 OBLIVEX_ERR_NULL_POINTER, "keyed batch with a NULL key");
+    keys[3] = kb;
+    CHECK_STATUS(oblivex_rsa_private_batch_keys(keys, cts, COUNT * width, 0, ours, sizeof ours, &written),
+                 OBLIVEX_ERR_EMPTY_INPUT, "keyed batch of nothing");
+    CHECK_STATUS(oblivex_rsa_private_batch_keys(keys, cts, COUNT * width - 1, COUNT, ours, sizeof ours, &written),
+                 OBLIVEX_ERR_BAD_LENGTH, "keyed batch one byte short");
+    memcpy(cts + 3 * width, b->n_b, width);
+    CHECK_STATUS(oblivex_rsa_private_batch_keys(keys, cts, COUNT * width, COUNT, ours, sizeof ours, &written),
+                 OBLIVEX_ERR_CIPHERTEXT_OUT_OF_RANGE, "keyed batch with a ciphertext equal to n");
+    CHECK(written == 7, "a refused keyed batch wrote %zu", written);
+    oblivex_rsa_crt_key_free(ka);
+    oblivex_rsa_crt_key_free(kb);
+    oblivex_rsa_crt_key_free(kbig);
+}
+
 int main(void) {
     test_seed("test_rsa_crt");
     BN_CTX *bn = BN_CTX_new();
     const int bits[] = {2048, 2048, 4096};
     const int counts[] = {MAX_CTS, 4, 3};
+    struct test_key k[3];
     for (int i = 0; i < 3; i++) {
-        struct test_key k;
-        key_new(&k, bits[i]);
-        key_api(&k, counts[i]);
+        key_new(&k[i], bits[i]);
+        key_api(&k[i], counts[i]);
         if (i == 0) {
-            key_api_refusals(&k);
-            multi_batch(&k, bn, 4);
+            key_api_refusals(&k[i]);
+            multi_batch(&k[i], bn, 4);
         }
-        key_free(&k);
+    }
+    keyed_batch(&k[0], &k[1], &k[2]);
+    for (int i = 0; i < 3; i++) {
+        key_free(&k[i]);
     }
     BN_CTX_free(bn);
     printf("test_rsa_crt: RSA-2048 and RSA-4096 private operations equal OpenSSL's\n");

@@ -833,6 +833,36 @@ oblivex_status oblivex_rsa_private_batch(const struct oblivex_rsa_crt_key *key,
                                          size_t *results_written);
 
 /**
+ * The raw RSA private operation with one key per ciphertext:
+ * `results[i] = ciphertexts[i]^d_i mod n_i` for `i < count`, where
+ * `keys[i]` holds `d_i` and `n_i`. Callers of different keys (a server
+ * with several certificates) thus share one batch of the engine. As
+ * `oblivex_rsa_private_batch` in every other respect.
+ *
+ * Every key's primes have the same bit length, so every key has the same
+ * `L = oblivex_rsa_crt_key_modulus_len(keys[i])`: `ciphertexts` is `count`
+ * big-endian integers of `L` bytes, ciphertext `i` below `n_i`; result `i`
+ * is written big-endian in `L` bytes at `results + i·L`, and
+ * `*results_written` receives `count·L`.
+ *
+ * Errors (nothing is written): those of `oblivex_rsa_private_batch`
+ * (`OBLIVEX_ERR_NULL_POINTER` also for a NULL key), and
+ * `OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE` for keys whose primes differ in bit
+ * length.
+ *
+ * # Safety
+ * `keys` points to `count` handle pointers, each NULL or live; the other
+ * pointers as in `oblivex_rsa_private_batch`.
+ */
+oblivex_status oblivex_rsa_private_batch_keys(const struct oblivex_rsa_crt_key *const *keys,
+                                              const uint8_t *ciphertexts,
+                                              size_t ciphertexts_len,
+                                              size_t count,
+                                              uint8_t *results,
+                                              size_t results_capacity,
+                                              size_t *results_written);
+
+/**
  * Bytes of an encoded element of `suite` (0 for an unknown suite): the
  * width of every element a request or response holds, and of a public key.
  */

@@ -62,6 +62,28 @@ where
     unsafe { ptr.cast::<H::RustType>().as_ref() }.ok_or(OBLIVEX_ERR_NULL_POINTER)
 }
 
+/// Borrows the values behind an array of `count` handle pointers (one
+/// handle per value of a batch), failing on a NULL array or entry.
+///
+/// # Safety
+/// `ptrs` is NULL or points to `count` readable pointers, each NULL or a
+/// live handle made by [`create`] for this handle type.
+pub(crate) unsafe fn borrow_all<'a, H: Handle<Ownership = Boxed>>(
+    ptrs: *const *const H,
+    count: usize,
+) -> CResult<Vec<&'a H::RustType>>
+where
+    H::RustType: Sync,
+{
+    // SAFETY: `ptrs` holds `count` pointers by the contract.
+    let handles = unsafe { super::guard::array(ptrs, count) }?;
+    handles
+        .iter()
+        // SAFETY: each entry is NULL or a live handle by the contract.
+        .map(|&h| unsafe { borrow(h) })
+        .collect()
+}
+
 /// Borrows the value behind a handle mutably (a client batch, which is not
 /// for concurrent use) after checking it is not NULL.
 ///

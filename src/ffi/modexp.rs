@@ -2,8 +2,8 @@
 //! the two batch calls (one modulus, or one per value).
 
 use super::args::item_width;
-use super::guard::{array, array_len, catch, catch_or, input, out_pointer, OutBuffer};
-use super::handle::{borrow, create, free, Boxed, Handle};
+use super::guard::{array_len, catch, catch_or, input, out_pointer, OutBuffer};
+use super::handle::{borrow, borrow_all, create, free, Boxed, Handle};
 use super::status::{oblivex_status, CResult};
 use crate::mp::{mod_exp_batch_multi, multi_result_len, MontContext};
 
@@ -178,13 +178,8 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch_multi(
     results_written: *mut usize,
 ) -> oblivex_status {
     catch(|| {
-        // SAFETY: `ctxs` holds `count` pointers by the contract.
-        let handles = unsafe { array(ctxs, count) }?;
-        let contexts = handles
-            .iter()
-            // SAFETY: each entry is NULL or a live handle by the contract.
-            .map(|&h| unsafe { borrow(h) })
-            .collect::<CResult<Vec<&MontContext>>>()?;
+        // SAFETY: `ctxs` holds `count` handle pointers by the contract.
+        let contexts: Vec<&MontContext> = unsafe { borrow_all(ctxs, count) }?;
         // SAFETY: the input pointers hold their lengths by the contract.
         let ops = unsafe { Operands::read(bases, bases_len, exponents, exponents_len, count) }?;
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.

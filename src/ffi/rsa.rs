@@ -2,7 +2,7 @@
 //! handle and the batch private operation.
 
 use super::guard::{array_len, catch, catch_or, input, out_pointer, OutBuffer};
-use super::handle::{borrow, create, free, Boxed, Handle};
+use super::handle::{borrow, borrow_all, create, free, Boxed, Handle};
 use super::status::{oblivex_status, OBLIVEX_ERR_BAD_LENGTH};
 use crate::mp::RsaCrtKey;
 use crate::Error;
@@ -141,6 +141,52 @@ pub unsafe extern "C" fn oblivex_rsa_private_batch(
         }
         results.check_fits(ciphertexts_len)?;
         let plaintexts = key.private_batch(ciphertexts)?;
+        results.put(&plaintexts)
+    })
+}
+
+/// The raw RSA private operation with one key per ciphertext:
+/// `results[i] = ciphertexts[i]^d_i mod n_i` for `i < count`, where
+/// `keys[i]` holds `d_i` and `n_i`. Callers of different keys (a server
+/// with several certificates) thus share one batch of the engine. As
+/// `oblivex_rsa_private_batch` in every other respect.
+///
+/// Every key's primes have the same bit length, so every key has the same
+/// `L = oblivex_rsa_crt_key_modulus_len(keys[i])`: `ciphertexts` is `count`
+/// big-endian integers of `L` bytes, ciphertext `i` below `n_i`; result `i`
+/// is written big-endian in `L` bytes at `results + i·L`, and
+/// `*results_written` receives `count·L`.
+///
+/// Errors (nothing is written): those of `oblivex_rsa_private_batch`
+/// (`OBLIVEX_ERR_NULL_POINTER` also for a NULL key), and
+/// `OBLIVEX_ERR_UNSUPPORTED_KEY_SIZE` for keys whose primes differ in bit
+/// length.
+///
+/// # Safety
+/// `keys` points to `count` handle pointers, each NULL or live; the other
+/// pointers as in `oblivex_rsa_private_batch`.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_rsa_private_batch_keys(
+    keys: *const *const oblivex_rsa_crt_key,
+    ciphertexts: *const u8,
+    ciphertexts_len: usize,
+    count: usize,
+    results: *mut u8,
+    results_capacity: usize,
+    results_written: *mut usize,
+) -> oblivex_status {
+    catch(|| {
+        if count == 0 {
+            return Err(Error::EmptyInput.into());
+        }
+        // SAFETY: `keys` holds `count` handle pointers by the contract.
+        let keys = unsafe { borrow_all(keys, count) }?;
+        // SAFETY: `ciphertexts` holds `ciphertexts_len` bytes by the contract.
+        let ciphertexts = unsafe { input(ciphertexts, ciphertexts_len) }?;
+        // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
+        let results = unsafe { OutBuffer::new(results, results_capacity, results_written) }?;
+        results.check_fits(ciphertexts_len)?;
+        let plaintexts = RsaCrtKey::private_batch_keys(&keys, ciphertexts)?;
         results.put(&plaintexts)
     })
 }

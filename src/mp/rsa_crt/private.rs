@@ -48,66 +48,45 @@ impl RsaCrtKey {
         self.private_batch_with(Some(backend), ciphertexts)
     }
 
+    /// This key for each whole ciphertext of `ciphertexts`.
     fn private_batch_with(
         &self,
         backend: Option<Backend>,
         ciphertexts: &[u8],
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let width = self.modulus_len();
-        if ciphertexts.is_empty() {
-            return Err(Error::EmptyInput);
-        }
-        if !ciphertexts.len().is_multiple_of(width) {
+        if !ciphertexts.len().is_multiple_of(self.modulus_len()) {
             return Err(Error::BadLength);
         }
-        // Ciphertexts and n are public: an ordinary comparison (equal
-        // widths, so the byte order is the numeric order).
-        if ciphertexts
-            .chunks_exact(width)
-            .any(|c| c >= self.modulus_be())
-        {
-            return Err(Error::CiphertextOutOfRange);
-        }
-        let backend = Backend::resolve(backend)?;
-        let halves = self.half_powers(backend, ciphertexts);
-        let mut results = Zeroizing::new(vec![0u8; ciphertexts.len()]);
-        for (pair, result) in halves.chunks_exact(2).zip(results.chunks_exact_mut(width)) {
-            self.recombine(&pair[0], &pair[1], result);
-        }
-        Ok(results)
+        let keys = vec![self; ciphertexts.len() / self.modulus_len()];
+        run_keyed_batch(backend, &keys, ciphertexts)
     }
 
-    /// `c^dp mod p` and `c^dq mod q` of every ciphertext, in that order
-    /// (value `2i` is ciphertext `i`'s p half, `2i + 1` its q half), in one
-    /// batch of the engine.
-    fn half_powers(&self, backend: Backend, ciphertexts: &[u8]) -> Vec<Zeroizing<Vec<u64>>> {
-        // c < p·q, below p·R and q·R: one Montgomery reduction each.
-        let residue = |prime: &MontContext, c: &[u8]| {
-            let mut r = Zeroizing::new(vec![0u64; prime.limbs()]);
-            prime.reduce_below_m_r(c, &mut r);
-            r
-        };
-        let residues: Vec<Zeroizing<Vec<u64>>> = ciphertexts
-            .chunks_exact(self.modulus_len())
-            .flat_map(|c| [residue(&self.p, c), residue(&self.q, c)])
-            .collect();
-        let bases: Vec<&[u64]> = residues.iter().map(|r| r.as_slice()).collect();
-        // dp < p and dq < q, of the same (public) bit length, which the
-        // trace harness may cut (`mp::trace_cut`).
-        let exponent_bits = secret_exponent_bits(self.p.modulus_bits());
-        let exponents: Vec<&[u64]> = (0..bases.len())
-            .map(|i| &(if i % 2 == 0 { &self.dp } else { &self.dq })[..exponent_bits.div_ceil(64)])
-            .collect();
-        let operands = Operands::Limbs {
-            bases: &bases,
-            exponents: &exponents,
-            exponent_bits,
-        };
-        run_powers(
-            backend,
-            &|i| if i % 2 == 0 { &self.p } else { &self.q },
-            operands,
-        )
+    /// The private operation with one key per ciphertext (a server holding
+    /// several certificates batches its callers together): ciphertext `i`
+    /// is raised to the private exponent of `keys[i]`. The keys' primes all
+    /// have the same bit length (so every key has the same
+    /// [`RsaCrtKey::modulus_len`] `L`, and every ciphertext the same work);
+    /// `ciphertexts` is `keys.len()` big-endian integers of `L` bytes, each
+    /// below its key's `n`.
+    ///
+    /// Errors: those of [`RsaCrtKey::private_batch`] (with
+    /// [`Error::BadLength`] unless there are `keys.len()` ciphertexts), and
+    /// [`Error::UnsupportedKeySize`] for keys whose primes differ in bit
+    /// length.
+    pub fn private_batch_keys(
+        keys: &[&RsaCrtKey],
+        ciphertexts: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        run_keyed_batch(None, keys, ciphertexts)
+    }
+
+    /// [`RsaCrtKey::private_batch_keys`] on an explicit backend.
+    pub fn private_batch_keys_on(
+        backend: Backend,
+        keys: &[&RsaCrtKey],
+        ciphertexts: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        run_keyed_batch(Some(backend), keys, ciphertexts)
     }
 
     /// Garner's recombination of one ciphertext's halves into `result`
@@ -129,6 +108,91 @@ impl RsaCrtKey {
     }
 }
 
+/// Validates a batch with one key per ciphertext and runs it: the half
+/// powers of every ciphertext in one engine batch, then each ciphertext's
+/// recombination under its own key.
+fn run_keyed_batch(
+    backend: Option<Backend>,
+    keys: &[&RsaCrtKey],
+    ciphertexts: &[u8],
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let Some(first) = keys.first() else {
+        return Err(Error::EmptyInput);
+    };
+    // The primes' sizes are public (they are the keys' sizes).
+    let prime_bits = first.p.modulus_bits();
+    if keys.iter().any(|key| key.p.modulus_bits() != prime_bits) {
+        return Err(Error::UnsupportedKeySize);
+    }
+    let width = first.modulus_len();
+    if ciphertexts.len() != keys.len() * width {
+        return Err(Error::BadLength);
+    }
+    // Ciphertexts and n are public: an ordinary comparison (equal widths,
+    // so the byte order is the numeric order).
+    if ciphertexts
+        .chunks_exact(width)
+        .zip(keys)
+        .any(|(c, key)| c >= key.modulus_be())
+    {
+        return Err(Error::CiphertextOutOfRange);
+    }
+    let backend = Backend::resolve(backend)?;
+    let halves = half_powers(backend, keys, ciphertexts);
+    let mut results = Zeroizing::new(vec![0u8; ciphertexts.len()]);
+    for ((pair, result), key) in halves
+        .chunks_exact(2)
+        .zip(results.chunks_exact_mut(width))
+        .zip(keys)
+    {
+        key.recombine(&pair[0], &pair[1], result);
+    }
+    Ok(results)
+}
+
+/// `c^dp mod p` and `c^dq mod q` of every ciphertext under its key, in
+/// that order (value `2i` is ciphertext `i`'s p half, `2i + 1` its q
+/// half), in one batch of the engine, so that both halves (and every key)
+/// share the lanes of a group.
+fn half_powers(
+    backend: Backend,
+    keys: &[&RsaCrtKey],
+    ciphertexts: &[u8],
+) -> Vec<Zeroizing<Vec<u64>>> {
+    // c < p·q, below p·R and q·R: one Montgomery reduction each.
+    let residue = |prime: &MontContext, c: &[u8]| {
+        let mut r = Zeroizing::new(vec![0u64; prime.limbs()]);
+        prime.reduce_below_m_r(c, &mut r);
+        r
+    };
+    let residues: Vec<Zeroizing<Vec<u64>>> = ciphertexts
+        .chunks_exact(keys[0].modulus_len())
+        .zip(keys)
+        .flat_map(|(c, key)| [residue(&key.p, c), residue(&key.q, c)])
+        .collect();
+    let bases: Vec<&[u64]> = residues.iter().map(|r| r.as_slice()).collect();
+    // dp < p and dq < q, of the same (public) bit length for every key,
+    // which the trace harness may cut (`mp::trace_cut`).
+    let exponent_bits = secret_exponent_bits(keys[0].p.modulus_bits());
+    let half = |i: usize| {
+        let key = keys[i / 2];
+        if i.is_multiple_of(2) {
+            (&key.p, &key.dp)
+        } else {
+            (&key.q, &key.dq)
+        }
+    };
+    let exponents: Vec<&[u64]> = (0..bases.len())
+        .map(|i| &half(i).1[..exponent_bits.div_ceil(64)])
+        .collect();
+    let operands = Operands::Limbs {
+        bases: &bases,
+        exponents: &exponents,
+        exponent_bits,
+    };
+    run_powers(backend, &|i| half(i).0, operands)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,12 +209,21 @@ mod tests {
         .unwrap()
     }
 
-    /// `c^d mod n` by square-and-multiply on u64 (n < 2^20), d = 65537^{-1}
-    /// mod lcm(1008, 1012).
-    fn reference(c: u64) -> u64 {
-        let n = 1009u64 * 1013;
-        let d = 67_121u64; // 65537·67121 ≡ 1 mod lcm(1008, 1012) = 255024
-        assert_eq!(65537 * d % 255_024, 1);
+    /// The second key of the mixed batches, of the same size: p = 1019,
+    /// q = 1021, e = 65537.
+    fn other_small_key() -> RsaCrtKey {
+        RsaCrtKey::new(
+            &[0x03, 0xfb],
+            &[0x03, 0xfd],
+            &[0x01, 0xaf],
+            &[0x03, 0x7d],
+            &[0x01, 0xfe],
+        )
+        .unwrap()
+    }
+
+    /// `c^d mod n` by square-and-multiply on u64 (n < 2^20).
+    fn power(c: u64, d: u64, n: u64) -> u64 {
         let (mut result, mut base, mut e) = (1u64, c % n, d);
         while e > 0 {
             if e & 1 == 1 {
@@ -160,6 +233,94 @@ mod tests {
             e >>= 1;
         }
         result
+    }
+
+    /// `c^d mod n` for [`small_key`], d = 65537^{-1} mod lcm(1008, 1012).
+    fn reference(c: u64) -> u64 {
+        let d = 67_121u64; // 65537·67121 ≡ 1 mod lcm(1008, 1012) = 255024
+        assert_eq!(65537 * d % 255_024, 1);
+        power(c, d, 1009 * 1013)
+    }
+
+    /// `c^d mod n` for [`other_small_key`], d = 65537^{-1} mod
+    /// lcm(1018, 1020).
+    fn other_reference(c: u64) -> u64 {
+        let d = 284_453u64; // 65537·284453 ≡ 1 mod lcm(1018, 1020) = 519180
+        assert_eq!(65537 * d % 519_180, 1);
+        power(c, d, 1019 * 1021)
+    }
+
+    /// The 3-byte big-endian integer of `bytes`.
+    fn be24(bytes: &[u8]) -> u64 {
+        u64::from(u32::from_be_bytes([0, bytes[0], bytes[1], bytes[2]]))
+    }
+
+    #[test]
+    fn keys_mixed_in_one_batch_on_every_backend() {
+        let (a, b) = (small_key(), other_small_key());
+        // 9 ciphertexts alternating between the keys, and one above a's n
+        // but below b's (valid for b only).
+        let values: [(u32, bool); 10] = [
+            (0, true),
+            (1, false),
+            (2, true),
+            (1009 * 1013 - 1, false),
+            (123_456, true),
+            (999_999, false),
+            (31, true),
+            (65_536, false),
+            (500_000, true),
+            (1009 * 1013 + 5, false),
+        ];
+        let keys: Vec<&RsaCrtKey> = values
+            .iter()
+            .map(|&(_, first)| if first { &a } else { &b })
+            .collect();
+        let ciphertexts: Vec<u8> = values
+            .iter()
+            .flat_map(|(v, _)| v.to_be_bytes()[1..].to_vec())
+            .collect();
+        for &backend in Backend::ALL {
+            if !backend.is_available() {
+                continue;
+            }
+            let results = RsaCrtKey::private_batch_keys_on(backend, &keys, &ciphertexts).unwrap();
+            for (&(value, first), result) in values.iter().zip(results.chunks_exact(3)) {
+                let expected = if first {
+                    reference(value.into())
+                } else {
+                    other_reference(value.into())
+                };
+                assert_eq!(be24(result), expected, "{value} on {backend:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_mixed_batches_are_refused() {
+        let (a, b) = (small_key(), other_small_key());
+        // p = 251, q = 241: primes of 8 bits, not 10.
+        let smaller = RsaCrtKey::new(&[0xfb], &[0xf1], &[0xdf], &[0x71], &[0x19]).unwrap();
+        assert_eq!(
+            RsaCrtKey::private_batch_keys(&[], &[]).unwrap_err(),
+            Error::EmptyInput
+        );
+        assert_eq!(
+            RsaCrtKey::private_batch_keys(&[&a, &smaller], &[0; 5]).unwrap_err(),
+            Error::UnsupportedKeySize
+        );
+        assert_eq!(
+            RsaCrtKey::private_batch_keys(&[&a, &b], &[0; 3]).unwrap_err(),
+            Error::BadLength
+        );
+        // b's n − 1 is at or above a's n: out of range under a.
+        let mut batch = vec![0u8; 3];
+        batch.extend_from_slice(&(1019u32 * 1021 - 1).to_be_bytes()[1..]);
+        assert_eq!(
+            RsaCrtKey::private_batch_keys(&[&b, &a], &batch).unwrap_err(),
+            Error::CiphertextOutOfRange
+        );
+        assert!(RsaCrtKey::private_batch_keys(&[&a, &b], &batch).is_ok());
     }
 
     #[test]
@@ -191,9 +352,8 @@ mod tests {
             }
             let results = key.private_batch_on(backend, &ciphertexts).unwrap();
             for (value, result) in values.iter().zip(results.chunks_exact(3)) {
-                let got = u32::from_be_bytes([0, result[0], result[1], result[2]]);
                 assert_eq!(
-                    u64::from(got),
+                    be24(result),
                     reference(u64::from(*value)),
                     "{value} on {backend:?}"
                 );

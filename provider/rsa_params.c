@@ -1,0 +1,105 @@
+/*
+ * The parameters the signature and cipher contexts share: the padding
+ * mode and the PSS salt length (each an integer or a name, as OpenSSL
+ * accepts them), and digests fetched from the provider's library context.
+ */
+#include "provider.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+static const struct {
+    int mode;
+    const char *name;
+} PAD_MODES[] = {
+    {RSA_NO_PADDING, OSSL_PKEY_RSA_PAD_MODE_NONE},
+    {RSA_PKCS1_PADDING, OSSL_PKEY_RSA_PAD_MODE_PKCSV15},
+    {RSA_PKCS1_OAEP_PADDING, OSSL_PKEY_RSA_PAD_MODE_OAEP},
+    {RSA_X931_PADDING, OSSL_PKEY_RSA_PAD_MODE_X931},
+    {RSA_PKCS1_PSS_PADDING, OSSL_PKEY_RSA_PAD_MODE_PSS},
+};
+#define PAD_MODE_COUNT (sizeof(PAD_MODES) / sizeof(PAD_MODES[0]))
+
+int obx_pad_mode_from_param(const OSSL_PARAM *p, int *pad_mode) {
+    if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+        for (size_t i = 0; i < PAD_MODE_COUNT; i++) {
+            if (strcmp(p->data, PAD_MODES[i].name) == 0) {
+                *pad_mode = PAD_MODES[i].mode;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    return OSSL_PARAM_get_int(p, pad_mode);
+}
+
+int obx_pad_mode_to_param(OSSL_PARAM *p, int pad_mode) {
+    if (p->data_type != OSSL_PARAM_UTF8_STRING) {
+        return OSSL_PARAM_set_int(p, pad_mode);
+    }
+    for (size_t i = 0; i < PAD_MODE_COUNT; i++) {
+        if (PAD_MODES[i].mode == pad_mode) {
+            return OSSL_PARAM_set_utf8_string(p, PAD_MODES[i].name);
+        }
+    }
+    return 0;
+}
+
+static const struct {
+    int saltlen;
+    const char *name;
+} SALT_LENGTHS[] = {
+    {RSA_PSS_SALTLEN_DIGEST, OSSL_PKEY_RSA_PSS_SALT_LEN_DIGEST},
+    {RSA_PSS_SALTLEN_MAX, OSSL_PKEY_RSA_PSS_SALT_LEN_MAX},
+    {RSA_PSS_SALTLEN_AUTO, OSSL_PKEY_RSA_PSS_SALT_LEN_AUTO},
+};
+#define SALT_LENGTH_COUNT (sizeof(SALT_LENGTHS) / sizeof(SALT_LENGTHS[0]))
+
+int obx_saltlen_from_param(const OSSL_PARAM *p, int *saltlen) {
+    if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+        for (size_t i = 0; i < SALT_LENGTH_COUNT; i++) {
+            if (strcmp(p->data, SALT_LENGTHS[i].name) == 0) {
+                *saltlen = SALT_LENGTHS[i].saltlen;
+                return 1;
+            }
+        }
+        /* A number written out. */
+        char *end;
+        long value = strtol(p->data, &end, 10);
+        if (end == p->data || *end != '\0' || value < 0 || value > 65535) {
+            return 0;
+        }
+        *saltlen = (int)value;
+        return 1;
+    }
+    return OSSL_PARAM_get_int(p, saltlen) && *saltlen >= RSA_PSS_SALTLEN_MAX;
+}
+
+int obx_saltlen_to_param(OSSL_PARAM *p, int saltlen) {
+    if (p->data_type != OSSL_PARAM_UTF8_STRING) {
+        return OSSL_PARAM_set_int(p, saltlen);
+    }
+    for (size_t i = 0; i < SALT_LENGTH_COUNT; i++) {
+        if (SALT_LENGTHS[i].saltlen == saltlen) {
+            return OSSL_PARAM_set_utf8_string(p, SALT_LENGTHS[i].name);
+        }
+    }
+    char number[16];
+    snprintf(number, sizeof(number), "%d", saltlen);
+    return OSSL_PARAM_set_utf8_string(p, number);
+}
+
+int obx_fetch_digest(obx_prov *prov, const char *name, const char *properties, EVP_MD **md) {
+    EVP_MD *fetched = EVP_MD_fetch(prov->libctx, name, properties);
+    if (fetched == NULL) {
+        return 0;
+    }
+    EVP_MD_free(*md);
+    *md = fetched;
+    return 1;
+}

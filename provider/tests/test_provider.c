@@ -1,0 +1,407 @@
+/*
+ * The provider, loaded as OpenSSL loads it (OPENSSL_MODULES points at the
+ * build): signatures and decryptions through it agree with the default
+ * provider's for 2048, 3072 and 4096-bit keys; private operations from
+ * ASYNC jobs run in batches (keys mixed), a lone one runs at once; a fault
+ * planted in a batch's result is caught and nothing of it released.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/async.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#include <openssl/rsa.h>
+
+#include "../../c_tests/test_util.h"
+
+#define OBLIVEX "provider=oblivex"
+#define DEFAULT "provider=default"
+#define MAX_SIG 512
+
+static OSSL_LIB_CTX *libctx;
+
+/* Loads `module` and the default provider into a new library context. */
+static OSSL_LIB_CTX *context_with(const char *module, OSSL_PROVIDER **loaded) {
+    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+    *loaded = ctx != NULL ? OSSL_PROVIDER_load(ctx, module) : NULL;
+    if (*loaded == NULL || OSSL_PROVIDER_load(ctx, "default") == NULL) {
+        ERR_print_errors_fp(stderr);
+        fprintf(stderr, "cannot load %s (OPENSSL_MODULES=%s)\n", module,
+                getenv("OPENSSL_MODULES") ? getenv("OPENSSL_MODULES") : "unset");
+        exit(1);
+    }
+    return ctx;
+}
+
+/* The provider's count `name` (obx_batch_counts). */
+static uint64_t count_of(OSSL_PROVIDER *prov, const char *name) {
+    uint64_t value = 0;
+    OSSL_PARAM params[] = {OSSL_PARAM_uint64(name, &value), OSSL_PARAM_END};
+    CHECK(OSSL_PROVIDER_get_params(prov, params) == 1, "get %s", name);
+    return value;
+}
+
+/* Signs `msg` with SHA-256 under `pad` (PSS: salt of the digest's length)
+ * through the provider of `propq`; returns the length, 0 on failure. */
+static size_t sign(OSSL_LIB_CTX *ctx, EVP_PKEY *key, const char *propq, int pad,
+                   const char *md, const unsigned char *msg, size_t len,
+                   unsigned char sig[MAX_SIG]) {
+    EVP_MD_CTX *mdctx = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    size_t siglen = MAX_SIG;
+    int ok = mdctx != NULL && EVP_DigestSignInit_ex(mdctx, &pctx, md, ctx, propq, key, NULL) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(pctx, pad) == 1 &&
+             (pad != RSA_PKCS1_PSS_PADDING ||
+              EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) == 1) &&
+             EVP_DigestSign(mdctx, sig, &siglen, msg, len) == 1;
+    EVP_MD_CTX_free(mdctx);
+    return ok ? siglen : 0;
+}
+
+static int verify(OSSL_LIB_CTX *ctx, EVP_PKEY *key, const char *propq, int pad, const char *md,
+                  const unsigned char *msg, size_t len, const unsigned char *sig,
+                  size_t siglen) {
+    EVP_MD_CTX *mdctx = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ok = mdctx != NULL &&
+             EVP_DigestVerifyInit_ex(mdctx, &pctx, md, ctx, propq, key, NULL) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(pctx, pad) == 1 &&
+             (pad != RSA_PKCS1_PSS_PADDING ||
+              EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) == 1) &&
+             EVP_DigestVerify(mdctx, sig, siglen, msg, len) == 1;
+    EVP_MD_CTX_free(mdctx);
+    return ok;
+}
+
+/* Encrypts or decrypts `in` under `pad` (OAEP: SHA-256, with a label)
+ * through the provider of `propq`; returns the output length or -1. */
+static long crypt(EVP_PKEY *key, const char *propq, int decrypt, int pad,
+                  const unsigned char *in, size_t inlen, unsigned char *out, size_t outsize) {
+    EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(libctx, key, propq);
+    size_t outlen = outsize;
+    int ok = pctx != NULL &&
+             (decrypt ? EVP_PKEY_decrypt_init(pctx) : EVP_PKEY_encrypt_init(pctx)) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(pctx, pad) == 1;
+    if (ok && pad == RSA_PKCS1_OAEP_PADDING) {
+        unsigned char *label = OPENSSL_memdup("oblivex label", 13);
+        ok = EVP_PKEY_CTX_set_rsa_oaep_md(pctx, EVP_sha256()) == 1 &&
+             EVP_PKEY_CTX_set0_rsa_oaep_label(pctx, label, 13) == 1;
+    }
+    ok = ok && (decrypt ? EVP_PKEY_decrypt(pctx, out, &outlen, in, inlen)
+                        : EVP_PKEY_encrypt(pctx, out, &outlen, in, inlen)) == 1;
+    EVP_PKEY_CTX_free(pctx);
+    return ok ? (long)outlen : -1;
+}
+
+static void signatures_agree(EVP_PKEY *key, int bits) {
+    static const unsigned char msg[] = "a message signed through the oblivex provider";
+    unsigned char a[MAX_SIG], b[MAX_SIG];
+    static const char *const digests[] = {"SHA256", "SHA384", "SHA512"};
+    for (size_t d = 0; d < 3; d++) {
+        const char *md = digests[d];
+        /* PKCS #1 v1.5 is deterministic: the same bytes as the default's. */
+        size_t la = sign(libctx, key, OBLIVEX, RSA_PKCS1_PADDING, md, msg, sizeof(msg), a);
+        size_t lb = sign(libctx, key, DEFAULT, RSA_PKCS1_PADDING, md, msg, sizeof(msg), b);
+        CHECK(la == (size_t)bits / 8 && la == lb && memcmp(a, b, la) == 0,
+              "PKCS #1 v1.5 %s, %d bits: oblivex and default differ", md, bits);
+        /* PSS is randomized: each verifies the other's. */
+        la = sign(libctx, key, OBLIVEX, RSA_PKCS1_PSS_PADDING, md, msg, sizeof(msg), a);
+        lb = sign(libctx, key, DEFAULT, RSA_PKCS1_PSS_PADDING, md, msg, sizeof(msg), b);
+        CHECK(la > 0 && verify(libctx, key, DEFAULT, RSA_PKCS1_PSS_PADDING, md, msg, sizeof(msg),
+                               a, la),
+              "PSS %s, %d bits: oblivex's signature fails the default's check", md, bits);
+        CHECK(lb > 0 && verify(libctx, key, OBLIVEX, RSA_PKCS1_PSS_PADDING, md, msg, sizeof(msg),
+                               b, lb),
+              "PSS %s, %d bits: the default's signature fails oblivex's check", md, bits);
+        a[10] ^= 1;
+        CHECK(!verify(libctx, key, OBLIVEX, RSA_PKCS1_PSS_PADDING, md, msg, sizeof(msg), a, la),
+              "PSS %s, %d bits: a corrupted signature verifies", md, bits);
+    }
+}
+
+/* The DER AlgorithmIdentifier that X.509 signers read ("algorithm-id"):
+ * the same bytes as the default provider's, PKCS #1 v1.5 and PSS. */
+static size_t algorithm_id(EVP_PKEY *key, const char *propq, int pad, unsigned char *der) {
+    EVP_MD_CTX *mdctx = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    size_t len = 0;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, der, 128),
+        OSSL_PARAM_END,
+    };
+    if (mdctx != NULL && EVP_DigestSignInit_ex(mdctx, &pctx, "SHA384", libctx, propq, key, NULL) == 1 &&
+        EVP_PKEY_CTX_set_rsa_padding(pctx, pad) == 1 &&
+        (pad != RSA_PKCS1_PSS_PADDING || EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_MAX) == 1) &&
+        EVP_PKEY_CTX_get_params(pctx, params) == 1) {
+        len = params[0].return_size;
+    }
+    EVP_MD_CTX_free(mdctx);
+    return len;
+}
+
+static void algorithm_ids_agree(EVP_PKEY *key) {
+    unsigned char a[128], b[128];
+    for (int pad = RSA_PKCS1_PADDING; pad <= RSA_PKCS1_PSS_PADDING; pad += RSA_PKCS1_PSS_PADDING - 1) {
+        size_t la = algorithm_id(key, OBLIVEX, pad, a), lb = algorithm_id(key, DEFAULT, pad, b);
+        CHECK(la > 0 && la == lb && memcmp(a, b, la) == 0, "algorithm-id for padding %d: %zu and %zu bytes",
+              pad, la, lb);
+    }
+}
+
+static void decryptions_agree(EVP_PKEY *key, int bits) {
+    unsigned char plain[MAX_SIG], cipher[MAX_SIG], back[MAX_SIG];
+    size_t size = (size_t)bits / 8;
+    for (size_t i = 0; i < size; i++) {
+        plain[i] = (unsigned char)(i * 7 + 1);
+    }
+    plain[0] = 0; /* below n, for the raw mode */
+    const struct {
+        int pad;
+        size_t len;
+        const char *name;
+    } modes[] = {
+        {RSA_PKCS1_PADDING, 32, "PKCS #1 v1.5"},
+        {RSA_PKCS1_OAEP_PADDING, 40, "OAEP"},
+        {RSA_NO_PADDING, size, "raw"},
+    };
+    for (size_t m = 0; m < 3; m++) {
+        long c = crypt(key, DEFAULT, 0, modes[m].pad, plain, modes[m].len, cipher, sizeof(cipher));
+        long p = crypt(key, OBLIVEX, 1, modes[m].pad, cipher, (size_t)c, back, sizeof(back));
+        CHECK(c == (long)size && p == (long)modes[m].len && memcmp(back, plain, modes[m].len) == 0,
+              "%s decryption, %d bits: %ld bytes", modes[m].name, bits, p);
+        cipher[size / 2] ^= 0x40;
+        p = crypt(key, OBLIVEX, 1, modes[m].pad, cipher, (size_t)c, back, sizeof(back));
+        CHECK(modes[m].pad == RSA_NO_PADDING || p < 0,
+              "%s decryption, %d bits: a corrupted ciphertext decrypts", modes[m].name, bits);
+    }
+}
+
+/* TLS 1.2's RSA key exchange: the premaster secret, or 48 random bytes
+ * where the block or the version is wrong. */
+static void tls_premaster(EVP_PKEY *key) {
+    unsigned char premaster[48], cipher[MAX_SIG], out[48];
+    for (size_t i = 0; i < sizeof(premaster); i++) {
+        premaster[i] = (unsigned char)(0x30 + i);
+    }
+    premaster[0] = 0x03;
+    premaster[1] = 0x03;
+    long c = crypt(key, DEFAULT, 0, RSA_PKCS1_PADDING, premaster, 48, cipher, sizeof(cipher));
+    for (int version = 0x0303; version >= 0x0302; version--) {
+        EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(libctx, key, OBLIVEX);
+        unsigned int v = (unsigned int)version;
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, &v),
+            OSSL_PARAM_END,
+        };
+        size_t outlen = sizeof(out);
+        int ok = pctx != NULL && EVP_PKEY_decrypt_init(pctx) == 1 &&
+                 EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_WITH_TLS_PADDING) == 1 &&
+                 EVP_PKEY_CTX_set_params(pctx, params) == 1 &&
+                 EVP_PKEY_decrypt(pctx, out, &outlen, cipher, (size_t)c) == 1;
+        int same = memcmp(out, premaster, 48) == 0;
+        CHECK(ok && outlen == 48 && same == (version == 0x0303),
+              "TLS premaster with client version %04x: ok %d, equal %d", version, ok, same);
+        EVP_PKEY_CTX_free(pctx);
+    }
+}
+
+/* One private operation in an ASYNC job: a PKCS #1 v1.5 signature of a
+ * SHA-256 digest under `key`. */
+typedef struct {
+    OSSL_LIB_CTX *ctx;
+    EVP_PKEY *key;
+    unsigned char digest[32];
+    unsigned char sig[MAX_SIG];
+    size_t siglen;
+} sign_job;
+
+static int run_sign_job(void *arg) {
+    sign_job *job = *(sign_job **)arg;
+    EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(job->ctx, job->key, OBLIVEX);
+    job->siglen = MAX_SIG;
+    int ok = pctx != NULL && EVP_PKEY_sign_init(pctx) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) == 1 &&
+             EVP_PKEY_CTX_set_signature_md(pctx, EVP_sha256()) == 1 &&
+             EVP_PKEY_sign(pctx, job->sig, &job->siglen, job->digest, 32) == 1;
+    EVP_PKEY_CTX_free(pctx);
+    return ok;
+}
+
+/* Whether the paused job of `wait` is ready to resume (a wait fd readable). */
+static int ready(ASYNC_WAIT_CTX *wait, int timeout_ms) {
+    OSSL_ASYNC_FD fds[4];
+    size_t n = 0;
+    if (!ASYNC_WAIT_CTX_get_all_fds(wait, NULL, &n) || n == 0 || n > 4 ||
+        !ASYNC_WAIT_CTX_get_all_fds(wait, fds, &n)) {
+        return 0;
+    }
+    struct pollfd p[4];
+    for (size_t i = 0; i < n; i++) {
+        p[i].fd = fds[i];
+        p[i].events = POLLIN;
+    }
+    return poll(p, n, timeout_ms) > 0;
+}
+
+/* Runs the jobs as an application's event loop would: all started, then
+ * each resumed when its wait fd is readable. Returns how many succeeded;
+ * a job that never becomes ready (1 s) fails the test. */
+static size_t run_jobs(sign_job *jobs, size_t n) {
+    ASYNC_JOB *handle[16] = {0};
+    ASYNC_WAIT_CTX *wait[16];
+    int finished[16] = {0};
+    size_t left = n, succeeded = 0;
+    for (size_t i = 0; i < n; i++) {
+        wait[i] = ASYNC_WAIT_CTX_new();
+    }
+    while (left > 0) {
+        int progressed = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (finished[i] || (handle[i] != NULL && !ready(wait[i], 0))) {
+                continue;
+            }
+            progressed = 1;
+            int ret = 0;
+            sign_job *arg = &jobs[i];
+            switch (ASYNC_start_job(&handle[i], wait[i], &ret, run_sign_job, &arg, sizeof(arg))) {
+            case ASYNC_FINISH:
+                finished[i] = 1;
+                left--;
+                succeeded += ret == 1;
+                break;
+            case ASYNC_PAUSE:
+                break;
+            default:
+                CHECK(0, "ASYNC_start_job failed for job %zu", i);
+                finished[i] = 1;
+                left--;
+            }
+        }
+        if (!progressed) {
+            int any = 0;
+            for (size_t i = 0; i < n && !any; i++) {
+                any = !finished[i] && ready(wait[i], 1000);
+            }
+            if (!any) {
+                CHECK(0, "%zu paused jobs were never woken", left);
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        ASYNC_WAIT_CTX_free(wait[i]);
+    }
+    return succeeded;
+}
+
+/* `n` jobs signing digests under `keys[i % 2]`. */
+static void make_jobs(sign_job *jobs, size_t n, OSSL_LIB_CTX *ctx, EVP_PKEY *const keys[2]) {
+    for (size_t i = 0; i < n; i++) {
+        memset(&jobs[i], 0, sizeof(jobs[i]));
+        jobs[i].ctx = ctx;
+        jobs[i].key = keys[i % 2];
+        for (size_t b = 0; b < 32; b++) {
+            jobs[i].digest[b] = (unsigned char)(i * 31 + b);
+        }
+    }
+}
+
+/* A job's signature verifies under its own key (the default provider). */
+static int job_verifies(const sign_job *job) {
+    EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(libctx, job->key, DEFAULT);
+    int ok = pctx != NULL && EVP_PKEY_verify_init(pctx) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) == 1 &&
+             EVP_PKEY_CTX_set_signature_md(pctx, EVP_sha256()) == 1 &&
+             EVP_PKEY_verify(pctx, job->sig, job->siglen, job->digest, 32) == 1;
+    EVP_PKEY_CTX_free(pctx);
+    return ok;
+}
+
+static void batches_across_jobs(OSSL_PROVIDER *prov, EVP_PKEY *const keys[2]) {
+    sign_job jobs[16];
+    int engine_batches = strcmp(oblivex_backend_name(), "ifma") == 0 ||
+                         strcmp(oblivex_backend_name(), "avx2") == 0;
+    /* 16 jobs, two keys mixed: two full batches. */
+    uint64_t batches = count_of(prov, "oblivex-batches");
+    uint64_t batched = count_of(prov, "oblivex-batched-operations");
+    make_jobs(jobs, 16, libctx, keys);
+    CHECK(run_jobs(jobs, 16) == 16, "16 jobs: not all signed");
+    for (size_t i = 0; i < 16; i++) {
+        CHECK(job_verifies(&jobs[i]), "job %zu's signature does not verify under its key", i);
+    }
+    if (engine_batches) {
+        CHECK(count_of(prov, "oblivex-batches") - batches == 2 &&
+                  count_of(prov, "oblivex-batched-operations") - batched == 16,
+              "16 jobs on %s: not two batches of 8", oblivex_backend_name());
+    }
+    /* One job alone: OpenSSL's exponentiation at once, after one pause. */
+    uint64_t single = count_of(prov, "oblivex-single-operations");
+    make_jobs(jobs, 1, libctx, keys);
+    CHECK(run_jobs(jobs, 1) == 1 && job_verifies(&jobs[0]), "a lone job fails");
+    CHECK(count_of(prov, "oblivex-single-operations") - single == 1, "a lone job was batched");
+    /* Outside a job: at once. */
+    single = count_of(prov, "oblivex-single-operations");
+    CHECK(run_sign_job(&(sign_job *){&jobs[0]}) && job_verifies(&jobs[0]), "no job: fails");
+    CHECK(count_of(prov, "oblivex-single-operations") - single == 1, "no job: not at once");
+}
+
+/* The module built with a fault in every batch's last result: that job
+ * fails, the others' signatures verify. */
+static void planted_fault_is_caught(EVP_PKEY *const keys[2]) {
+    if (strcmp(oblivex_backend_name(), "ifma") != 0 && strcmp(oblivex_backend_name(), "avx2") != 0) {
+        printf("planted fault: skipped, the %s backend does not batch\n", oblivex_backend_name());
+        return;
+    }
+    OSSL_PROVIDER *prov;
+    OSSL_LIB_CTX *ctx = context_with("oblivex-planted-fault", &prov);
+    sign_job jobs[8];
+    make_jobs(jobs, 8, ctx, keys);
+    CHECK(run_jobs(jobs, 8) == 7, "planted fault: not exactly one job refused");
+    CHECK(count_of(prov, "oblivex-faults") == 1, "planted fault: not counted");
+    size_t verified = 0;
+    for (size_t i = 0; i < 8; i++) {
+        verified += jobs[i].siglen > 0 && jobs[i].siglen <= MAX_SIG && job_verifies(&jobs[i]);
+    }
+    CHECK(verified == 7, "planted fault: %zu signatures verify", verified);
+    ERR_clear_error();
+    OSSL_LIB_CTX_free(ctx);
+}
+
+int main(void) {
+    test_seed("test_provider");
+    OSSL_PROVIDER *prov;
+    libctx = context_with("oblivex", &prov);
+    static const int sizes[] = {2048, 3072, 4096};
+    for (size_t s = 0; s < 3; s++) {
+        EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, DEFAULT, "RSA", (size_t)sizes[s]);
+        CHECK(key != NULL, "keygen %d", sizes[s]);
+        signatures_agree(key, sizes[s]);
+        decryptions_agree(key, sizes[s]);
+        algorithm_ids_agree(key);
+        if (s == 0) {
+            tls_premaster(key);
+        }
+        EVP_PKEY_free(key);
+    }
+    /* Generation through the provider's key management. */
+    EVP_PKEY *keys[2] = {EVP_PKEY_Q_keygen(libctx, OBLIVEX, "RSA", (size_t)2048),
+                         EVP_PKEY_Q_keygen(libctx, DEFAULT, "RSA", (size_t)2048)};
+    CHECK(keys[0] != NULL && keys[1] != NULL, "keygen through oblivex");
+    batches_across_jobs(prov, keys);
+    planted_fault_is_caught(keys);
+    EVP_PKEY_free(keys[0]);
+    EVP_PKEY_free(keys[1]);
+    OSSL_LIB_CTX_free(libctx);
+    if (test_failures > 0) {
+        ERR_print_errors_fp(stderr);
+        fprintf(stderr, "test_provider: %d failures\n", test_failures);
+        return 1;
+    }
+    printf("test_provider: ok on %s\n", oblivex_backend_name());
+    return 0;
+}
