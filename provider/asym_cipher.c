@@ -67,62 +67,56 @@ static void *cipher_dupctx(void *vctx) {
     return ctx;
 }
 
-/* A digest named by parameter `name`, with properties from `props_name`. */
-static int set_digest(cipher_ctx *ctx, const OSSL_PARAM params[], const char *name,
-                      const char *props_name, EVP_MD **md) {
-    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
-    if (p == NULL) {
-        return 1;
-    }
-    const char *props = NULL;
-    const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, props_name);
-    return p->data_type == OSSL_PARAM_UTF8_STRING &&
-           (pp == NULL || OSSL_PARAM_get_utf8_string_ptr(pp, &props)) &&
-           obx_fetch_digest(ctx->prov, p->data, props, md);
-}
-
+/* Every parameter is read and checked before any is applied: a refused
+ * set leaves the context as it was. */
 static int cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     cipher_ctx *ctx = vctx;
     const OSSL_PARAM *p;
     if (params == NULL) {
         return 1;
     }
-    if (!set_digest(ctx, params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST,
-                    OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, &ctx->oaep_md) ||
-        !set_digest(ctx, params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST,
-                    OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, &ctx->mgf1_md)) {
+    int pad_mode = ctx->pad_mode;
+    unsigned client_version = ctx->client_version, alt_version = ctx->alt_version;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE)) != NULL &&
+        (!obx_pad_mode_from_param(p, &pad_mode) ||
+         (pad_mode != RSA_PKCS1_PADDING && pad_mode != RSA_PKCS1_OAEP_PADDING &&
+          pad_mode != RSA_NO_PADDING && pad_mode != RSA_PKCS1_WITH_TLS_PADDING))) {
+        ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_INVALID_ARGUMENT,
+                       "oblivex: RSA encryption takes the pad modes pkcs1, oaep and none");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE)) != NULL) {
-        int mode;
-        if (!obx_pad_mode_from_param(p, &mode) ||
-            (mode != RSA_PKCS1_PADDING && mode != RSA_PKCS1_OAEP_PADDING &&
-             mode != RSA_NO_PADDING && mode != RSA_PKCS1_WITH_TLS_PADDING)) {
-            ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_INVALID_ARGUMENT,
-                           "oblivex: RSA encryption takes the pad modes pkcs1, oaep and none");
-            return 0;
-        }
-        ctx->pad_mode = mode;
+    if (((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION)) != NULL &&
+         !OSSL_PARAM_get_uint(p, &client_version)) ||
+        ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION)) !=
+             NULL &&
+         !OSSL_PARAM_get_uint(p, &alt_version))) {
+        return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL)) != NULL) {
-        void *label = NULL;
-        size_t len = 0;
-        if (!OSSL_PARAM_get_octet_string(p, &label, 0, &len)) {
-            return 0;
-        }
+    void *label = NULL;
+    size_t label_len = 0;
+    const OSSL_PARAM *label_param = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL);
+    if (label_param != NULL && !OSSL_PARAM_get_octet_string(label_param, &label, 0, &label_len)) {
+        return 0;
+    }
+    EVP_MD *oaep = NULL, *mgf1 = NULL;
+    if (!obx_digest_from_params(ctx->prov, params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST,
+                                OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, &oaep) ||
+        !obx_digest_from_params(ctx->prov, params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST,
+                                OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, &mgf1)) {
+        EVP_MD_free(oaep);
+        OPENSSL_free(label);
+        return 0;
+    }
+    obx_replace_digest(&ctx->oaep_md, oaep);
+    obx_replace_digest(&ctx->mgf1_md, mgf1);
+    if (label_param != NULL) {
         OPENSSL_free(ctx->label);
         ctx->label = label;
-        ctx->label_len = len;
+        ctx->label_len = label_len;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION)) != NULL &&
-        !OSSL_PARAM_get_uint(p, &ctx->client_version)) {
-        return 0;
-    }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION)) !=
-            NULL &&
-        !OSSL_PARAM_get_uint(p, &ctx->alt_version)) {
-        return 0;
-    }
+    ctx->pad_mode = pad_mode;
+    ctx->client_version = client_version;
+    ctx->alt_version = alt_version;
     return 1;
 }
 
@@ -143,9 +137,10 @@ static const OSSL_PARAM *cipher_settable_ctx_params(void *vctx, void *provctx) {
     return settable;
 }
 
+/* The OAEP digest: SHA-1 unless one was set (OAEP's default). */
 static const EVP_MD *oaep_md(cipher_ctx *ctx) {
     if (ctx->oaep_md == NULL) {
-        obx_fetch_digest(ctx->prov, "SHA1", NULL, &ctx->oaep_md);
+        ctx->oaep_md = EVP_MD_fetch(ctx->prov->libctx, "SHA1", NULL);
     }
     return ctx->oaep_md;
 }
@@ -286,7 +281,7 @@ static int cipher_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t
                                             ctx->mgf1_md != NULL ? ctx->mgf1_md : md)) {
             len = RSA_public_encrypt((int)size, em, out, rsa, RSA_NO_PADDING);
         }
-        OPENSSL_free(em);
+        OPENSSL_clear_free(em, size); /* the encoded plaintext */
     } else {
         len = RSA_public_encrypt((int)inlen, in, out, rsa, ctx->pad_mode);
     }

@@ -29,17 +29,17 @@
  */
 #include "provider.h"
 
-#include <errno.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <openssl/async.h>
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
+
+#include "fault_check.h"
+#include "waker.h"
 
 /* Operations per batch: 16 halves, two lane groups of 8. */
 #define LANES 8
@@ -50,11 +50,11 @@
 #define MAX_WIDTH 1024
 
 typedef enum {
-    QUEUED,  /* in the queue */
-    TAKEN,   /* in a batch that another job is running */
-    DONE,    /* result written and checked */
-    SINGLE,  /* to run by its own job, on OpenSSL's exponentiation */
-    FAILED,  /* the fault check refused the result: nothing released */
+    QUEUED, /* in the queue */
+    TAKEN,  /* in a batch that another job is running */
+    DONE,   /* result written and checked */
+    SINGLE, /* to run by its own job, on OpenSSL's exponentiation */
+    FAILED, /* the fault check refused the result: nothing released */
 } request_state;
 
 typedef struct request {
@@ -65,11 +65,7 @@ typedef struct request {
     request_state state;
     /* The job's wait context; NULL once the application freed it. */
     ASYNC_WAIT_CTX *wait;
-    /* How to wake the job, read from its wait context when it joined
-     * (another thread may wake it, and a wait context is not shared). */
-    OSSL_ASYNC_FD fd;
-    ASYNC_callback_fn callback;
-    void *callback_arg;
+    obx_waker waker;
     struct request *next;         /* in its queue */
     struct request *running_next; /* in `running` while TAKEN */
 } request;
@@ -84,11 +80,25 @@ typedef struct {
     unsigned long arrivals;
 } queue;
 
+/* The wake-ups of a batch just run, made outside the lock (an
+ * application's callback may call back into OpenSSL): the wait contexts
+ * they concern stay alive until they are done (wait_fd_cleanup waits). */
+typedef struct wakes {
+    ASYNC_WAIT_CTX *wait[LANES];
+    obx_waker waker[LANES];
+    size_t count;
+    pthread_t thread;
+    struct wakes *next;
+} wakes;
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Broadcast when requests leave TAKEN and when wake-ups end. */
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static queue queues[QUEUES];
 /* The TAKEN requests, of every batch being run. */
 static request *running;
-/* Under `lock`. */
+/* The wake-ups being made. */
+static wakes *waking;
 static obx_batch_counts counts;
 
 obx_batch_counts obx_batch_counts_read(void) {
@@ -97,9 +107,6 @@ obx_batch_counts obx_batch_counts_read(void) {
     pthread_mutex_unlock(&lock);
     return now;
 }
-
-/* The wait fd's key in an ASYNC_WAIT_CTX (its address). */
-static const char wait_fd_key = 0;
 
 /* Fewest requests for which the engine beats as many OpenSSL
  * exponentiations, by backend (measured, docs/PROVIDER.md). */
@@ -146,10 +153,27 @@ static size_t take_all(queue *q, request **taken) {
     return n;
 }
 
+/* Whether a thread other than this one is waking the job of `wait`.
+ * Under `lock`. */
+static int woken_elsewhere(const ASYNC_WAIT_CTX *wait) {
+    for (const wakes *w = waking; w != NULL; w = w->next) {
+        if (pthread_equal(w->thread, pthread_self())) {
+            continue;
+        }
+        for (size_t i = 0; i < w->count; i++) {
+            if (w->wait[i] == wait) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Called when the application frees (or clears) a wait context: a
  * request of its job may still be queued if the application dropped the
  * paused job (a connection closed mid-handshake). Such a request leaves the
- * queue, and a batch that took it will not wake the freed context. */
+ * queue, a batch that took it will not wake the freed context, and a
+ * wake-up under way ends before the fd is closed. */
 static void wait_fd_cleanup(ASYNC_WAIT_CTX *ctx, const void *key, OSSL_ASYNC_FD fd, void *custom) {
     (void)key;
     (void)custom;
@@ -173,46 +197,117 @@ static void wait_fd_cleanup(ASYNC_WAIT_CTX *ctx, const void *key, OSSL_ASYNC_FD 
             r->wait = NULL;
         }
     }
+    while (woken_elsewhere(ctx)) {
+        pthread_cond_wait(&changed, &lock);
+    }
     pthread_mutex_unlock(&lock);
     close(fd);
 }
 
-/* The job's wait fd (an eventfd), made on first use; -1 on failure. */
-static int wait_fd_of(ASYNC_WAIT_CTX *wait) {
-    OSSL_ASYNC_FD fd;
-    void *custom;
-    if (ASYNC_WAIT_CTX_get_fd(wait, &wait_fd_key, &fd, &custom)) {
-        return fd;
+#ifdef OBX_PLANT_FAULT
+/* Test build only (the `oblivex-planted-fault` module): the last result of
+ * every batch is corrupted, as a glitch in a CRT half would, so that the
+ * tests can see the fault check refuse it. */
+static void plant_fault(request **batch, size_t n) {
+    batch[n - 1]->output[batch[n - 1]->width - 1] ^= 1;
+}
+#endif
+
+/* The engine's results for `n` taken requests, each checked against
+ * faults, into `outcome` (DONE or FAILED, a refused result wiped); SINGLE
+ * for all when the engine or the check could not run. Called without
+ * `lock`. */
+static void compute(request **batch, size_t n, request_state *outcome) {
+    size_t width = batch[0]->width, written = 0;
+    const oblivex_rsa_crt_key *crt[LANES];
+    const obx_rsa_key *keys[LANES];
+    const unsigned char *inputs_of[LANES], *results_of[LANES];
+    unsigned char *inputs = OPENSSL_malloc(n * width);
+    unsigned char *outputs = OPENSSL_secure_malloc(n * width);
+    int good[LANES];
+    int ran = inputs != NULL && outputs != NULL;
+    if (ran) {
+        for (size_t i = 0; i < n; i++) {
+            crt[i] = batch[i]->key->crt;
+            keys[i] = batch[i]->key;
+            memcpy(inputs + i * width, batch[i]->input, width);
+        }
+        ran = oblivex_rsa_private_batch_keys(crt, inputs, n * width, n, outputs, n * width,
+                                             &written) == OBLIVEX_OK;
     }
-    fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (fd < 0) {
-        return -1;
+    if (ran) {
+        for (size_t i = 0; i < n; i++) {
+            memcpy(batch[i]->output, outputs + i * width, width);
+            inputs_of[i] = batch[i]->input;
+            results_of[i] = batch[i]->output;
+        }
+#ifdef OBX_PLANT_FAULT
+        plant_fault(batch, n);
+#endif
+        ran = obx_fault_check(keys, inputs_of, results_of, n, width, good);
     }
-    if (!ASYNC_WAIT_CTX_set_wait_fd(wait, &wait_fd_key, fd, NULL, wait_fd_cleanup)) {
-        close(fd);
-        return -1;
+    for (size_t i = 0; i < n; i++) {
+        outcome[i] = !ran ? SINGLE : good[i] ? DONE : FAILED;
+        if (outcome[i] != DONE) {
+            OPENSSL_cleanse(batch[i]->output, width);
+        }
     }
-    return fd;
+    OPENSSL_free(inputs);
+    if (outputs != NULL) {
+        OPENSSL_secure_clear_free(outputs, n * width);
+    }
 }
 
-/* Tells the application that the job of `r` can be resumed: through the
- * callback of its wait context if it set one (called under the queue's
- * lock when it wakes another job: a callback only schedules the job, it
- * must not run it), else through the wait fd. */
-static void wake(const request *r) {
-    if (r->callback != NULL) {
-        r->callback(r->callback_arg);
-        return;
+/* Runs `n` taken requests: on the engine when there are enough of them,
+ * else back to their jobs (SINGLE). Sets their states, then wakes every
+ * job but `self`'s. Called without `lock`. */
+static void run_batch(request **batch, size_t n, const request *self) {
+    request_state outcome[LANES];
+    if (n >= min_batch()) {
+        compute(batch, n, outcome);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            outcome[i] = SINGLE;
+        }
     }
-    uint64_t one = 1;
-    /* A full counter (never, in practice) is readable already. */
-    (void)!write(r->fd, &one, sizeof(one));
-}
-
-/* Clears the wait fd after a resume. */
-static void clear(const request *r) {
-    uint64_t count;
-    (void)!read(r->fd, &count, sizeof(count));
+    wakes w = {.count = 0, .thread = pthread_self()};
+    pthread_mutex_lock(&lock);
+    if (outcome[0] != SINGLE) {
+        counts.batches++;
+        counts.batched += n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        request *r = batch[i];
+        counts.faults += outcome[i] == FAILED;
+        for (request **link = &running; *link != NULL; link = &(*link)->running_next) {
+            if (*link == r) {
+                *link = r->running_next;
+                break;
+            }
+        }
+        if (r != self && r->wait != NULL) {
+            w.wait[w.count] = r->wait;
+            w.waker[w.count++] = r->waker;
+        }
+        /* From here the request's job may return (its stack is gone). */
+        r->state = outcome[i];
+    }
+    w.next = waking;
+    waking = &w;
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
+    for (size_t i = 0; i < w.count; i++) {
+        obx_wake(&w.waker[i]);
+    }
+    pthread_mutex_lock(&lock);
+    for (wakes **link = &waking; *link != NULL; link = &(*link)->next) {
+        if (*link == &w) {
+            *link = w.next;
+            break;
+        }
+    }
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
 }
 
 /* The secret big-endian `bytes` (`width` of them) as `out`, flagged
@@ -228,117 +323,6 @@ static int secret_bytes_to_bn(const unsigned char *bytes, size_t width, BIGNUM *
     OPENSSL_cleanse(prefixed, width + 1);
     BN_set_flags(out, BN_FLG_CONSTTIME);
     return ok;
-}
-
-/* The check against faults (a wrong CRT half gives away a prime: Boneh,
- * DeMillo and Lipton; Lenstra): r^e mod n for every result r of the
- * batch, on the engine (constant time in r; e and n are public), must
- * give the request's input back. Writes into `good[i]` whether result i
- * passed; 0 if the check could not run (every result then refused). */
-static int results_check(request **batch, size_t n, int good[LANES]) {
-    size_t width = batch[0]->width, e_len = 0;
-    for (size_t i = 0; i < n; i++) {
-        e_len = batch[i]->key->e_len > e_len ? batch[i]->key->e_len : e_len;
-    }
-    const oblivex_mont_ctx *ctxs[LANES];
-    unsigned char *results = OPENSSL_secure_malloc(n * width);
-    unsigned char *exponents = OPENSSL_zalloc(n * e_len);
-    unsigned char *powers = OPENSSL_malloc(n * width);
-    size_t written = 0;
-    int ran = results != NULL && exponents != NULL && powers != NULL;
-    if (ran) {
-        for (size_t i = 0; i < n; i++) {
-            const obx_rsa_key *key = batch[i]->key;
-            ctxs[i] = key->n_ctx;
-            memcpy(results + i * width, batch[i]->output, width);
-            memcpy(exponents + (i + 1) * e_len - key->e_len, key->e, key->e_len);
-        }
-        ran = oblivex_mod_exp_batch_multi(ctxs, results, n * width, exponents, n * e_len, n,
-                                          powers, n * width, &written) == OBLIVEX_OK &&
-              written == n * width;
-    }
-    for (size_t i = 0; i < n; i++) {
-        /* The power is the public input unless there was a fault. */
-        good[i] = ran && memcmp(powers + i * width, batch[i]->input, width) == 0;
-    }
-    if (results != NULL) {
-        OPENSSL_secure_clear_free(results, n * width);
-    }
-    OPENSSL_free(exponents);
-    OPENSSL_free(powers);
-    return ran;
-}
-
-#ifdef OBX_PLANT_FAULT
-/* Test build only (the `oblivex-planted-fault` module): the last result of
- * every batch is corrupted, as a glitch in a CRT half would, so that the
- * tests can see the fault check refuse it. */
-static void plant_fault(request **batch, size_t n) {
-    batch[n - 1]->output[batch[n - 1]->width - 1] ^= 1;
-}
-#endif
-
-/* Runs `n` taken requests: on the engine when there are enough of them,
- * each result checked; else back to their jobs. Marks each DONE, FAILED
- * or SINGLE and wakes every job but `self`'s. Called without `lock`. */
-static void run_batch(request **batch, size_t n, const request *self) {
-    request_state outcome[LANES];
-    int batched = 0;
-    if (n >= min_batch()) {
-        const oblivex_rsa_crt_key *keys[LANES];
-        unsigned char *inputs = OPENSSL_malloc(n * batch[0]->width);
-        unsigned char *outputs = OPENSSL_secure_malloc(n * batch[0]->width);
-        size_t width = batch[0]->width, written = 0;
-        if (inputs != NULL && outputs != NULL) {
-            for (size_t i = 0; i < n; i++) {
-                keys[i] = batch[i]->key->crt;
-                memcpy(inputs + i * width, batch[i]->input, width);
-            }
-            batched = oblivex_rsa_private_batch_keys(keys, inputs, n * width, n, outputs,
-                                                     n * width, &written) == OBLIVEX_OK;
-        }
-        if (batched) {
-            for (size_t i = 0; i < n; i++) {
-                memcpy(batch[i]->output, outputs + i * width, width);
-            }
-#ifdef OBX_PLANT_FAULT
-            plant_fault(batch, n);
-#endif
-            int good[LANES];
-            results_check(batch, n, good);
-            for (size_t i = 0; i < n; i++) {
-                outcome[i] = good[i] ? DONE : FAILED;
-                if (!good[i]) {
-                    OPENSSL_cleanse(batch[i]->output, width);
-                }
-            }
-        }
-        OPENSSL_free(inputs);
-        if (outputs != NULL) {
-            OPENSSL_secure_clear_free(outputs, n * width);
-        }
-    }
-    /* The states change and the jobs are woken under the lock, so that a
-     * wait context freed meanwhile (wait_fd_cleanup) is not touched. */
-    pthread_mutex_lock(&lock);
-    if (batched) {
-        counts.batches++;
-        counts.batched += n;
-    }
-    for (size_t i = 0; i < n; i++) {
-        batch[i]->state = batched ? outcome[i] : SINGLE;
-        counts.faults += batched && outcome[i] == FAILED;
-        for (request **link = &running; *link != NULL; link = &(*link)->running_next) {
-            if (*link == batch[i]) {
-                *link = batch[i]->running_next;
-                break;
-            }
-        }
-        if (batch[i] != self && batch[i]->wait != NULL) {
-            wake(batch[i]);
-        }
-    }
-    pthread_mutex_unlock(&lock);
 }
 
 /* OpenSSL's own CRT exponentiation (which checks its result too). */
@@ -359,28 +343,33 @@ static request_state wait_for_result(request *req, queue *q) {
     q->tail = &req->next;
     q->count++;
     q->arrivals++;
-    for (;;) {
+    while (req->state == QUEUED || req->state == TAKEN) {
         size_t n = 0;
         if (q->count == LANES) {
             n = take_all(q, taken);
-        }
-        if (n == 0 && (req->state == QUEUED || req->state == TAKEN)) {
+        } else if (req->state == QUEUED) {
+            /* Ready at once: the application runs its other jobs first. */
             unsigned long seen = q->arrivals;
-            int self_wake = req->state == QUEUED;
             pthread_mutex_unlock(&lock);
-            if (self_wake) {
-                wake(req);
+            obx_wake(&req->waker);
+            int paused = ASYNC_pause_job();
+            obx_waker_clear(&req->waker);
+            pthread_mutex_lock(&lock);
+            /* Nothing joined meanwhile (or no pause was possible): nothing
+             * else will fill the batch now. */
+            if (req->state == QUEUED && (!paused || q->arrivals == seen)) {
+                n = take_all(q, taken);
             }
-            if (!ASYNC_pause_job()) {
-                /* Cannot pause: nothing else can run the queue meanwhile. */
-                pthread_mutex_lock(&lock);
-                n = req->state == QUEUED ? take_all(q, taken) : 0;
-            } else {
-                clear(req);
-                pthread_mutex_lock(&lock);
-                if (req->state == QUEUED && q->arrivals == seen) {
-                    n = take_all(q, taken);
-                }
+        } else {
+            /* TAKEN: a job of another thread runs the batch (one of this
+             * thread would have finished it before any other job here
+             * resumed). Pause until it wakes this job; if the application
+             * resumes it before, wait for the batch here. */
+            pthread_mutex_unlock(&lock);
+            int woken = ASYNC_pause_job() && obx_waker_clear(&req->waker) > 0;
+            pthread_mutex_lock(&lock);
+            if (!woken && req->state == TAKEN) {
+                pthread_cond_wait(&changed, &lock);
             }
         }
         if (n > 0) {
@@ -388,35 +377,33 @@ static request_state wait_for_result(request *req, queue *q) {
             run_batch(taken, n, req);
             pthread_mutex_lock(&lock);
         }
-        if (req->state != QUEUED && req->state != TAKEN) {
-            request_state state = req->state;
-            pthread_mutex_unlock(&lock);
-            return state;
-        }
     }
+    /* A wake-up from another thread may still be on its way to this job's
+     * fd: let it land, and clear it, so that the next operation on this
+     * wait context does not resume at once. */
+    while (woken_elsewhere(req->wait)) {
+        pthread_cond_wait(&changed, &lock);
+    }
+    request_state state = req->state;
+    pthread_mutex_unlock(&lock);
+    obx_waker_clear(&req->waker);
+    return state;
 }
 
 int obx_batch_mod_exp(BIGNUM *r0, const BIGNUM *I, const obx_rsa_key *key, BN_CTX *ctx) {
     ASYNC_JOB *job = ASYNC_get_current_job();
     ASYNC_WAIT_CTX *wait = job != NULL ? ASYNC_get_wait_ctx(job) : NULL;
     size_t width = (size_t)RSA_size(key->rsa);
-    int fd = wait != NULL ? wait_fd_of(wait) : -1;
-    if (fd < 0 || width > MAX_WIDTH) {
+    /* Kept on the job's stack while it is paused; wiped below. */
+    request req = {.key = key, .width = width, .state = QUEUED, .wait = wait};
+    if (wait == NULL || width > MAX_WIDTH || !obx_waker_init(wait, wait_fd_cleanup, &req.waker)) {
         return single(r0, I, key, ctx);
     }
     pthread_mutex_lock(&lock);
     queue *q = queue_of(key->prime_bits);
     pthread_mutex_unlock(&lock);
-    if (q == NULL) {
-        return single(r0, I, key, ctx);
-    }
-    /* Kept on the job's stack (OPENSSL_cleanse below) while it is paused. */
-    request req = {.key = key, .width = width, .state = QUEUED, .wait = wait, .fd = fd};
-    if (!ASYNC_WAIT_CTX_get_callback(wait, &req.callback, &req.callback_arg)) {
-        req.callback = NULL;
-    }
-    /* I is below n (the padding or the blinding made it so): public. */
-    if (BN_bn2binpad(I, req.input, (int)width) != (int)width) {
+    /* I is below n (the padding made it so): public. */
+    if (q == NULL || BN_bn2binpad(I, req.input, (int)width) != (int)width) {
         return single(r0, I, key, ctx);
     }
     request_state state = wait_for_result(&req, q);

@@ -65,8 +65,11 @@ static void release_params(params_bn *b) {
 
 static int key_import(void *keydata, int selection, const OSSL_PARAM params[]) {
     obx_rsa_key *key = keydata;
-    if (key == NULL || (selection & KEYPAIR) == 0) {
+    if (key == NULL) {
         return 0;
+    }
+    if ((selection & KEYPAIR) == 0) {
+        return 1; /* RSA has no domain parameters: nothing to import */
     }
     /* A third prime: not this provider's (the default provider takes it). */
     if (OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_FACTOR3) != NULL) {
@@ -92,10 +95,14 @@ static int key_import(void *keydata, int selection, const OSSL_PARAM params[]) {
         b.bn[0] = b.bn[1] = b.bn[2] = NULL;
         if (b.bn[3] != NULL && b.bn[4] != NULL && b.bn[5] != NULL && b.bn[6] != NULL &&
             b.bn[7] != NULL) {
-            ok = RSA_set0_factors(rsa, b.bn[3], b.bn[4]) &&
-                 RSA_set0_crt_params(rsa, b.bn[5], b.bn[6], b.bn[7]);
+            /* Each set0 takes ownership on success only. */
+            ok = RSA_set0_factors(rsa, b.bn[3], b.bn[4]);
             if (ok) {
-                memset(b.bn + 3, 0, 5 * sizeof(b.bn[0]));
+                b.bn[3] = b.bn[4] = NULL;
+                ok = RSA_set0_crt_params(rsa, b.bn[5], b.bn[6], b.bn[7]);
+            }
+            if (ok) {
+                b.bn[5] = b.bn[6] = b.bn[7] = NULL;
             }
         }
     }
@@ -109,8 +116,12 @@ static int key_import(void *keydata, int selection, const OSSL_PARAM params[]) {
 
 static int key_export(void *keydata, int selection, OSSL_CALLBACK *param_cb, void *cbarg) {
     const obx_rsa_key *key = keydata;
-    if (key == NULL || key->rsa == NULL || (selection & KEYPAIR) == 0) {
+    if (key == NULL || key->rsa == NULL) {
         return 0;
+    }
+    if ((selection & KEYPAIR) == 0) {
+        OSSL_PARAM none[] = {OSSL_PARAM_END};
+        return param_cb(none, cbarg); /* no domain parameters */
     }
     const BIGNUM *values[ALL_PARAMS];
     RSA_get0_key(key->rsa, &values[0], &values[1], &values[2]);
@@ -212,33 +223,36 @@ static const OSSL_PARAM *key_gettable_params(void *provctx) {
     return gettable;
 }
 
-/* Two keys match when their public parts (n, e) do, and their private
- * exponents too when asked: compared as fixed-width bytes with
- * CRYPTO_memcmp (BN_cmp is not constant time). */
+/* Whether two keys are the same, by the default provider's rules: e
+ * always; then n where both have it and the public key is selected, else
+ * d (in constant time: fixed-width bytes and CRYPTO_memcmp) where both
+ * have it and the private key is selected. A public key thus matches its
+ * private key (a certificate against its key). */
 static int key_match(const void *keydata1, const void *keydata2, int selection) {
     const obx_rsa_key *a = keydata1, *b = keydata2;
     if (a == NULL || b == NULL || a->rsa == NULL || b->rsa == NULL) {
         return 0;
     }
+    if (BN_cmp(RSA_get0_e(a->rsa), RSA_get0_e(b->rsa)) != 0) {
+        return 0;
+    }
     if ((selection & KEYPAIR) == 0) {
         return 1;
     }
-    if (BN_cmp(RSA_get0_n(a->rsa), RSA_get0_n(b->rsa)) != 0 ||
-        BN_cmp(RSA_get0_e(a->rsa), RSA_get0_e(b->rsa)) != 0) {
-        return 0;
-    }
-    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0) {
-        return 1;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0) {
+        return BN_cmp(RSA_get0_n(a->rsa), RSA_get0_n(b->rsa)) == 0;
     }
     const BIGNUM *da = RSA_get0_d(a->rsa), *db = RSA_get0_d(b->rsa);
     if (da == NULL || db == NULL) {
-        return da == db;
+        return 0;
     }
     int len = RSA_size(a->rsa);
     unsigned char *buf = OPENSSL_secure_zalloc(2 * (size_t)len);
-    int same = buf != NULL && BN_bn2binpad(da, buf, len) == len &&
+    int same = buf != NULL && RSA_size(b->rsa) == len && BN_bn2binpad(da, buf, len) == len &&
                BN_bn2binpad(db, buf + len, len) == len && CRYPTO_memcmp(buf, buf + len, len) == 0;
-    OPENSSL_secure_clear_free(buf, 2 * (size_t)len);
+    if (buf != NULL) {
+        OPENSSL_secure_clear_free(buf, 2 * (size_t)len);
+    }
     return same;
 }
 

@@ -60,11 +60,13 @@ static const OSSL_PARAM *gettable_params(void *provctx) {
     return gettable;
 }
 
-/* The build information names the engine that runs the batches; the
- * counts are the queue's (obx_batch_counts). */
+/* The build information (which names the engine that runs the batches),
+ * written once. */
+static char buildinfo[96];
+
+/* The counts are the queue's (obx_batch_counts). */
 static int get_params(void *provctx, OSSL_PARAM params[]) {
     (void)provctx;
-    static char buildinfo[64];
     OSSL_PARAM *p;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != NULL &&
         !OSSL_PARAM_set_utf8_ptr(p, "oblivex RSA provider")) {
@@ -74,12 +76,9 @@ static int get_params(void *provctx, OSSL_PARAM params[]) {
         !OSSL_PARAM_set_utf8_ptr(p, oblivex_version())) {
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != NULL) {
-        snprintf(buildinfo, sizeof(buildinfo), "oblivex %s, backend %s", oblivex_version(),
-                 oblivex_backend_name());
-        if (!OSSL_PARAM_set_utf8_ptr(p, buildinfo)) {
-            return 0;
-        }
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != NULL &&
+        !OSSL_PARAM_set_utf8_ptr(p, buildinfo)) {
+        return 0;
     }
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL &&
         !OSSL_PARAM_set_int(p, 1)) {
@@ -129,6 +128,9 @@ __attribute__((visibility("default"))) int OSSL_provider_init(
     if (!obx_rsa_key_library_init()) {
         return 0;
     }
+    /* Every context that loads the module writes the same text. */
+    snprintf(buildinfo, sizeof(buildinfo), "oblivex %s, backend %s", oblivex_version(),
+             oblivex_backend_name());
     obx_prov *prov = OPENSSL_zalloc(sizeof(*prov));
     if (prov == NULL) {
         return 0;

@@ -92,9 +92,14 @@ int obx_pad_mode_from_param(const OSSL_PARAM *p, int *pad_mode);
 int obx_pad_mode_to_param(OSSL_PARAM *p, int pad_mode);
 int obx_saltlen_from_param(const OSSL_PARAM *p, int *saltlen);
 int obx_saltlen_to_param(OSSL_PARAM *p, int saltlen);
-/* Fetches digest `name` from the provider's library context into `*md`
- * (releasing the previous one). 1 on success. */
-int obx_fetch_digest(obx_prov *prov, const char *name, const char *properties, EVP_MD **md);
+/* The digest named by parameter `name` of `params` (with the properties of
+ * parameter `properties_name`), fetched from the provider's library
+ * context into `*md`; NULL where `params` does not name one. 1 on success
+ * (absent included), 0 for a bad or unknown name. */
+int obx_digest_from_params(obx_prov *prov, const OSSL_PARAM params[], const char *name,
+                           const char *properties_name, EVP_MD **md);
+/* Releases `*slot` and stores `md` there, if `md` is not NULL. */
+void obx_replace_digest(EVP_MD **slot, EVP_MD *md);
 
 /* algorithm_id.c: the DER AlgorithmIdentifier of a PKCS #1 v1.5 or PSS
  * signature with digest `md` (`mgf1` NULL: the same), into `*der`

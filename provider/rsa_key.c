@@ -6,6 +6,8 @@
  */
 #include "provider.h"
 
+#include <pthread.h>
+
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -25,22 +27,24 @@ static int batched_mod_exp(BIGNUM *r0, const BIGNUM *I, RSA *rsa, BN_CTX *ctx) {
     return obx_batch_mod_exp(r0, I, key, ctx);
 }
 
-int obx_rsa_key_library_init(void) {
-    if (batched_method != NULL) {
-        return 1;
-    }
+/* Makes the method and the slot, once per process (every library context
+ * that loads the module shares them; the module is never unloaded:
+ * -z nodelete). */
+static void make_method(void) {
     key_slot = RSA_get_ex_new_index(0, NULL, NULL, NULL, NULL);
-    if (key_slot < 0) {
-        return 0;
+    RSA_METHOD *method = RSA_meth_dup(RSA_PKCS1_OpenSSL());
+    if (key_slot < 0 || method == NULL || !RSA_meth_set1_name(method, "oblivex batched RSA") ||
+        !RSA_meth_set_mod_exp(method, batched_mod_exp)) {
+        RSA_meth_free(method);
+        return;
     }
-    batched_method = RSA_meth_dup(RSA_PKCS1_OpenSSL());
-    if (batched_method == NULL || !RSA_meth_set1_name(batched_method, "oblivex batched RSA") ||
-        !RSA_meth_set_mod_exp(batched_method, batched_mod_exp)) {
-        RSA_meth_free(batched_method);
-        batched_method = NULL;
-        return 0;
-    }
-    return 1;
+    batched_method = method;
+}
+
+int obx_rsa_key_library_init(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_method);
+    return batched_method != NULL;
 }
 
 obx_rsa_key *obx_rsa_key_new(obx_prov *prov) {
@@ -119,19 +123,15 @@ int obx_rsa_key_set(obx_rsa_key *key, RSA *rsa) {
         return 0;
     }
     key->rsa = rsa;
-    /* No blinding: its factors are shared state that OpenSSL updates
-     * between a private operation's blinding and unblinding, which jobs of
-     * one thread interleave when an operation pauses for its batch (the
-     * wrong factor would unblind). Both exponentiations are constant time
-     * without it: oblivex's, and OpenSSL's BN_FLG_CONSTTIME path. */
-    RSA_blinding_off(rsa);
-    RSA_set_flags(rsa, RSA_FLAG_NO_BLINDING);
     if (RSA_get0_d(rsa) == NULL) {
         return 1; /* a public key: nothing to batch */
     }
     key->crt = crt_key_of(rsa);
     if (key->crt == NULL) {
-        return 1; /* OpenSSL's exponentiation serves it */
+        /* OpenSSL's exponentiation serves it, never pausing, blinded as
+         * OpenSSL's own keys are (its path for primes of different sizes
+         * relies on blinding). */
+        return 1;
     }
     const BIGNUM *p, *q;
     RSA_get0_factors(rsa, &p, &q);
@@ -150,7 +150,17 @@ int obx_rsa_key_set(obx_rsa_key *key, RSA *rsa) {
         /* No fault check, no batching: OpenSSL's exponentiation. */
         oblivex_rsa_crt_key_free(key->crt);
         key->crt = NULL;
+        return 1;
     }
+    /* A batched key is not blinded: OpenSSL's blinding factors are shared
+     * state that it updates between an operation's blinding and its
+     * unblinding, which jobs of one thread interleave when an operation
+     * pauses for its batch (the wrong factor would unblind). Both of its
+     * exponentiations are constant time without it: oblivex's, and
+     * OpenSSL's BN_FLG_CONSTTIME path for primes of one size (which
+     * oblivex's key requires). */
+    RSA_blinding_off(rsa);
+    RSA_set_flags(rsa, RSA_FLAG_NO_BLINDING);
     return 1;
 }
 

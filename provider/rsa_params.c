@@ -25,10 +25,20 @@ static const struct {
 };
 #define PAD_MODE_COUNT (sizeof(PAD_MODES) / sizeof(PAD_MODES[0]))
 
+/* A string parameter copied into `buf` (NUL-terminated): OSSL_PARAM
+ * strings need not end in NUL. 1 on success. */
+static int string_of(const OSSL_PARAM *p, char *buf, size_t size) {
+    return OSSL_PARAM_get_utf8_string(p, &buf, size);
+}
+
 int obx_pad_mode_from_param(const OSSL_PARAM *p, int *pad_mode) {
     if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+        char name[16];
+        if (!string_of(p, name, sizeof(name))) {
+            return 0;
+        }
         for (size_t i = 0; i < PAD_MODE_COUNT; i++) {
-            if (strcmp(p->data, PAD_MODES[i].name) == 0) {
+            if (strcmp(name, PAD_MODES[i].name) == 0) {
                 *pad_mode = PAD_MODES[i].mode;
                 return 1;
             }
@@ -62,22 +72,31 @@ static const struct {
 
 int obx_saltlen_from_param(const OSSL_PARAM *p, int *saltlen) {
     if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+        char text[16];
+        if (!string_of(p, text, sizeof(text))) {
+            return 0;
+        }
         for (size_t i = 0; i < SALT_LENGTH_COUNT; i++) {
-            if (strcmp(p->data, SALT_LENGTHS[i].name) == 0) {
+            if (strcmp(text, SALT_LENGTHS[i].name) == 0) {
                 *saltlen = SALT_LENGTHS[i].saltlen;
                 return 1;
             }
         }
         /* A number written out. */
         char *end;
-        long value = strtol(p->data, &end, 10);
-        if (end == p->data || *end != '\0' || value < 0 || value > 65535) {
+        long value = strtol(text, &end, 10);
+        if (end == text || *end != '\0' || value < 0 || value > 65535) {
             return 0;
         }
         *saltlen = (int)value;
         return 1;
     }
-    return OSSL_PARAM_get_int(p, saltlen) && *saltlen >= RSA_PSS_SALTLEN_MAX;
+    int value;
+    if (!OSSL_PARAM_get_int(p, &value) || value < RSA_PSS_SALTLEN_MAX) {
+        return 0;
+    }
+    *saltlen = value;
+    return 1;
 }
 
 int obx_saltlen_to_param(OSSL_PARAM *p, int saltlen) {
@@ -94,12 +113,26 @@ int obx_saltlen_to_param(OSSL_PARAM *p, int saltlen) {
     return OSSL_PARAM_set_utf8_string(p, number);
 }
 
-int obx_fetch_digest(obx_prov *prov, const char *name, const char *properties, EVP_MD **md) {
-    EVP_MD *fetched = EVP_MD_fetch(prov->libctx, name, properties);
-    if (fetched == NULL) {
+int obx_digest_from_params(obx_prov *prov, const OSSL_PARAM params[], const char *name,
+                           const char *properties_name, EVP_MD **md) {
+    *md = NULL;
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
+    if (p == NULL) {
+        return 1;
+    }
+    char digest[64], properties[256];
+    const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, properties_name);
+    if (!string_of(p, digest, sizeof(digest)) ||
+        (pp != NULL && !string_of(pp, properties, sizeof(properties)))) {
         return 0;
     }
-    EVP_MD_free(*md);
-    *md = fetched;
-    return 1;
+    *md = EVP_MD_fetch(prov->libctx, digest, pp != NULL ? properties : NULL);
+    return *md != NULL;
+}
+
+void obx_replace_digest(EVP_MD **slot, EVP_MD *md) {
+    if (md != NULL) {
+        EVP_MD_free(*slot);
+        *slot = md;
+    }
 }

@@ -68,46 +68,39 @@ static void *sig_dupctx(void *vctx) {
     return ctx;
 }
 
+/* Every parameter is read and checked before any is applied: a refused
+ * set leaves the context as it was. */
 static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     sig_ctx *ctx = vctx;
     const OSSL_PARAM *p;
     if (params == NULL) {
         return 1;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL) {
-        const char *props = NULL;
-        const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_PROPERTIES);
-        if (p->data_type != OSSL_PARAM_UTF8_STRING ||
-            (pp != NULL && !OSSL_PARAM_get_utf8_string_ptr(pp, &props)) ||
-            !obx_fetch_digest(ctx->prov, p->data, props, &ctx->md)) {
-            return 0;
-        }
-    }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST)) != NULL) {
-        const char *props = NULL;
-        const OSSL_PARAM *pp =
-            OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES);
-        if (p->data_type != OSSL_PARAM_UTF8_STRING ||
-            (pp != NULL && !OSSL_PARAM_get_utf8_string_ptr(pp, &props)) ||
-            !obx_fetch_digest(ctx->prov, p->data, props, &ctx->mgf1_md)) {
-            return 0;
-        }
-    }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_PAD_MODE)) != NULL) {
-        int mode;
-        if (!obx_pad_mode_from_param(p, &mode) ||
-            (mode != RSA_PKCS1_PADDING && mode != RSA_PKCS1_PSS_PADDING &&
-             mode != RSA_NO_PADDING)) {
-            ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_INVALID_ARGUMENT,
-                           "oblivex: RSA signatures take the pad modes pkcs1, pss and none");
-            return 0;
-        }
-        ctx->pad_mode = mode;
-    }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_PSS_SALTLEN)) != NULL &&
-        !obx_saltlen_from_param(p, &ctx->saltlen)) {
+    int pad_mode = ctx->pad_mode, saltlen = ctx->saltlen;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_PAD_MODE)) != NULL &&
+        (!obx_pad_mode_from_param(p, &pad_mode) ||
+         (pad_mode != RSA_PKCS1_PADDING && pad_mode != RSA_PKCS1_PSS_PADDING &&
+          pad_mode != RSA_NO_PADDING))) {
+        ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_INVALID_ARGUMENT,
+                       "oblivex: RSA signatures take the pad modes pkcs1, pss and none");
         return 0;
     }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_PSS_SALTLEN)) != NULL &&
+        !obx_saltlen_from_param(p, &saltlen)) {
+        return 0;
+    }
+    EVP_MD *md = NULL, *mgf1 = NULL;
+    if (!obx_digest_from_params(ctx->prov, params, OSSL_SIGNATURE_PARAM_DIGEST,
+                                OSSL_SIGNATURE_PARAM_PROPERTIES, &md) ||
+        !obx_digest_from_params(ctx->prov, params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST,
+                                OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES, &mgf1)) {
+        EVP_MD_free(md);
+        return 0;
+    }
+    obx_replace_digest(&ctx->md, md);
+    obx_replace_digest(&ctx->mgf1_md, mgf1);
+    ctx->pad_mode = pad_mode;
+    ctx->saltlen = saltlen;
     return 1;
 }
 
@@ -301,8 +294,12 @@ static int sig_verify_recover(void *vctx, unsigned char *rout, size_t *routlen,
  * (SHA-256 when none is named). */
 static int sig_digest_init(void *vctx, const char *mdname, void *key, const OSSL_PARAM params[]) {
     sig_ctx *ctx = vctx;
-    if (!sig_init(ctx, key, params) ||
-        !obx_fetch_digest(ctx->prov, mdname != NULL ? mdname : "SHA256", NULL, &ctx->md)) {
+    EVP_MD *md = EVP_MD_fetch(ctx->prov->libctx, mdname != NULL ? mdname : "SHA256", NULL);
+    if (md == NULL) {
+        return 0;
+    }
+    obx_replace_digest(&ctx->md, md);
+    if (!sig_init(ctx, key, params)) {
         return 0;
     }
     if (ctx->mdctx == NULL && (ctx->mdctx = EVP_MD_CTX_new()) == NULL) {
