@@ -65,7 +65,12 @@ typedef struct request {
     request_state state;
     /* The job's wait context; NULL once the application freed it. */
     ASYNC_WAIT_CTX *wait;
+    /* How to wake the job, set (under `lock`) just before it first pauses:
+     * a wait fd registered by a job that then finishes without pausing
+     * would never be reported to the application (HAProxy then trips on an
+     * fd it did not add). `has_waker` is 0 until then. */
     obx_waker waker;
+    int has_waker;
     struct request *next;         /* in its queue */
     struct request *running_next; /* in `running` while TAKEN */
 } request;
@@ -285,7 +290,7 @@ static void run_batch(request **batch, size_t n, const request *self) {
                 break;
             }
         }
-        if (r != self && r->wait != NULL) {
+        if (r != self && r->wait != NULL && r->has_waker) {
             w.wait[w.count] = r->wait;
             w.waker[w.count++] = r->waker;
         }
@@ -333,6 +338,15 @@ static int single(BIGNUM *r0, const BIGNUM *I, const obx_rsa_key *key, BN_CTX *c
     return RSA_meth_get_mod_exp(RSA_PKCS1_OpenSSL())(r0, I, key->rsa, ctx);
 }
 
+/* Gives the request its waker before its job pauses. Under `lock` (the
+ * wait context is only the job's own). 0 if none can be made. */
+static int prepare_to_pause(request *req) {
+    if (!req->has_waker) {
+        req->has_waker = obx_waker_init(req->wait, wait_fd_cleanup, &req->waker);
+    }
+    return req->has_waker;
+}
+
 /* Joins the queue and waits for the request's result, running the queue
  * when it is full or when nothing joined during a pause. */
 static request_state wait_for_result(request *req, queue *q) {
@@ -348,6 +362,11 @@ static request_state wait_for_result(request *req, queue *q) {
         if (q->count == LANES) {
             n = take_all(q, taken);
         } else if (req->state == QUEUED) {
+            if (!prepare_to_pause(req)) {
+                n = take_all(q, taken); /* cannot pause: run what there is */
+            }
+        }
+        if (n == 0 && req->state == QUEUED) {
             /* Ready at once: the application runs its other jobs first. */
             unsigned long seen = q->arrivals;
             pthread_mutex_unlock(&lock);
@@ -360,14 +379,17 @@ static request_state wait_for_result(request *req, queue *q) {
             if (req->state == QUEUED && (!paused || q->arrivals == seen)) {
                 n = take_all(q, taken);
             }
-        } else {
-            /* TAKEN: a job of another thread runs the batch (one of this
-             * thread would have finished it before any other job here
-             * resumed). Pause until it wakes this job; if the application
-             * resumes it before, wait for the batch here. */
-            pthread_mutex_unlock(&lock);
-            int woken = ASYNC_pause_job() && obx_waker_clear(&req->waker) > 0;
-            pthread_mutex_lock(&lock);
+        } else if (n == 0 && req->state == TAKEN) {
+            /* A job of another thread runs the batch (one of this thread
+             * would have finished it before any other job here resumed).
+             * Pause until it wakes this job; if the application resumes it
+             * before, or it cannot pause, wait for the batch here. */
+            int woken = 0;
+            if (prepare_to_pause(req)) {
+                pthread_mutex_unlock(&lock);
+                woken = ASYNC_pause_job() && obx_waker_clear(&req->waker) > 0;
+                pthread_mutex_lock(&lock);
+            }
             if (!woken && req->state == TAKEN) {
                 pthread_cond_wait(&changed, &lock);
             }
@@ -386,7 +408,9 @@ static request_state wait_for_result(request *req, queue *q) {
     }
     request_state state = req->state;
     pthread_mutex_unlock(&lock);
-    obx_waker_clear(&req->waker);
+    if (req->has_waker) {
+        obx_waker_clear(&req->waker);
+    }
     return state;
 }
 
@@ -396,7 +420,7 @@ int obx_batch_mod_exp(BIGNUM *r0, const BIGNUM *I, const obx_rsa_key *key, BN_CT
     size_t width = (size_t)RSA_size(key->rsa);
     /* Kept on the job's stack while it is paused; wiped below. */
     request req = {.key = key, .width = width, .state = QUEUED, .wait = wait};
-    if (wait == NULL || width > MAX_WIDTH || !obx_waker_init(wait, wait_fd_cleanup, &req.waker)) {
+    if (wait == NULL || width > MAX_WIDTH) {
         return single(r0, I, key, ctx);
     }
     pthread_mutex_lock(&lock);
