@@ -114,16 +114,16 @@ obx_batch_counts obx_batch_counts_read(void) {
 }
 
 /* Fewest requests for which the engine beats as many OpenSSL
- * exponentiations, by backend (measured, docs/PROVIDER.md). */
+ * exponentiations: 2 on the IFMA and AVX2 engines (docs/PROVIDER.md,
+ * "Partial batches": with 2 jobs, 1.37x OpenSSL's signatures/s on IFMA
+ * and 1.27x on AVX2 at RSA-2048; one alone is slower on IFMA, 0.72x).
+ * The portable and MULX/ADX backends never batch. */
 static size_t min_batch(void) {
     const char *backend = oblivex_backend_name();
-    if (strcmp(backend, "ifma") == 0) {
-        return 3;
+    if (strcmp(backend, "ifma") == 0 || strcmp(backend, "avx2") == 0) {
+        return 2;
     }
-    if (strcmp(backend, "avx2") == 0) {
-        return 6;
-    }
-    return LANES + 1; /* portable, mulx: never */
+    return LANES + 1;
 }
 
 /* The queue of a prime size, made on first use; NULL when every slot is
