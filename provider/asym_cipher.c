@@ -137,6 +137,11 @@ static const OSSL_PARAM *cipher_settable_ctx_params(void *vctx, void *provctx) {
     return settable;
 }
 
+/* MGF1's digest: OAEP's (`oaep`) unless one was set. */
+static const EVP_MD *mgf1_of(const cipher_ctx *ctx, const EVP_MD *oaep) {
+    return ctx->mgf1_md != NULL ? ctx->mgf1_md : oaep;
+}
+
 /* The OAEP digest: SHA-1 unless one was set (OAEP's default). */
 static const EVP_MD *oaep_md(cipher_ctx *ctx) {
     if (ctx->oaep_md == NULL) {
@@ -153,7 +158,7 @@ static int cipher_get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         return 0;
     }
     const EVP_MD *md = oaep_md(ctx);
-    const EVP_MD *mgf1 = ctx->mgf1_md != NULL ? ctx->mgf1_md : md;
+    const EVP_MD *mgf1 = mgf1_of(ctx, md);
     if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST)) != NULL &&
         (md == NULL || !OSSL_PARAM_set_utf8_string(p, EVP_MD_get0_name(md)))) {
         return 0;
@@ -244,7 +249,7 @@ static int cipher_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t
                              : RSA_padding_check_PKCS1_OAEP_mgf1(
                                    out, (int)outsize, em, (int)size, (int)size, ctx->label,
                                    (int)ctx->label_len, md,
-                                   ctx->mgf1_md != NULL ? ctx->mgf1_md : md);
+                                   mgf1_of(ctx, md));
         }
     }
     OPENSSL_cleanse(random, sizeof(random));
@@ -278,7 +283,7 @@ static int cipher_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t
         if (em != NULL && md != NULL &&
             RSA_padding_add_PKCS1_OAEP_mgf1(em, (int)size, in, (int)inlen, ctx->label,
                                             (int)ctx->label_len, md,
-                                            ctx->mgf1_md != NULL ? ctx->mgf1_md : md)) {
+                                            mgf1_of(ctx, md))) {
             len = RSA_public_encrypt((int)size, em, out, rsa, RSA_NO_PADDING);
         }
         OPENSSL_clear_free(em, size); /* the encoded plaintext */

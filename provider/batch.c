@@ -210,56 +210,52 @@ static void wait_fd_cleanup(ASYNC_WAIT_CTX *ctx, const void *key, OSSL_ASYNC_FD 
 }
 
 #ifdef OBX_PLANT_FAULT
-/* Test build only (the `oblivex-planted-fault` module): the last result of
- * every batch is corrupted, as a glitch in a CRT half would, so that the
- * tests can see the fault check refuse it. */
-static void plant_fault(request **batch, size_t n) {
-    batch[n - 1]->output[batch[n - 1]->width - 1] ^= 1;
+/* Test build only (the `oblivex-planted-fault` module): the last of the
+ * `n` results (`width` bytes each) of every batch is corrupted, as a
+ * glitch in a CRT half would, so that the tests can see the fault check
+ * refuse it. */
+static void plant_fault(unsigned char *results, size_t n, size_t width) {
+    results[n * width - 1] ^= 1;
 }
 #endif
 
 /* The engine's results for `n` taken requests, each checked against
- * faults, into `outcome` (DONE or FAILED, a refused result wiped); SINGLE
- * for all when the engine or the check could not run. Called without
- * `lock`. */
+ * faults, into `outcome` (DONE, its result written to its request, or
+ * FAILED); SINGLE for all when the engine or the check could not run.
+ * Called without `lock`. */
 static void compute(request **batch, size_t n, request_state *outcome) {
     size_t width = batch[0]->width, written = 0;
     const oblivex_rsa_crt_key *crt[LANES];
     const obx_rsa_key *keys[LANES];
-    const unsigned char *inputs_of[LANES], *results_of[LANES];
     unsigned char *inputs = OPENSSL_malloc(n * width);
-    unsigned char *outputs = OPENSSL_secure_malloc(n * width);
+    unsigned char *results = OPENSSL_secure_malloc(n * width);
     int good[LANES];
-    int ran = inputs != NULL && outputs != NULL;
+    int ran = inputs != NULL && results != NULL;
     if (ran) {
         for (size_t i = 0; i < n; i++) {
             crt[i] = batch[i]->key->crt;
             keys[i] = batch[i]->key;
             memcpy(inputs + i * width, batch[i]->input, width);
         }
-        ran = oblivex_rsa_private_batch_keys(crt, inputs, n * width, n, outputs, n * width,
+        ran = oblivex_rsa_private_batch_keys(crt, inputs, n * width, n, results, n * width,
                                              &written) == OBLIVEX_OK;
     }
     if (ran) {
-        for (size_t i = 0; i < n; i++) {
-            memcpy(batch[i]->output, outputs + i * width, width);
-            inputs_of[i] = batch[i]->input;
-            results_of[i] = batch[i]->output;
-        }
 #ifdef OBX_PLANT_FAULT
-        plant_fault(batch, n);
+        plant_fault(results, n, width);
 #endif
-        ran = obx_fault_check(keys, inputs_of, results_of, n, width, good);
+        ran = obx_fault_check(keys, inputs, results, n, width, good);
     }
     for (size_t i = 0; i < n; i++) {
         outcome[i] = !ran ? SINGLE : good[i] ? DONE : FAILED;
-        if (outcome[i] != DONE) {
-            OPENSSL_cleanse(batch[i]->output, width);
+        /* Only a checked result reaches its request. */
+        if (outcome[i] == DONE) {
+            memcpy(batch[i]->output, results + i * width, width);
         }
     }
     OPENSSL_free(inputs);
-    if (outputs != NULL) {
-        OPENSSL_secure_clear_free(outputs, n * width);
+    if (results != NULL) {
+        OPENSSL_secure_clear_free(results, n * width);
     }
 }
 

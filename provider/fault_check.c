@@ -11,40 +11,35 @@
 
 #include <openssl/crypto.h>
 
-int obx_fault_check(const obx_rsa_key *const *keys, const unsigned char *const *inputs,
-                    const unsigned char *const *results, size_t n, size_t width, int *good) {
+int obx_fault_check(const obx_rsa_key *const *keys, const unsigned char *inputs,
+                    const unsigned char *results, size_t n, size_t width, int *good) {
     size_t e_len = 0;
     for (size_t i = 0; i < n; i++) {
         e_len = keys[i]->e_len > e_len ? keys[i]->e_len : e_len;
         good[i] = 0;
     }
     const oblivex_mont_ctx **ctxs = OPENSSL_malloc(n * sizeof(*ctxs));
-    unsigned char *bases = OPENSSL_secure_malloc(n * width);
     unsigned char *exponents = OPENSSL_zalloc(n * e_len);
     /* A faulty result's power leads to a prime: wiped like a secret. */
     unsigned char *powers = OPENSSL_secure_malloc(n * width);
     size_t written = 0;
-    int ran = ctxs != NULL && bases != NULL && exponents != NULL && powers != NULL;
+    int ran = ctxs != NULL && exponents != NULL && powers != NULL;
     if (ran) {
         for (size_t i = 0; i < n; i++) {
             ctxs[i] = keys[i]->n_ctx;
-            memcpy(bases + i * width, results[i], width);
             /* Right-aligned: the shorter exponents get leading zeros. */
             memcpy(exponents + (i + 1) * e_len - keys[i]->e_len, keys[i]->e, keys[i]->e_len);
         }
-        ran = oblivex_mod_exp_batch_multi(ctxs, bases, n * width, exponents, n * e_len, n, powers,
+        ran = oblivex_mod_exp_batch_multi(ctxs, results, n * width, exponents, n * e_len, n, powers,
                                           n * width, &written) == OBLIVEX_OK &&
               written == n * width;
     }
     for (size_t i = 0; ran && i < n; i++) {
         /* Equal to the public input unless there was a fault. */
-        good[i] = memcmp(powers + i * width, inputs[i], width) == 0;
+        good[i] = memcmp(powers + i * width, inputs + i * width, width) == 0;
     }
     OPENSSL_free(ctxs);
     OPENSSL_free(exponents);
-    if (bases != NULL) {
-        OPENSSL_secure_clear_free(bases, n * width);
-    }
     if (powers != NULL) {
         OPENSSL_secure_clear_free(powers, n * width);
     }

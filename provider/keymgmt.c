@@ -27,6 +27,13 @@ static const char *const PARAM_NAMES[] = {
 #define PUBLIC_PARAMS 2
 #define ALL_PARAMS 8
 
+/* The key's numbers in PARAM_NAMES's order (NULL where absent). */
+static void numbers_of(const RSA *rsa, const BIGNUM *values[ALL_PARAMS]) {
+    RSA_get0_key(rsa, &values[0], &values[1], &values[2]);
+    RSA_get0_factors(rsa, &values[3], &values[4]);
+    RSA_get0_crt_params(rsa, &values[5], &values[6], &values[7]);
+}
+
 static void *key_new(void *provctx) {
     return obx_rsa_key_new(provctx);
 }
@@ -124,9 +131,7 @@ static int key_export(void *keydata, int selection, OSSL_CALLBACK *param_cb, voi
         return param_cb(none, cbarg); /* no domain parameters */
     }
     const BIGNUM *values[ALL_PARAMS];
-    RSA_get0_key(key->rsa, &values[0], &values[1], &values[2]);
-    RSA_get0_factors(key->rsa, &values[3], &values[4]);
-    RSA_get0_crt_params(key->rsa, &values[5], &values[6], &values[7]);
+    numbers_of(key->rsa, values);
     size_t count = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 ? ALL_PARAMS : PUBLIC_PARAMS;
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     int ok = bld != NULL;
@@ -191,9 +196,7 @@ static int key_get_params(void *keydata, OSSL_PARAM params[]) {
     /* The key's numbers, for whoever reads them as parameters (printing,
      * EVP_PKEY_get_bn_param). */
     const BIGNUM *values[ALL_PARAMS];
-    RSA_get0_key(key->rsa, &values[0], &values[1], &values[2]);
-    RSA_get0_factors(key->rsa, &values[3], &values[4]);
-    RSA_get0_crt_params(key->rsa, &values[5], &values[6], &values[7]);
+    numbers_of(key->rsa, values);
     for (size_t i = 0; i < ALL_PARAMS; i++) {
         if ((p = OSSL_PARAM_locate(params, PARAM_NAMES[i])) != NULL && values[i] != NULL &&
             !OSSL_PARAM_set_BN(p, values[i])) {

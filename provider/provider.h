@@ -7,11 +7,14 @@
  *                 private exponentiation, and its oblivex CRT key
  *   keymgmt.c     RSA key management (import, export, generation)
  *   batch.c       the queue that batches private exponentiations across
- *                 ASYNC jobs, and the fault check
+ *                 ASYNC jobs
+ *   waker.c       waking a paused job (its wait fd or callback)
+ *   fault_check.c every batched result checked with the public exponent
  *   rsa_params.c  the padding and digest parameters both operations read
  *   signature.c   RSA signatures (PKCS #1 v1.5, PSS, raw)
  *   algorithm_id.c  the signatures' DER AlgorithmIdentifier
  *   asym_cipher.c RSA decryption and encryption (PKCS #1 v1.5, OAEP, raw)
+ *   tls_premaster.c  TLS 1.2's premaster check, constant time
  *
  * Padding, blinding and the public operations are OpenSSL's own (its RSA
  * code, reached through an RSA_METHOD that replaces only the CRT

@@ -13,17 +13,27 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-static const struct {
-    int mode;
+/* An integer setting and the name OpenSSL also accepts for it. */
+typedef struct {
+    int value;
     const char *name;
-} PAD_MODES[] = {
+} named_value;
+
+#define COUNT(table) (sizeof(table) / sizeof((table)[0]))
+
+static const named_value PAD_MODES[] = {
     {RSA_NO_PADDING, OSSL_PKEY_RSA_PAD_MODE_NONE},
     {RSA_PKCS1_PADDING, OSSL_PKEY_RSA_PAD_MODE_PKCSV15},
     {RSA_PKCS1_OAEP_PADDING, OSSL_PKEY_RSA_PAD_MODE_OAEP},
     {RSA_X931_PADDING, OSSL_PKEY_RSA_PAD_MODE_X931},
     {RSA_PKCS1_PSS_PADDING, OSSL_PKEY_RSA_PAD_MODE_PSS},
 };
-#define PAD_MODE_COUNT (sizeof(PAD_MODES) / sizeof(PAD_MODES[0]))
+
+static const named_value SALT_LENGTHS[] = {
+    {RSA_PSS_SALTLEN_DIGEST, OSSL_PKEY_RSA_PSS_SALT_LEN_DIGEST},
+    {RSA_PSS_SALTLEN_MAX, OSSL_PKEY_RSA_PSS_SALT_LEN_MAX},
+    {RSA_PSS_SALTLEN_AUTO, OSSL_PKEY_RSA_PSS_SALT_LEN_AUTO},
+};
 
 /* A string parameter copied into `buf` (NUL-terminated): OSSL_PARAM
  * strings need not end in NUL. 1 on success. */
@@ -31,19 +41,32 @@ static int string_of(const OSSL_PARAM *p, char *buf, size_t size) {
     return OSSL_PARAM_get_utf8_string(p, &buf, size);
 }
 
+/* The value named `name` in `table` into `*value`; 0 if none is. */
+static int value_of_name(const named_value *table, size_t count, const char *name, int *value) {
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(name, table[i].name) == 0) {
+            *value = table[i].value;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The name of `value` in `table`, or NULL. */
+static const char *name_of_value(const named_value *table, size_t count, int value) {
+    for (size_t i = 0; i < count; i++) {
+        if (table[i].value == value) {
+            return table[i].name;
+        }
+    }
+    return NULL;
+}
+
 int obx_pad_mode_from_param(const OSSL_PARAM *p, int *pad_mode) {
     if (p->data_type == OSSL_PARAM_UTF8_STRING) {
         char name[16];
-        if (!string_of(p, name, sizeof(name))) {
-            return 0;
-        }
-        for (size_t i = 0; i < PAD_MODE_COUNT; i++) {
-            if (strcmp(name, PAD_MODES[i].name) == 0) {
-                *pad_mode = PAD_MODES[i].mode;
-                return 1;
-            }
-        }
-        return 0;
+        return string_of(p, name, sizeof(name)) &&
+               value_of_name(PAD_MODES, COUNT(PAD_MODES), name, pad_mode);
     }
     return OSSL_PARAM_get_int(p, pad_mode);
 }
@@ -52,23 +75,9 @@ int obx_pad_mode_to_param(OSSL_PARAM *p, int pad_mode) {
     if (p->data_type != OSSL_PARAM_UTF8_STRING) {
         return OSSL_PARAM_set_int(p, pad_mode);
     }
-    for (size_t i = 0; i < PAD_MODE_COUNT; i++) {
-        if (PAD_MODES[i].mode == pad_mode) {
-            return OSSL_PARAM_set_utf8_string(p, PAD_MODES[i].name);
-        }
-    }
-    return 0;
+    const char *name = name_of_value(PAD_MODES, COUNT(PAD_MODES), pad_mode);
+    return name != NULL && OSSL_PARAM_set_utf8_string(p, name);
 }
-
-static const struct {
-    int saltlen;
-    const char *name;
-} SALT_LENGTHS[] = {
-    {RSA_PSS_SALTLEN_DIGEST, OSSL_PKEY_RSA_PSS_SALT_LEN_DIGEST},
-    {RSA_PSS_SALTLEN_MAX, OSSL_PKEY_RSA_PSS_SALT_LEN_MAX},
-    {RSA_PSS_SALTLEN_AUTO, OSSL_PKEY_RSA_PSS_SALT_LEN_AUTO},
-};
-#define SALT_LENGTH_COUNT (sizeof(SALT_LENGTHS) / sizeof(SALT_LENGTHS[0]))
 
 int obx_saltlen_from_param(const OSSL_PARAM *p, int *saltlen) {
     if (p->data_type == OSSL_PARAM_UTF8_STRING) {
@@ -76,11 +85,8 @@ int obx_saltlen_from_param(const OSSL_PARAM *p, int *saltlen) {
         if (!string_of(p, text, sizeof(text))) {
             return 0;
         }
-        for (size_t i = 0; i < SALT_LENGTH_COUNT; i++) {
-            if (strcmp(text, SALT_LENGTHS[i].name) == 0) {
-                *saltlen = SALT_LENGTHS[i].saltlen;
-                return 1;
-            }
+        if (value_of_name(SALT_LENGTHS, COUNT(SALT_LENGTHS), text, saltlen)) {
+            return 1;
         }
         /* A number written out. */
         char *end;
@@ -103,10 +109,9 @@ int obx_saltlen_to_param(OSSL_PARAM *p, int saltlen) {
     if (p->data_type != OSSL_PARAM_UTF8_STRING) {
         return OSSL_PARAM_set_int(p, saltlen);
     }
-    for (size_t i = 0; i < SALT_LENGTH_COUNT; i++) {
-        if (SALT_LENGTHS[i].saltlen == saltlen) {
-            return OSSL_PARAM_set_utf8_string(p, SALT_LENGTHS[i].name);
-        }
+    const char *name = name_of_value(SALT_LENGTHS, COUNT(SALT_LENGTHS), saltlen);
+    if (name != NULL) {
+        return OSSL_PARAM_set_utf8_string(p, name);
     }
     char number[16];
     snprintf(number, sizeof(number), "%d", saltlen);

@@ -25,6 +25,11 @@ typedef struct {
     EVP_MD_CTX *mdctx; /* the DigestSign/DigestVerify hash */
 } sig_ctx;
 
+/* MGF1's digest: the message digest unless one was set. */
+static const EVP_MD *mgf1_of(const sig_ctx *ctx) {
+    return ctx->mgf1_md != NULL ? ctx->mgf1_md : ctx->md;
+}
+
 static void *sig_newctx(void *provctx, const char *propq) {
     (void)propq;
     sig_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
@@ -130,7 +135,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         !OSSL_PARAM_set_utf8_string(p, ctx->md != NULL ? EVP_MD_get0_name(ctx->md) : "")) {
         return 0;
     }
-    const EVP_MD *mgf1 = ctx->mgf1_md != NULL ? ctx->mgf1_md : ctx->md;
+    const EVP_MD *mgf1 = mgf1_of(ctx);
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST)) != NULL &&
         !OSSL_PARAM_set_utf8_string(p, mgf1 != NULL ? EVP_MD_get0_name(mgf1) : "")) {
         return 0;
@@ -207,7 +212,7 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
             return 0;
         }
         unsigned char *em = OPENSSL_malloc(size);
-        const EVP_MD *mgf1 = ctx->mgf1_md != NULL ? ctx->mgf1_md : ctx->md;
+        const EVP_MD *mgf1 = mgf1_of(ctx);
         if (em != NULL &&
             RSA_padding_add_PKCS1_PSS_mgf1(rsa, em, tbs, ctx->md, mgf1, ctx->saltlen)) {
             len = RSA_private_encrypt((int)size, em, sig, rsa, RSA_NO_PADDING);
@@ -250,7 +255,7 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
         int padding = ctx->pad_mode == RSA_PKCS1_PSS_PADDING ? RSA_NO_PADDING : ctx->pad_mode;
         int len = RSA_public_decrypt((int)siglen, sig, decoded, rsa, padding);
         if (ctx->pad_mode == RSA_PKCS1_PSS_PADDING) {
-            const EVP_MD *mgf1 = ctx->mgf1_md != NULL ? ctx->mgf1_md : ctx->md;
+            const EVP_MD *mgf1 = mgf1_of(ctx);
             ok = len == (int)size &&
                  RSA_verify_PKCS1_PSS_mgf1(rsa, tbs, ctx->md, mgf1, decoded, ctx->saltlen) == 1;
         } else {
