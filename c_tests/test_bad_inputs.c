@@ -103,6 +103,11 @@ static void test_modexp(void) {
     CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch_multi(ctxs, b, 3, e, 4, 2, out, 4, &written));
     CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi(ctxs, b, 4, e, 4, 2, out, 3, &written));
     CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch_multi(ctxs, b, 4, e, 4, 0, out, 4, &written));
+    CASE(OBLIVEX_ERR_EMPTY_INPUT, oblivex_mod_exp_batch_multi_vartime(ctxs, b, 4, e, 4, 0, out, 4, &written));
+    CASE(OBLIVEX_ERR_BAD_LENGTH, oblivex_mod_exp_batch_multi_vartime(ctxs, b, 3, e, 4, 2, out, 4, &written));
+    CASE(OBLIVEX_ERR_BUFFER_TOO_SMALL, oblivex_mod_exp_batch_multi_vartime(ctxs, b, 4, e, 4, 2, out, 3, &written));
+    ctxs[1] = NULL;
+    CASE(OBLIVEX_ERR_NULL_POINTER, oblivex_mod_exp_batch_multi_vartime(ctxs, b, 4, e, 4, 2, out, 4, &written));
     oblivex_mont_ctx_free(ctx);
     oblivex_mont_ctx_free(ctx1);
 }

@@ -752,6 +752,29 @@ oblivex_status oblivex_mod_exp_batch_multi(const struct oblivex_mont_ctx *const 
                                            size_t *results_written);
 
 /**
+ * `oblivex_mod_exp_batch_multi` for **public** exponents, such as RSA
+ * public exponents when a private result is checked (`r^e mod n`):
+ * square-and-multiply, 16 squarings and one product for `e = 65537`,
+ * about half the work of the constant-time call.
+ *
+ * Variable time in the exponents: never pass a secret one. Constant time
+ * in the bases (which may be secret, like a signature being checked).
+ * Operands, results and errors as in `oblivex_mod_exp_batch_multi`.
+ *
+ * # Safety
+ * As `oblivex_mod_exp_batch_multi`.
+ */
+oblivex_status oblivex_mod_exp_batch_multi_vartime(const struct oblivex_mont_ctx *const *ctxs,
+                                                   const uint8_t *bases,
+                                                   size_t bases_len,
+                                                   const uint8_t *exponents,
+                                                   size_t exponents_len,
+                                                   size_t count,
+                                                   uint8_t *results,
+                                                   size_t results_capacity,
+                                                   size_t *results_written);
+
+/**
  * Creates an RSA private key from its CRT parameters, each big-endian
  * (leading zero bytes allowed), as in PKCS #1 `RSAPrivateKey`: the primes
  * `p` and `q`, the exponents `dp = d mod (p-1)` and `dq = d mod (q-1)`,

@@ -3,7 +3,8 @@
  * r^e mod n gives its input back. A wrong CRT half gives away a prime
  * (Boneh, DeMillo and Lipton; Lenstra: gcd(r^e - c, n)). The powers of a
  * whole batch are one call of the engine (per-value moduli), constant time
- * in r; e and n are public.
+ * in r. e and n are public: square-and-multiply on e (the _vartime call)
+ * costs 17 products for e = 65537, not the fixed window's 35 or so.
  */
 #include "fault_check.h"
 
@@ -30,8 +31,8 @@ int obx_fault_check(const obx_rsa_key *const *keys, const unsigned char *inputs,
             /* Right-aligned: the shorter exponents get leading zeros. */
             memcpy(exponents + (i + 1) * e_len - keys[i]->e_len, keys[i]->e, keys[i]->e_len);
         }
-        ran = oblivex_mod_exp_batch_multi(ctxs, results, n * width, exponents, n * e_len, n, powers,
-                                          n * width, &written) == OBLIVEX_OK &&
+        ran = oblivex_mod_exp_batch_multi_vartime(ctxs, results, n * width, exponents, n * e_len, n, powers,
+                                                  n * width, &written) == OBLIVEX_OK &&
               written == n * width;
     }
     for (size_t i = 0; ran && i < n; i++) {

@@ -1,10 +1,12 @@
 //! Differential tests of the batch exponentiation against num-bigint, on
-//! every backend this CPU runs, for moduli up to 8192 bits.
+//! every backend this CPU runs, for moduli up to 8192 bits: the
+//! constant-time calls and the public-exponent (`_vartime`) one.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use oblivex::mp::{
-    mod_exp_batch_multi_on, multi_result_len, Backend, MontContext, MAX_MODULUS_BITS,
+    mod_exp_batch_multi_on, mod_exp_batch_multi_vartime_on, multi_result_len, Backend, MontContext,
+    MAX_MODULUS_BITS,
 };
 use oblivex::Error;
 use proptest::prelude::*;
@@ -51,8 +53,9 @@ fn check_batch(modulus: &[u8], bases: &[Vec<u8>], exponents: &[Vec<u8>]) {
     let exponent_len = exponents[0].len();
     let flat_bases: Vec<u8> = bases.concat();
     let flat_exponents: Vec<u8> = exponents.concat();
+    let contexts = vec![&ctx; bases.len()];
     for backend in backends() {
-        let out = ctx
+        let secret = ctx
             .mod_exp_batch_on(
                 backend,
                 &flat_bases,
@@ -61,16 +64,27 @@ fn check_batch(modulus: &[u8], bases: &[Vec<u8>], exponents: &[Vec<u8>]) {
                 exponent_len,
             )
             .unwrap();
-        assert_eq!(out.len(), bases.len() * len);
-        for (i, result) in out.chunks(len).enumerate() {
-            let expected = padded(&reference(&bases[i], &exponents[i], modulus), len);
-            assert_eq!(
-                result,
-                &expected[..],
-                "{} lane {i}, {} bits",
-                backend.name(),
-                ctx.modulus_bits()
-            );
+        let public = mod_exp_batch_multi_vartime_on(
+            backend,
+            &contexts,
+            &flat_bases,
+            base_len,
+            &flat_exponents,
+            exponent_len,
+        )
+        .unwrap();
+        for (out, kind) in [(secret, "secret"), (public, "public")] {
+            assert_eq!(out.len(), bases.len() * len);
+            for (i, result) in out.chunks(len).enumerate() {
+                let expected = padded(&reference(&bases[i], &exponents[i], modulus), len);
+                assert_eq!(
+                    result,
+                    &expected[..],
+                    "{} lane {i}, {} bits, {kind} exponents",
+                    backend.name(),
+                    ctx.modulus_bits()
+                );
+            }
         }
     }
 }
@@ -186,10 +200,12 @@ fn per_value_moduli() {
     // Every result is as long as the longest modulus.
     let result_len = multi_result_len(&refs);
     assert_eq!(result_len, 256);
-    for backend in backends() {
-        let out =
-            mod_exp_batch_multi_on(backend, &refs, &bases, base_len, &exponents, exponent_len)
-                .unwrap();
+    let runs = [mod_exp_batch_multi_on, mod_exp_batch_multi_vartime_on];
+    for (backend, run) in backends()
+        .into_iter()
+        .flat_map(|b| runs.map(|run| (b, run)))
+    {
+        let out = run(backend, &refs, &bases, base_len, &exponents, exponent_len).unwrap();
         assert_eq!(out.len(), moduli.len() * result_len);
         for (i, modulus) in moduli.iter().enumerate() {
             let expected = reference(

@@ -108,6 +108,21 @@ func flattenOperands(bases, exponents [][]byte) (b, e []byte, err error) {
 // long as the longest modulus among contexts, big-endian and left-padded.
 // ErrNullPointer for a nil context.
 func ExpBatchMulti(contexts []*ModulusContext, bases, exponents [][]byte) ([][]byte, error) {
+	return expBatchMulti(contexts, bases, exponents, false)
+}
+
+// ExpBatchMultiVartime is ExpBatchMulti for public exponents, such as RSA
+// public exponents when a private result is checked (r^e mod n):
+// square-and-multiply, 16 squarings and one product for e = 65537, about
+// half the work of the constant-time call. Variable time in the exponents:
+// never pass a secret one. Constant time in the bases.
+func ExpBatchMultiVartime(contexts []*ModulusContext, bases, exponents [][]byte) ([][]byte, error) {
+	return expBatchMulti(contexts, bases, exponents, true)
+}
+
+// expBatchMulti runs oblivex_mod_exp_batch_multi, or its _vartime form for
+// public exponents.
+func expBatchMulti(contexts []*ModulusContext, bases, exponents [][]byte, publicExponents bool) ([][]byte, error) {
 	n := len(contexts)
 	if len(bases) != n || len(exponents) != n {
 		return nil, ErrBadLength
@@ -146,8 +161,13 @@ func ExpBatchMulti(contexts []*ModulusContext, bases, exponents [][]byte) ([][]b
 		}
 	}
 	out := newOut(n * width)
-	err = check(C.oblivex_mod_exp_batch_multi(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
-		out.ptr(), out.capacity(), &out.written))
+	if publicExponents {
+		err = check(C.oblivex_mod_exp_batch_multi_vartime(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
+			out.ptr(), out.capacity(), &out.written))
+	} else {
+		err = check(C.oblivex_mod_exp_batch_multi(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
+			out.ptr(), out.capacity(), &out.written))
+	}
 	if err != nil {
 		wipe(out.buf)
 		return nil, err

@@ -112,6 +112,10 @@ func TestExpBatchMulti(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	gotPublic, err := ExpBatchMultiVartime(contexts, bases, exps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	gotBig, err := ExpBigMulti(contexts, bigBases, bigExps)
 	if err != nil {
 		t.Fatal(err)
@@ -121,12 +125,18 @@ func TestExpBatchMulti(t *testing.T) {
 		if !bytes.Equal(got[i], want.FillBytes(make([]byte, 128))) { // the longest modulus: 128 bytes
 			t.Fatalf("value %d differs", i)
 		}
+		if !bytes.Equal(gotPublic[i], got[i]) {
+			t.Fatalf("public-exponent value %d differs", i)
+		}
 		if gotBig[i].Cmp(want) != 0 {
 			t.Fatalf("math/big value %d differs", i)
 		}
 	}
 	if _, err := ExpBatchMulti([]*ModulusContext{cp, nil}, bases[:2], exps[:2]); !errors.Is(err, ErrNullPointer) {
 		t.Fatalf("nil context: %v", err)
+	}
+	if _, err := ExpBatchMultiVartime([]*ModulusContext{cp, nil}, bases[:2], exps[:2]); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("nil context, public exponents: %v", err)
 	}
 	if _, err := ExpBigMulti(contexts[:2], bigBases, bigExps); !errors.Is(err, ErrBadLength) {
 		t.Fatalf("count mismatch: %v", err)

@@ -5,7 +5,6 @@
  * ASYNC jobs run in batches (keys mixed), a lone one runs at once; a fault
  * planted in a batch's result is caught and nothing of it released.
  */
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,33 +19,11 @@
 #include <openssl/x509.h>
 
 #include "../../c_tests/test_util.h"
+#include "harness.h"
 
-#define OBLIVEX "provider=oblivex"
-#define DEFAULT "provider=default"
 #define MAX_SIG 512
 
 static OSSL_LIB_CTX *libctx;
-
-/* Loads `module` and the default provider into a new library context. */
-static OSSL_LIB_CTX *context_with(const char *module, OSSL_PROVIDER **loaded) {
-    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
-    *loaded = ctx != NULL ? OSSL_PROVIDER_load(ctx, module) : NULL;
-    if (*loaded == NULL || OSSL_PROVIDER_load(ctx, "default") == NULL) {
-        ERR_print_errors_fp(stderr);
-        fprintf(stderr, "cannot load %s (OPENSSL_MODULES=%s)\n", module,
-                getenv("OPENSSL_MODULES") ? getenv("OPENSSL_MODULES") : "unset");
-        exit(1);
-    }
-    return ctx;
-}
-
-/* The provider's count `name` (obx_batch_counts). */
-static uint64_t count_of(OSSL_PROVIDER *prov, const char *name) {
-    uint64_t value = 0;
-    OSSL_PARAM params[] = {OSSL_PARAM_uint64(name, &value), OSSL_PARAM_END};
-    CHECK(OSSL_PROVIDER_get_params(prov, params) == 1, "get %s", name);
-    return value;
-}
 
 /* Signs `msg` with SHA-256 under `pad` (PSS: salt of the digest's length)
  * through the provider of `propq`; returns the length, 0 on failure. */
@@ -223,7 +200,7 @@ typedef struct {
 } sign_job;
 
 static int run_sign_job(void *arg) {
-    sign_job *job = *(sign_job **)arg;
+    sign_job *job = arg;
     EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(job->ctx, job->key, OBLIVEX);
     job->siglen = MAX_SIG;
     int ok = pctx != NULL && EVP_PKEY_sign_init(pctx) == 1 &&
@@ -234,109 +211,13 @@ static int run_sign_job(void *arg) {
     return ok;
 }
 
-/* Whether the paused job of `wait` is ready to resume (a wait fd readable). */
-static int ready(ASYNC_WAIT_CTX *wait, int timeout_ms) {
-    OSSL_ASYNC_FD fds[4];
-    size_t n = 0;
-    if (!ASYNC_WAIT_CTX_get_all_fds(wait, NULL, &n) || n == 0 || n > 4 ||
-        !ASYNC_WAIT_CTX_get_all_fds(wait, fds, &n)) {
-        return 0;
-    }
-    struct pollfd p[4];
-    for (size_t i = 0; i < n; i++) {
-        p[i].fd = fds[i];
-        p[i].events = POLLIN;
-    }
-    return poll(p, n, timeout_ms) > 0;
-}
-
-/* The wait context's callback (callback mode): marks its job ready. */
-static int mark_ready(void *arg) {
-    __atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
-    return 1;
-}
-
-/* Whether job i may resume: its callback was called (callback mode, which
- * the flag's reset consumes) or its wait fd is readable. */
-static int resumable(ASYNC_WAIT_CTX *wait, int *flag, int callbacks, int timeout_ms) {
-    if (!callbacks) {
-        return ready(wait, timeout_ms);
-    }
-    for (int waited = 0; waited <= timeout_ms; waited++) {
-        if (__atomic_exchange_n(flag, 0, __ATOMIC_SEQ_CST)) {
-            return 1;
-        }
-        if (timeout_ms > 0) {
-            poll(NULL, 0, 1);
-        }
-    }
-    return 0;
-}
-
-/* Runs the jobs as an application's event loop would: all started, then
- * each resumed when its wait fd is readable (or, with `callbacks`, when
- * its wait context's callback was called). Job `abandon` (if < n) is
- * dropped after its first pause and its wait context freed, as a server
- * drops a connection closed mid-handshake. Returns how many succeeded; a
- * job that never becomes ready (1 s) fails the test. */
+/* run_async_jobs on sign jobs. */
 static size_t run_jobs_with(sign_job *jobs, size_t n, int callbacks, size_t abandon) {
-    ASYNC_JOB *handle[16] = {0};
-    ASYNC_WAIT_CTX *wait[16];
-    int finished[16] = {0}, flag[16] = {0};
-    size_t left = n, succeeded = 0;
+    void *args[MAX_JOBS];
     for (size_t i = 0; i < n; i++) {
-        wait[i] = ASYNC_WAIT_CTX_new();
-        if (callbacks) {
-            ASYNC_WAIT_CTX_set_callback(wait[i], mark_ready, &flag[i]);
-        }
+        args[i] = &jobs[i];
     }
-    while (left > 0) {
-        int progressed = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (finished[i] || (handle[i] != NULL && !resumable(wait[i], &flag[i], callbacks, 0))) {
-                continue;
-            }
-            progressed = 1;
-            int ret = 0;
-            sign_job *arg = &jobs[i];
-            switch (ASYNC_start_job(&handle[i], wait[i], &ret, run_sign_job, &arg, sizeof(arg))) {
-            case ASYNC_FINISH:
-                finished[i] = 1;
-                left--;
-                succeeded += ret == 1;
-                break;
-            case ASYNC_PAUSE:
-                if (i == abandon) {
-                    ASYNC_WAIT_CTX_free(wait[i]);
-                    wait[i] = NULL;
-                    finished[i] = 1;
-                    left--;
-                }
-                break;
-            default:
-                CHECK(0, "ASYNC_start_job failed for job %zu", i);
-                finished[i] = 1;
-                left--;
-            }
-        }
-        if (!progressed) {
-            int any = 0;
-            for (size_t i = 0; i < n && !any; i++) {
-                any = !finished[i] && resumable(wait[i], &flag[i], callbacks, 1000);
-                if (any && callbacks) {
-                    flag[i] = 1; /* not consumed: resume it in the next pass */
-                }
-            }
-            if (!any) {
-                CHECK(0, "%zu paused jobs were never woken", left);
-                break;
-            }
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        ASYNC_WAIT_CTX_free(wait[i]);
-    }
-    return succeeded;
+    return run_async_jobs(run_sign_job, args, n, callbacks, abandon);
 }
 
 static size_t run_jobs(sign_job *jobs, size_t n) {
@@ -397,7 +278,7 @@ static void batches_across_jobs(OSSL_PROVIDER *prov, EVP_PKEY *const keys[2]) {
     CHECK(count_of(prov, "oblivex-single-operations") - single == 1, "a lone job was batched");
     /* Outside a job: at once. */
     single = count_of(prov, "oblivex-single-operations");
-    CHECK(run_sign_job(&(sign_job *){&jobs[0]}) && job_verifies(&jobs[0]), "no job: fails");
+    CHECK(run_sign_job(&jobs[0]) && job_verifies(&jobs[0]), "no job: fails");
     CHECK(count_of(prov, "oblivex-single-operations") - single == 1, "no job: not at once");
 }
 

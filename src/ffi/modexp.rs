@@ -1,11 +1,15 @@
 //! C ABI of the batch modular exponentiation (`mp`): a modulus context and
-//! the two batch calls (one modulus, or one per value).
+//! the batch calls (one modulus, or one per value; secret or public
+//! exponents).
 
 use super::args::item_width;
 use super::guard::{array_len, catch, catch_or, input, out_pointer, OutBuffer};
 use super::handle::{borrow, borrow_all, create, free, Boxed, Handle};
 use super::status::{oblivex_status, CResult};
-use crate::mp::{mod_exp_batch_multi, multi_result_len, MontContext};
+use zeroize::Zeroizing;
+
+use crate::mp::{mod_exp_batch_multi, mod_exp_batch_multi_vartime, multi_result_len, MontContext};
+use crate::Error;
 
 /// A precomputed odd modulus (the role of OpenSSL's `BN_MONT_CTX`): made by
 /// `oblivex_mont_ctx_new`, released by `oblivex_mont_ctx_free`. Immutable
@@ -177,6 +181,73 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch_multi(
     results_capacity: usize,
     results_written: *mut usize,
 ) -> oblivex_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        multi_call(
+            mod_exp_batch_multi,
+            ctxs,
+            (bases, bases_len),
+            (exponents, exponents_len),
+            count,
+            (results, results_capacity, results_written),
+        )
+    }
+}
+
+/// `oblivex_mod_exp_batch_multi` for **public** exponents, such as RSA
+/// public exponents when a private result is checked (`r^e mod n`):
+/// square-and-multiply, 16 squarings and one product for `e = 65537`,
+/// about half the work of the constant-time call.
+///
+/// Variable time in the exponents: never pass a secret one. Constant time
+/// in the bases (which may be secret, like a signature being checked).
+/// Operands, results and errors as in `oblivex_mod_exp_batch_multi`.
+///
+/// # Safety
+/// As `oblivex_mod_exp_batch_multi`.
+#[no_mangle]
+pub unsafe extern "C" fn oblivex_mod_exp_batch_multi_vartime(
+    ctxs: *const *const oblivex_mont_ctx,
+    bases: *const u8,
+    bases_len: usize,
+    exponents: *const u8,
+    exponents_len: usize,
+    count: usize,
+    results: *mut u8,
+    results_capacity: usize,
+    results_written: *mut usize,
+) -> oblivex_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        multi_call(
+            mod_exp_batch_multi_vartime,
+            ctxs,
+            (bases, bases_len),
+            (exponents, exponents_len),
+            count,
+            (results, results_capacity, results_written),
+        )
+    }
+}
+
+/// The Rust side of a per-value-modulus call: contexts, bases and their
+/// length, exponents and their length.
+type MultiExp =
+    fn(&[&MontContext], &[u8], usize, &[u8], usize) -> Result<Zeroizing<Vec<u8>>, Error>;
+
+/// The body both per-value-modulus calls share: reads and checks the
+/// arguments, runs `exp`, writes the results (or nothing on an error).
+///
+/// # Safety
+/// The contract of `oblivex_mod_exp_batch_multi`.
+unsafe fn multi_call(
+    exp: MultiExp,
+    ctxs: *const *const oblivex_mont_ctx,
+    (bases, bases_len): (*const u8, usize),
+    (exponents, exponents_len): (*const u8, usize),
+    count: usize,
+    (results, results_capacity, results_written): (*mut u8, usize, *mut usize),
+) -> oblivex_status {
     catch(|| {
         // SAFETY: `ctxs` holds `count` handle pointers by the contract.
         let contexts: Vec<&MontContext> = unsafe { borrow_all(ctxs, count) }?;
@@ -185,7 +256,7 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch_multi(
         // SAFETY: the output pointers satisfy `OutBuffer::new`'s contract.
         let results = unsafe { OutBuffer::new(results, results_capacity, results_written) }?;
         results.check_fits(array_len(count, multi_result_len(&contexts))?)?;
-        let powers = mod_exp_batch_multi(
+        let powers = exp(
             &contexts,
             ops.bases,
             ops.base_len,

@@ -7,7 +7,7 @@
 use zeroize::Zeroizing;
 
 use super::context::MontContext;
-use super::schedule::{run, run_powers, Operands};
+use super::schedule::{run, run_powers, Exponents, Operands};
 use crate::backend::Backend;
 use crate::Error;
 
@@ -57,7 +57,8 @@ impl MontContext {
         exponents: &[u8],
         exponent_len: usize,
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let operands = Operands::from_bytes(bases, base_len, exponents, exponent_len)?;
+        let operands =
+            Operands::from_bytes(bases, base_len, exponents, exponent_len, Exponents::Secret)?;
         let len = self.modulus_len() * (bases.len() / base_len);
         let mut out = Zeroizing::new(vec![0u8; len]);
         self.run_into(backend, operands, &mut out)?;

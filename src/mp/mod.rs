@@ -14,7 +14,9 @@
 //! context and its concerns, one file each) knows no backend; `backend/`
 //! (the `LaneArith` interface and the `portable`, `avx2` and `ifma`
 //! backends) and
-//! `fixed_window` (the exponentiation every backend runs, written once);
+//! `fixed_window` (the exponentiation every backend runs, written once)
+//! and `public_exponent` (square-and-multiply for public exponents, the
+//! `*_vartime` entry points);
 //! `schedule` (grouping values into lanes, threads) and `threads`; the
 //! public entry points are `exp.rs` (one modulus), `multi.rs` (one per
 //! value) and `rsa_crt/` (RSA private keys in CRT form, [`RsaCrtKey`]:
@@ -35,6 +37,7 @@ mod fixed_window;
 pub(crate) mod limbs;
 mod limits;
 mod multi;
+mod public_exponent;
 mod rsa_crt;
 mod schedule;
 mod threads;
@@ -45,7 +48,10 @@ pub(crate) mod trace_cut;
 pub use crate::backend::{Backend, BACKEND_ENV};
 pub use context::MontContext;
 pub use limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
-pub use multi::{mod_exp_batch_multi, mod_exp_batch_multi_on, multi_result_len};
+pub use multi::{
+    mod_exp_batch_multi, mod_exp_batch_multi_on, mod_exp_batch_multi_vartime,
+    mod_exp_batch_multi_vartime_on, multi_result_len,
+};
 pub use rsa_crt::RsaCrtKey;
 pub use schedule::group_size;
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};

@@ -6,7 +6,7 @@
 use zeroize::Zeroizing;
 
 use super::context::MontContext;
-use super::schedule::{run, Operands};
+use super::schedule::{run, Exponents, Operands};
 use crate::backend::Backend;
 use crate::Error;
 
@@ -35,7 +35,9 @@ pub fn mod_exp_batch_multi(
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    multi_collect(None, contexts, bases, base_len, exponents, exponent_len)
+    let operands =
+        Operands::from_bytes(bases, base_len, exponents, exponent_len, Exponents::Secret)?;
+    multi_collect(None, contexts, operands)
 }
 
 /// [`mod_exp_batch_multi`] on an explicit backend.
@@ -47,25 +49,60 @@ pub fn mod_exp_batch_multi_on(
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    multi_collect(
-        Some(backend),
-        contexts,
-        bases,
-        base_len,
-        exponents,
-        exponent_len,
-    )
+    let operands =
+        Operands::from_bytes(bases, base_len, exponents, exponent_len, Exponents::Secret)?;
+    multi_collect(Some(backend), contexts, operands)
 }
 
-fn multi_collect(
-    backend: Option<Backend>,
+/// [`mod_exp_batch_multi`] for **public** exponents, such as RSA public
+/// exponents when a private result is checked (`r^e mod n`):
+/// square-and-multiply, 16 squarings and one product for `e = 65537`
+/// where the constant-time fixed window spends about twice as many.
+///
+/// Variable time in the exponents: never pass a secret one. Constant time
+/// in the bases (which may be secret, like a signature being checked).
+/// Operands, results and errors as in [`mod_exp_batch_multi`].
+pub fn mod_exp_batch_multi_vartime(
     contexts: &[&MontContext],
     bases: &[u8],
     base_len: usize,
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let operands = Operands::from_bytes(bases, base_len, exponents, exponent_len)?;
+    let operands = Operands::from_bytes(
+        bases,
+        base_len,
+        exponents,
+        exponent_len,
+        Exponents::PublicVartime,
+    )?;
+    multi_collect(None, contexts, operands)
+}
+
+/// [`mod_exp_batch_multi_vartime`] on an explicit backend.
+pub fn mod_exp_batch_multi_vartime_on(
+    backend: Backend,
+    contexts: &[&MontContext],
+    bases: &[u8],
+    base_len: usize,
+    exponents: &[u8],
+    exponent_len: usize,
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let operands = Operands::from_bytes(
+        bases,
+        base_len,
+        exponents,
+        exponent_len,
+        Exponents::PublicVartime,
+    )?;
+    multi_collect(Some(backend), contexts, operands)
+}
+
+fn multi_collect(
+    backend: Option<Backend>,
+    contexts: &[&MontContext],
+    operands: Operands<'_>,
+) -> Result<Zeroizing<Vec<u8>>, Error> {
     let len = multi_result_len(contexts) * operands.count();
     let mut out = Zeroizing::new(vec![0u8; len]);
     multi_run_into(backend, contexts, operands, &mut out)?;

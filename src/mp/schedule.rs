@@ -9,9 +9,20 @@ use super::backend::LaneArith;
 use super::context::MontContext;
 use super::limbs::convert::{be_bytes_to_limbs, limbs_for_bytes, limbs_to_be_bytes};
 use super::limits::{MAX_LANES, MAX_OPERAND_BYTES};
+use super::public_exponent;
 use super::threads::threads;
 use crate::backend::Backend;
 use crate::Error;
+
+/// Whether a batch's exponents are secret, for the constant-time fixed
+/// window (`fixed_window`), or public, for square-and-multiply
+/// (`public_exponent`: variable time in the exponents, constant time in
+/// the bases).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Exponents {
+    Secret,
+    PublicVartime,
+}
 
 /// A validated batch of `count` values, either as big-endian byte strings
 /// (the public API) or as residues and little-endian exponent limbs (the
@@ -19,16 +30,18 @@ use crate::Error;
 #[derive(Clone, Copy)]
 pub(super) enum Operands<'a> {
     /// `count` bases of `base_len` bytes and as many exponents of
-    /// `exponent_len` bytes.
+    /// `exponent_len` bytes, secret or public.
     Bytes {
         bases: &'a [u8],
         base_len: usize,
         exponents: &'a [u8],
         exponent_len: usize,
         count: usize,
+        kind: Exponents,
     },
-    /// Residues `< m` (as many limbs as the modulus) and exponents of
-    /// `exponent_bits` bits (public), one of each per value.
+    /// Residues `< m` (as many limbs as the modulus) and secret exponents
+    /// of `exponent_bits` bits (the length is public), one of each per
+    /// value.
     Limbs {
         bases: &'a [&'a [u64]],
         exponents: &'a [&'a [u64]],
@@ -46,6 +59,7 @@ impl<'a> Operands<'a> {
         base_len: usize,
         exponents: &'a [u8],
         exponent_len: usize,
+        kind: Exponents,
     ) -> Result<Self, Error> {
         if base_len == 0 || exponent_len == 0 || bases.is_empty() {
             return Err(Error::EmptyInput);
@@ -63,6 +77,7 @@ impl<'a> Operands<'a> {
             exponents,
             exponent_len,
             count,
+            kind,
         })
     }
 
@@ -71,6 +86,13 @@ impl<'a> Operands<'a> {
         match self {
             Operands::Bytes { count, .. } => *count,
             Operands::Limbs { bases, .. } => bases.len(),
+        }
+    }
+
+    fn exponents_kind(&self) -> Exponents {
+        match self {
+            Operands::Bytes { kind, .. } => *kind,
+            Operands::Limbs { .. } => Exponents::Secret,
         }
     }
 
@@ -311,12 +333,20 @@ fn run_group<'c, A: LaneArith<'c>>(
         let residue_refs: Vec<&[u64]> = residues.iter().map(|r| r.as_slice()).collect();
         let exponent_refs: Vec<&[u64]> = exponents.iter().map(|e| e.as_slice()).collect();
         let mut power_refs: Vec<&mut [u64]> = powers.iter_mut().map(|p| p.as_mut_slice()).collect();
-        arith.exp(
-            &residue_refs,
-            &exponent_refs,
-            exponent_bits,
-            &mut power_refs,
-        );
+        match operands.exponents_kind() {
+            Exponents::Secret => arith.exp(
+                &residue_refs,
+                &exponent_refs,
+                exponent_bits,
+                &mut power_refs,
+            ),
+            Exponents::PublicVartime => public_exponent::mod_exp_vartime(
+                &mut arith,
+                &residue_refs,
+                &exponent_refs,
+                &mut power_refs,
+            ),
+        }
     }
     group.iter().copied().zip(powers).collect()
 }

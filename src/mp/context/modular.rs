@@ -2,6 +2,7 @@
 //! for the groups built on `mp` (FFDHE elements mod p, their scalars mod q).
 //! All constant time: scalars here are keys and blinds.
 
+use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroizing;
 
 use super::MontContext;
@@ -59,7 +60,19 @@ impl MontContext {
     /// is below `R <= m·R` and takes [`MontContext::reduce_below_m_r`]'s
     /// route instead: one reduction and one product, not three products
     /// (the length is public).
+    /// A value at most a few bits longer than `m` (a base as long as the
+    /// modulus, an RSA result checked modulo `n`) takes
+    /// [`MontContext::reduce_by_subtraction`]'s route: a few conditional
+    /// subtractions, no product at all.
     pub(crate) fn reduce_into(&self, bytes: &[u8], out: &mut [u64]) {
+        let excess_bits = (8 * bytes.len()).saturating_sub(self.modulus_bits());
+        // A subtraction costs about 3n word operations, the products of
+        // `reduce_below_m_r` about 1.5n^2: subtracting is cheaper while
+        // there are fewer than n/2 steps.
+        if bytes.len() <= 8 * self.limbs() && excess_bits < self.limbs().div_ceil(2) {
+            self.reduce_by_subtraction(bytes, excess_bits, out);
+            return;
+        }
         if bytes.len() <= 8 * self.limbs() {
             self.reduce_below_m_r(bytes, out);
             return;
@@ -81,6 +94,34 @@ impl MontContext {
         let mut one = [0u64; MAX_LIMBS];
         one[0] = 1;
         mont_mul(out, &acc, &one[..n], m, k);
+    }
+
+    /// Reduces a big-endian integer `x` that fits `m`'s limbs and has at
+    /// most `excess_bits` (public) more bits than `m`, in constant time.
+    /// As `m >= 2^(bits-1)`, `x < m·2^(excess_bits+1)`: subtracting
+    /// `m·2^j` when it is not above `x`, for `j = excess_bits` down to 0,
+    /// leaves `x mod m`. Each step subtracts, then keeps the difference or
+    /// `x` by the borrow's mask; the number of steps is public.
+    fn reduce_by_subtraction(&self, bytes: &[u8], excess_bits: usize, out: &mut [u64]) {
+        let n = self.limbs();
+        let mut value = Zeroizing::new(vec![0u64; n]);
+        be_bytes_to_limbs(bytes, &mut value);
+        let mut difference = Zeroizing::new(vec![0u64; n]);
+        let mut shifted_m = vec![0u64; n];
+        for shift in (0..=excess_bits).rev() {
+            // m·2^shift has at most 8·bytes.len() bits: it fits n limbs.
+            let mut carried = 0u64;
+            for (s, &limb) in shifted_m.iter_mut().zip(self.modulus()) {
+                *s = (limb << shift) | carried;
+                carried = if shift == 0 { 0 } else { limb >> (64 - shift) };
+            }
+            let borrow = masks::sub_with_borrow(&mut difference, &value, &shifted_m);
+            let keep_value = Choice::from((borrow & 1) as u8);
+            for (v, &d) in value.iter_mut().zip(difference.iter()) {
+                *v = u64::conditional_select(&d, v, keep_value);
+            }
+        }
+        out.copy_from_slice(&value);
     }
 
     /// Reduces a big-endian integer below `m·R` (at most twice the
@@ -119,6 +160,45 @@ mod tests {
             ctx.reduce(&[0x01, 0, 0, 0, 0, 0, 0, 0, 0]),
             vec![((1u128 << 64) % u128::from(m)) as u64]
         );
+    }
+
+    #[test]
+    fn reduce_by_subtraction_agrees_with_the_products() {
+        // Moduli of 1 to 3 limbs with 0 to 63 leading zero bits, values of
+        // every length up to the limbs: each route's answer must agree.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for limbs in 1..=3usize {
+            for leading_zeros in [0u32, 1, 7, 9, 63] {
+                let mut m: Vec<u8> = (0..8 * limbs).map(|_| next() as u8).collect();
+                m[0] = 0x80 >> (leading_zeros % 8);
+                let top_bytes = leading_zeros as usize / 8;
+                m.drain(..top_bytes);
+                *m.last_mut().unwrap() |= 1;
+                let ctx = MontContext::new(&m).unwrap();
+                for len in 1..=8 * limbs {
+                    let x: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                    let (mut fast, mut slow) = (vec![0u64; limbs], vec![0u64; limbs]);
+                    ctx.reduce_into(&x, &mut fast);
+                    ctx.reduce_below_m_r(&x, &mut slow);
+                    assert_eq!(
+                        fast, slow,
+                        "{limbs} limbs, {leading_zeros} zeros, {len} bytes"
+                    );
+                }
+                // The largest value of the longest length, all ones.
+                let ones = vec![0xffu8; 8 * limbs];
+                let (mut fast, mut slow) = (vec![0u64; limbs], vec![0u64; limbs]);
+                ctx.reduce_into(&ones, &mut fast);
+                ctx.reduce_below_m_r(&ones, &mut slow);
+                assert_eq!(fast, slow);
+            }
+        }
     }
 
     #[test]

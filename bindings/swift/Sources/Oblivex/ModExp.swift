@@ -69,6 +69,29 @@ public final class ModulusContext: @unchecked Sendable {
     public static func expBatchMulti<Bases: Collection, Exponents: Collection>(
         contexts: [ModulusContext], bases: Bases, exponents: Exponents
     ) throws(OblivexError) -> [[UInt8]] where Bases.Element: Collection<UInt8>, Exponents.Element: Collection<UInt8> {
+        try expBatchMulti(oblivex_mod_exp_batch_multi, contexts: contexts, bases: bases, exponents: exponents)
+    }
+
+    /// ``expBatchMulti(contexts:bases:exponents:)`` for public exponents,
+    /// such as RSA public exponents when a private result is checked
+    /// (`r^e mod n`): square-and-multiply, 16 squarings and one product for
+    /// `e = 65537`, about half the work of the constant-time call. Variable
+    /// time in the exponents: never pass a secret one. Constant time in the
+    /// bases.
+    public static func expBatchMultiVartime<Bases: Collection, Exponents: Collection>(
+        contexts: [ModulusContext], bases: Bases, exponents: Exponents
+    ) throws(OblivexError) -> [[UInt8]] where Bases.Element: Collection<UInt8>, Exponents.Element: Collection<UInt8> {
+        try expBatchMulti(oblivex_mod_exp_batch_multi_vartime, contexts: contexts, bases: bases, exponents: exponents)
+    }
+
+    /// The C call of a per-value-modulus batch: the constant-time one or
+    /// the public-exponent one, which take the same arguments.
+    typealias MultiCall = (UnsafePointer<OpaquePointer?>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int,
+                           Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> oblivex_status
+
+    private static func expBatchMulti<Bases: Collection, Exponents: Collection>(
+        _ call: MultiCall, contexts: [ModulusContext], bases: Bases, exponents: Exponents
+    ) throws(OblivexError) -> [[UInt8]] where Bases.Element: Collection<UInt8>, Exponents.Element: Collection<UInt8> {
         let count = contexts.count
         guard bases.count == count, exponents.count == count else { throw .badLength }
         var (b, e) = try flattenOperands(bases, exponents)
@@ -83,8 +106,8 @@ public final class ModulusContext: @unchecked Sendable {
                 withBytes(b) { basesPointer, basesLength in
                     withBytes(e) { exponentsPointer, exponentsLength in
                         handles.withUnsafeBufferPointer { contextPointers in
-                            oblivex_mod_exp_batch_multi(contextPointers.baseAddress, basesPointer, basesLength,
-                                                        exponentsPointer, exponentsLength, count, out, capacity, written)
+                            call(contextPointers.baseAddress, basesPointer, basesLength,
+                                 exponentsPointer, exponentsLength, count, out, capacity, written)
                         }
                     }
                 }

@@ -102,9 +102,13 @@ struct ModExpTests {
         let results = try ModulusContext.expBatchMulti(contexts: contexts,
                                                        bases: bases.map { $0.bytes(count: 128) },
                                                        exponents: exponents.map { $0.bytes(count: 64) })
+        let publicResults = try ModulusContext.expBatchMultiVartime(contexts: contexts,
+                                                                    bases: bases.map { $0.bytes(count: 128) },
+                                                                    exponents: exponents.map { $0.bytes(count: 64) })
         for i in contexts.indices {
             let want = ReferenceBigUInt.modPow(bases[i], exponents[i], moduli[i])
             #expect(results[i] == want.bytes(count: 128), "value \(i)")
+            #expect(publicResults[i] == want.bytes(count: 128), "public-exponent value \(i)")
         }
         #expect(throws: OblivexError.badLength) {
             try ModulusContext.expBatchMulti(contexts: contexts, bases: [[1]], exponents: [[1]])
