@@ -226,6 +226,9 @@ static int cipher_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t
     }
     if (ctx->pad_mode == RSA_PKCS1_PADDING || ctx->pad_mode == RSA_NO_PADDING) {
         int len = RSA_private_decrypt((int)inlen, in, out, rsa, ctx->pad_mode);
+        /* Whether it succeeded is what this call returns: public (where
+         * OpenSSL has implicit rejection, a bad block succeeds too). */
+        OBX_PUBLIC(len);
         if (len < 0) {
             return 0;
         }
@@ -256,6 +259,8 @@ static int cipher_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t
     if (em != NULL) {
         OPENSSL_secure_clear_free(em, size);
     }
+    /* The OAEP check's verdict is what this call returns: public. */
+    OBX_PUBLIC(len);
     if (len < 0) {
         return 0;
     }

@@ -36,8 +36,11 @@ int obx_fault_check(const obx_rsa_key *const *keys, const unsigned char *inputs,
               written == n * width;
     }
     for (size_t i = 0; ran && i < n; i++) {
-        /* Equal to the public input unless there was a fault. */
-        good[i] = memcmp(powers + i * width, inputs + i * width, width) == 0;
+        /* Equal to the public input unless there was a fault; compared in
+         * constant time, as the power comes from the secret result. The
+         * verdict is public: a faulty result's operation fails. */
+        good[i] = CRYPTO_memcmp(powers + i * width, inputs + i * width, width) == 0;
+        OBX_PUBLIC(good[i]);
     }
     OPENSSL_free(ctxs);
     OPENSSL_free(exponents);

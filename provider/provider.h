@@ -15,6 +15,8 @@
  *   algorithm_id.c  the signatures' DER AlgorithmIdentifier
  *   asym_cipher.c RSA decryption and encryption (PKCS #1 v1.5, OAEP, raw)
  *   tls_premaster.c  TLS 1.2's premaster check, constant time
+ *   ct_marks.h    what the constant-time check under valgrind is told is
+ *                 public
  *
  * Padding, blinding and the public operations are OpenSSL's own (its RSA
  * code, reached through an RSA_METHOD that replaces only the CRT
@@ -36,6 +38,7 @@
 #include <openssl/rsa.h>
 #include <openssl/types.h>
 
+#include "ct_marks.h"
 #include "oblivex.h"
 
 /* The provider's context: the library context of its own operations (the

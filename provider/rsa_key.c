@@ -94,8 +94,10 @@ static oblivex_rsa_crt_key *crt_key_of(const RSA *rsa) {
         return NULL;
     }
     /* The primes' sizes are the key's size: public. */
-    size_t len = (size_t)BN_num_bytes(p) > (size_t)BN_num_bytes(q) ? (size_t)BN_num_bytes(p)
-                                                                     : (size_t)BN_num_bytes(q);
+    int p_len = BN_num_bytes(p), q_len = BN_num_bytes(q);
+    OBX_PUBLIC(p_len);
+    OBX_PUBLIC(q_len);
+    size_t len = (size_t)(p_len > q_len ? p_len : q_len);
     if (len == 0 || len > OBLIVEX_MAX_OPERAND_BYTES) {
         return NULL;
     }
@@ -136,6 +138,7 @@ int obx_rsa_key_set(obx_rsa_key *key, RSA *rsa) {
     const BIGNUM *p, *q;
     RSA_get0_factors(rsa, &p, &q);
     key->prime_bits = BN_num_bits(p);
+    OBX_PUBLIC(key->prime_bits);
     /* n and e are public. */
     size_t n_len = (size_t)BN_num_bytes(n);
     key->e_len = (size_t)BN_num_bytes(RSA_get0_e(rsa));

@@ -227,6 +227,7 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
     } else {
         len = RSA_private_encrypt((int)tbslen, tbs, sig, rsa, ctx->pad_mode);
     }
+    OBX_PUBLIC(len); /* whether it succeeded: what this call returns */
     if (len <= 0) {
         return 0;
     }

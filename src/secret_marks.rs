@@ -142,6 +142,14 @@ pub(crate) fn copy_marks(from: &[u8], to: &[u8]) {
 /// a branch.
 #[inline]
 pub(crate) fn public_bool(value: bool) -> bool {
+    public_value(value)
+}
+
+/// [`declassify`] of a value computed from secrets (a secret modulus's
+/// length, which is the key's size), returned for use in a branch or a
+/// loop bound.
+#[inline]
+pub(crate) fn public_value<T: Copy>(value: T) -> T {
     declassify(&value);
     // SAFETY: a read of a live local; volatile so that it comes from the
     // memory just marked, not from a register copy.

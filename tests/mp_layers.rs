@@ -1,7 +1,8 @@
 //! `src/mp` reads bottom-up: the slice-level leaf (`limbs/`) knows nothing
 //! of contexts or backends, and the modulus context (every file of
 //! `context/`) knows no backend, neither `mp`'s arithmetic backends nor
-//! the selection below `mp`. The graph is read by `support::module_graph`;
+//! the selection below `mp` (it may tell the constant-time check what is
+//! public, `secret_marks`). The graph is read by `support::module_graph`;
 //! `tests/layers.rs` holds the whole crate to having no cycle.
 
 mod support;
@@ -46,6 +47,7 @@ fn the_modulus_context_knows_no_backend() {
             &["mp", "context"],
             &["mp", "limbs"],
             &["mp", "limits"],
+            &["secret_marks"],
             &["error"],
         ],
     );

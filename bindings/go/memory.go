@@ -52,6 +52,43 @@ func (r *resource[P]) use(f func(P) error) error {
 	return r.withLive(f)
 }
 
+// useAll runs f with the live handles of resources (in order, repeats
+// allowed), each distinct resource read-locked once for the call (a read
+// lock taken twice could deadlock with a waiting Close). ErrNullPointer
+// for a nil resource, ErrClosed for a freed one.
+func useAll[P comparable](resources []*resource[P], f func([]P) error) error {
+	locked := make(map[*resource[P]]bool, len(resources))
+	defer func() {
+		for r := range locked {
+			r.mu.RUnlock()
+		}
+	}()
+	ptrs := make([]P, len(resources))
+	for i, r := range resources {
+		if r == nil {
+			return ErrNullPointer
+		}
+		if !locked[r] {
+			r.mu.RLock()
+			locked[r] = true
+		}
+		if !r.live() {
+			return r.gone()
+		}
+		ptrs[i] = r.ptr
+	}
+	return f(ptrs)
+}
+
+// cHandles copies handles (at least one) into C memory, the array a C call
+// reads; the caller frees it with C.free(unsafe.Pointer(&ptrs[0])).
+func cHandles[P any](handles []P) []P {
+	var zero P
+	ptrs := unsafe.Slice((*P)(C.calloc(C.size_t(len(handles)), C.size_t(unsafe.Sizeof(zero)))), len(handles))
+	copy(ptrs, handles)
+	return ptrs
+}
+
 // exclusive runs f with the live handle and no other use at the same time:
 // for handles that a call changes (a DKG party, which the C API gives to
 // one thread at a time, since each step rewrites its state).

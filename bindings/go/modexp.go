@@ -133,41 +133,28 @@ func expBatchMulti(contexts []*ModulusContext, bases, exponents [][]byte, public
 	}
 	defer wipe(b)
 	defer wipe(e)
-	// Hold every distinct context's read lock for the call (once each: a
-	// read lock taken twice could deadlock with a waiting Close).
-	ptrs := unsafe.Slice((**C.struct_oblivex_mont_ctx)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(uintptr(0))))), n)
-	defer C.free(unsafe.Pointer(&ptrs[0]))
-	locked := make(map[*ModulusContext]bool, n)
-	defer func() {
-		for m := range locked {
-			m.res.mu.RUnlock()
-		}
-	}()
+	resources := make([]*resource[*C.struct_oblivex_mont_ctx], n)
 	width := 0
 	for i, m := range contexts {
 		if m == nil {
 			return nil, ErrNullPointer
 		}
-		if !locked[m] {
-			m.res.mu.RLock()
-			locked[m] = true
-		}
-		if m.res.ptr == nil {
-			return nil, ErrClosed
-		}
-		ptrs[i] = m.res.ptr
+		resources[i] = &m.res
 		if m.modulusLen > width {
 			width = m.modulusLen
 		}
 	}
 	out := newOut(n * width)
-	if publicExponents {
-		err = check(C.oblivex_mod_exp_batch_multi_vartime(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
+	err = useAll(resources, func(handles []*C.struct_oblivex_mont_ctx) error {
+		ptrs := cHandles(handles)
+		defer C.free(unsafe.Pointer(&ptrs[0]))
+		if publicExponents {
+			return check(C.oblivex_mod_exp_batch_multi_vartime(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)),
+				size(n), out.ptr(), out.capacity(), &out.written))
+		}
+		return check(C.oblivex_mod_exp_batch_multi(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
 			out.ptr(), out.capacity(), &out.written))
-	} else {
-		err = check(C.oblivex_mod_exp_batch_multi(&ptrs[0], in(b), size(len(b)), in(e), size(len(e)), size(n),
-			out.ptr(), out.capacity(), &out.written))
-	}
+	})
 	if err != nil {
 		wipe(out.buf)
 		return nil, err

@@ -1,5 +1,6 @@
 package oblivex
 
+// #include <stdlib.h>
 // #include <oblivex.h>
 import "C"
 
@@ -7,6 +8,7 @@ import (
 	"crypto/rsa"
 	"math/big"
 	"runtime"
+	"unsafe"
 )
 
 // RSAKey is an RSA private key in CRT form with its constants precomputed,
@@ -93,6 +95,49 @@ func (k *RSAKey) PrivateBatch(ciphertexts [][]byte) ([][]byte, error) {
 	out := newOut(n * k.modulusLen)
 	err = k.res.use(func(p *C.struct_oblivex_rsa_crt_key) error {
 		return check(C.oblivex_rsa_private_batch(p, in(flat), size(len(flat)), size(n),
+			out.ptr(), out.capacity(), &out.written))
+	})
+	if err != nil {
+		wipe(out.buf)
+		return nil, err
+	}
+	return split(out.bytes(), n), nil
+}
+
+// RSAPrivateBatchKeys computes c_i^d_i mod n_i with one key per ciphertext
+// (keys[i] for ciphertexts[i]), so that callers of different keys (a
+// server with several certificates) share one batch of the engine. The
+// keys' primes must all have one bit length (ErrUnsupportedKeySize
+// otherwise), so every ciphertext and result has the keys' ModulusLen.
+// As PrivateBatch in every other respect; ErrBadLength unless there are
+// as many keys as ciphertexts, ErrNullPointer for a nil key.
+func RSAPrivateBatchKeys(keys []*RSAKey, ciphertexts [][]byte) ([][]byte, error) {
+	n := len(keys)
+	if n != len(ciphertexts) {
+		return nil, ErrBadLength
+	}
+	if n == 0 {
+		return nil, ErrEmptyInput
+	}
+	resources := make([]*resource[*C.struct_oblivex_rsa_crt_key], n)
+	for i, k := range keys {
+		if k == nil {
+			return nil, ErrNullPointer
+		}
+		if len(ciphertexts[i]) != keys[0].modulusLen {
+			return nil, ErrBadLength
+		}
+		resources[i] = &k.res
+	}
+	flat, _, err := flatten(ciphertexts)
+	if err != nil {
+		return nil, err
+	}
+	out := newOut(n * keys[0].modulusLen)
+	err = useAll(resources, func(handles []*C.struct_oblivex_rsa_crt_key) error {
+		ptrs := cHandles(handles)
+		defer C.free(unsafe.Pointer(&ptrs[0]))
+		return check(C.oblivex_rsa_private_batch_keys(&ptrs[0], in(flat), size(len(flat)), size(n),
 			out.ptr(), out.capacity(), &out.written))
 	})
 	if err != nil {

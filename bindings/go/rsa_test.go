@@ -45,6 +45,58 @@ func TestRSAPrivateBatchMatchesMathBig(t *testing.T) {
 	}
 }
 
+func TestRSAPrivateBatchKeys(t *testing.T) {
+	privs := make([]*rsa.PrivateKey, 2)
+	keys := make([]*RSAKey, 2)
+	for i := range privs {
+		priv, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, err := NewRSAKeyFrom(priv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer key.Close()
+		privs[i], keys[i] = priv, key
+	}
+	// Nine ciphertexts, the two keys alternating (repeats lock each once).
+	which := make([]*RSAKey, 9)
+	cts := make([][]byte, 9)
+	for i := range cts {
+		which[i] = keys[i%2]
+		cts[i] = randomBelow(t, privs[i%2].N).FillBytes(make([]byte, 256))
+	}
+	got, err := RSAPrivateBatchKeys(which, cts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cts {
+		priv := privs[i%2]
+		want := new(big.Int).Exp(new(big.Int).SetBytes(c), priv.D, priv.N)
+		if new(big.Int).SetBytes(got[i]).Cmp(want) != 0 {
+			t.Fatalf("ciphertext %d differs", i)
+		}
+	}
+	if _, err := RSAPrivateBatchKeys(which[:2], cts); !errors.Is(err, ErrBadLength) {
+		t.Fatalf("count mismatch: %v", err)
+	}
+	if _, err := RSAPrivateBatchKeys([]*RSAKey{keys[0], nil}, cts[:2]); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("nil key: %v", err)
+	}
+	if _, err := RSAPrivateBatchKeys(nil, nil); !errors.Is(err, ErrEmptyInput) {
+		t.Fatalf("no key: %v", err)
+	}
+	closed, err := NewRSAKeyFrom(privs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	if _, err := RSAPrivateBatchKeys([]*RSAKey{keys[0], closed}, cts[:2]); !errors.Is(err, ErrClosed) {
+		t.Fatalf("closed key: %v", err)
+	}
+}
+
 func TestRSARefusals(t *testing.T) {
 	priv, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {

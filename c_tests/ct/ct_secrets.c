@@ -9,7 +9,7 @@
  * publishes them, and before this program compares them.
  *
  * Covers: batch modexp (one modulus, several sizes; one modulus per
- * value), server batch evaluation on every group, the checked OPRF client
+ * value), RSA-CRT keys and private operations, server batch evaluation on every group, the checked OPRF client
  * (blind, verify, finalize) on every group, the threshold dealer, share
  * evaluation and the threshold OPRF / blind BLS / ElGamal clients. On the
  * portable, MULX/ADX and AVX2 backends (OBLIVEX_BACKEND names which; ctest
@@ -20,6 +20,7 @@
 #include <valgrind/memcheck.h>
 
 #include "oblivex.h"
+#include "rsa_test_key.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
@@ -255,6 +256,53 @@ static void test_bls(void) {
     oblivex_bls_key_set_free(key_set);
 }
 
+/* RSA-CRT with every parameter of the key secret: making the key (its
+ * checks tell only accepted or refused, its size and n), and the private
+ * operation on 9 ciphertexts (a full group and a tail), with one key and
+ * with two handles of it mixed (the per-key batch the OpenSSL provider
+ * runs). The ciphertexts are public; the results are secret. */
+static void test_rsa(void) {
+    enum { LEN = sizeof rsa_p, COUNT = 9 };
+    static uint8_t p[LEN], q[LEN], dp[LEN], dq[LEN], qinv[LEN];
+    static uint8_t c[COUNT * 2 * LEN], out[COUNT * 2 * LEN];
+    memcpy(p, rsa_p, LEN);
+    memcpy(q, rsa_q, LEN);
+    memcpy(dp, rsa_dp, sizeof rsa_dp);
+    memcpy(dq, rsa_dq, sizeof rsa_dq);
+    memcpy(qinv, rsa_qinv, sizeof rsa_qinv);
+    oblivex_rsa_crt_key *keys[2] = {NULL, NULL};
+    for (size_t k = 0; k < 2; k++) {
+        SECRET(p, LEN);
+        SECRET(q, LEN);
+        SECRET(dp, sizeof rsa_dp);
+        SECRET(dq, sizeof rsa_dq);
+        SECRET(qinv, sizeof rsa_qinv);
+        expect_ok(oblivex_rsa_crt_key_new(p, LEN, q, LEN, dp, sizeof rsa_dp, dq, sizeof rsa_dq, qinv,
+                                          sizeof rsa_qinv, &keys[k]),
+                  "RSA key");
+    }
+    size_t width = oblivex_rsa_crt_key_modulus_len(keys[0]);
+    fill(c, COUNT * width, 5);
+    for (size_t i = 0; i < COUNT; i++) {
+        c[i * width] = (uint8_t)(rsa_n[0] - 1); /* below n */
+    }
+    size_t written = 0;
+    expect_ok(oblivex_rsa_private_batch(keys[0], c, COUNT * width, COUNT, out, sizeof out, &written),
+              "RSA private batch");
+    PUBLIC(out, sizeof out);
+    PUBLIC(&written, sizeof written);
+    const oblivex_rsa_crt_key *mixed[COUNT];
+    for (size_t i = 0; i < COUNT; i++) {
+        mixed[i] = keys[i & 1];
+    }
+    expect_ok(oblivex_rsa_private_batch_keys(mixed, c, COUNT * width, COUNT, out, sizeof out, &written),
+              "RSA private batch, two key handles");
+    PUBLIC(out, sizeof out);
+    PUBLIC(&written, sizeof written);
+    oblivex_rsa_crt_key_free(keys[0]);
+    oblivex_rsa_crt_key_free(keys[1]);
+}
+
 /* Whether the arguments ask for `part`: none means every part. */
 static int wanted(int argc, char **argv, const char *part) {
     if (argc < 2) {
@@ -268,7 +316,7 @@ static int wanted(int argc, char **argv, const char *part) {
     return 0;
 }
 
-/* Arguments: the parts to run (modexp, oprf, threshold, bls, or ffdhe, p256
+/* Arguments: the parts to run (modexp, rsa, oprf, threshold, bls, or ffdhe, p256
  * and ristretto255: the OPRF and threshold parts on that suite only); none
  * or "all" runs every part. */
 int main(int argc, char **argv) {
@@ -292,6 +340,9 @@ int main(int argc, char **argv) {
                                  OBLIVEX_SUITE_BLS12381G1_SHA256, OBLIVEX_SUITE_FFDHE2048_SHA512};
     if (wanted(argc, argv, "modexp")) {
         test_modexp();
+    }
+    if (wanted(argc, argv, "rsa")) {
+        test_rsa();
     }
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         int alone = (suites[i] == OBLIVEX_SUITE_FFDHE2048_SHA512 && wanted(argc, argv, "ffdhe")) ||

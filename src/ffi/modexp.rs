@@ -201,7 +201,9 @@ pub unsafe extern "C" fn oblivex_mod_exp_batch_multi(
 ///
 /// Variable time in the exponents: never pass a secret one. Constant time
 /// in the bases (which may be secret, like a signature being checked).
-/// Operands, results and errors as in `oblivex_mod_exp_batch_multi`.
+/// Operands and results as in `oblivex_mod_exp_batch_multi`.
+///
+/// Errors (nothing is written): those of `oblivex_mod_exp_batch_multi`.
 ///
 /// # Safety
 /// As `oblivex_mod_exp_batch_multi`.

@@ -10,14 +10,14 @@ mod modular;
 
 pub(crate) use cache::BackendCache;
 
+use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::mp::limbs::convert::{
-    be_bytes_to_limbs, bit_length_vartime, limbs_for_bytes, limbs_to_be_bytes,
-};
+use crate::mp::limbs::convert::{be_bytes_to_limbs, limbs_for_bytes, limbs_to_be_bytes};
 use crate::mp::limbs::masks;
 use crate::mp::limbs::montgomery::{mont_mul, mont_sqr, neg_inverse_mod_2_64, WordLoop};
 use crate::mp::limits::MAX_MODULUS_BITS;
+use crate::secret_marks;
 use crate::Error;
 
 /// A precomputed odd modulus `m` (1 ≤ m < 2^8192) for Montgomery arithmetic
@@ -70,22 +70,30 @@ impl MontContext {
     /// Errors: [`Error::ZeroModulus`] for zero (including no bytes at all),
     /// [`Error::EvenModulus`] for an even modulus, [`Error::ModulusTooLarge`]
     /// beyond [`MAX_MODULUS_BITS`] bits.
+    ///
+    /// A secret modulus (an RSA prime) is read in constant time but for
+    /// what is public by design: its length in bytes and bits (the key's
+    /// size) and whether it was refused, which the constant-time check
+    /// (`secret_marks`) is told.
     pub fn new(modulus_be: &[u8]) -> Result<Self, Error> {
-        let first_nonzero = modulus_be.iter().position(|&b| b != 0);
-        let Some(start) = first_nonzero else {
+        let start = secret_marks::public_value(leading_zero_bytes(modulus_be));
+        if start == modulus_be.len() {
             return Err(Error::ZeroModulus);
-        };
+        }
         let significant = &modulus_be[start..];
         if significant.len() > MAX_MODULUS_BITS / 8 {
             return Err(Error::ModulusTooLarge);
         }
-        if significant[significant.len() - 1] & 1 == 0 {
+        if secret_marks::public_bool(significant[significant.len() - 1] & 1 == 0) {
             return Err(Error::EvenModulus);
         }
         let n = limbs_for_bytes(significant.len());
         let mut modulus = vec![0u64; n];
         be_bytes_to_limbs(significant, &mut modulus);
-        let bits = bit_length_vartime(&modulus);
+        // The top byte is not zero: its leading zeros give the length.
+        let bits = secret_marks::public_value(
+            8 * significant.len() - significant[0].leading_zeros() as usize,
+        );
 
         let m_inv_neg = neg_inverse_mod_2_64(modulus[0]);
         let r_mod_m = r_mod_m_vartime(&modulus, bits);
@@ -163,6 +171,18 @@ impl MontContext {
     pub(crate) fn backend_cache(&self) -> &BackendCache {
         &self.backend_cache
     }
+}
+
+/// How many bytes of `bytes` precede its first non-zero one (all of them
+/// for zero), with masks over every byte: no branch on a byte's value.
+fn leading_zero_bytes(bytes: &[u8]) -> usize {
+    let mut still_zero = Choice::from(1);
+    let mut count = 0usize;
+    for byte in bytes {
+        still_zero &= byte.ct_eq(&0);
+        count += usize::from(still_zero.unwrap_u8());
+    }
+    count
 }
 
 /// `R mod m`: start from `2^bits mod m = 2^bits - m` (true for m > 1

@@ -7,7 +7,8 @@
 //! operation on the key is constant time: the primes are the moduli of two
 //! [`MontContext`]s (constant time in the modulus), and the checks of the
 //! key compute their verdicts with masks before the one branch that refuses
-//! a bad key (its status is the only thing it tells).
+//! a bad key (its status is the only thing it tells, and the constant-time
+//! check is told so, as it is that `n` is public).
 
 mod private;
 
@@ -21,6 +22,7 @@ use super::limbs::convert::{
 use super::limbs::masks;
 use super::limbs::montgomery::mul_add_wide;
 use super::limits::{MAX_MODULUS_BITS, MAX_OPERAND_BYTES};
+use crate::secret_marks::{declassify, public_bool};
 use crate::Error;
 
 /// Bit lengths accepted for each prime: at least 2 (3 is the smallest odd
@@ -104,7 +106,7 @@ impl RsaCrtKey {
         if bits != q.modulus_bits() || !PRIME_BITS.contains(&bits) {
             return Err(Error::UnsupportedKeySize);
         }
-        if bool::from(p.modulus().ct_eq(q.modulus())) {
+        if public_bool(bool::from(p.modulus().ct_eq(q.modulus()))) {
             return Err(Error::EqualPrimes);
         }
         let dp = crt_exponent(dp, &p)?;
@@ -114,6 +116,8 @@ impl RsaCrtKey {
         let mut product = Zeroizing::new(vec![0u64; 2 * n]);
         let nothing_added = vec![0u64; n];
         mul_add_wide(&mut product, p.modulus(), q.modulus(), &nothing_added);
+        // n is the public key.
+        declassify(product.as_slice());
         let mut modulus_be = vec![0u8; bit_length_vartime(&product).div_ceil(8)];
         limbs_to_be_bytes(&product, &mut modulus_be);
         Ok(RsaCrtKey {
@@ -168,7 +172,7 @@ fn limbs_below(bytes: &[u8], modulus: &[u64]) -> (Zeroizing<Vec<u64>>, Choice) {
 fn crt_exponent(bytes: &[u8], prime: &MontContext) -> Result<Zeroizing<Vec<u64>>, Error> {
     let (exponent, below) = limbs_below(bytes, prime.modulus());
     let odd = Choice::from((exponent[0] & 1) as u8);
-    if !bool::from(below & odd) {
+    if !public_bool(bool::from(below & odd)) {
         return Err(Error::InvalidCrtExponent);
     }
     Ok(exponent)
@@ -189,7 +193,7 @@ fn coefficient_mont(
     let product = Zeroizing::new(p.mul_mod(&qinv, &q_mod_p));
     let mut one = vec![0u64; n];
     one[0] = 1;
-    if !bool::from(below & product.as_slice().ct_eq(&one)) {
+    if !public_bool(bool::from(below & product.as_slice().ct_eq(&one))) {
         return Err(Error::InvalidCrtCoefficient);
     }
     Ok(Zeroizing::new(p.mul_mod(&qinv, p.r_mod_m())))

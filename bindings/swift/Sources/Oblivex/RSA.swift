@@ -72,4 +72,35 @@ public final class RSAKey: @unchecked Sendable {
         }
         return split(&results, width: width)
     }
+
+    /// `c_i^d_i mod n_i` with one key per ciphertext (`keys[i]` for
+    /// `ciphertexts[i]`), so that callers of different keys (a server with
+    /// several certificates) share one batch of the engine. The keys'
+    /// primes must all have one bit length
+    /// (``OblivexError/unsupportedKeySize`` otherwise), so every
+    /// ciphertext and result has the keys' ``modulusLength``. As
+    /// ``privateBatch(_:)`` in every other respect;
+    /// ``OblivexError/badLength`` unless there are as many keys as
+    /// ciphertexts.
+    public static func privateBatch<Ciphertexts: Collection>(
+        keys: [RSAKey], ciphertexts: Ciphertexts
+    ) throws(OblivexError) -> [[UInt8]] where Ciphertexts.Element: Collection<UInt8> {
+        guard keys.count == ciphertexts.count else { throw .badLength }
+        guard let width = keys.first?.modulusLength else { throw .emptyInput }
+        guard ciphertexts.allSatisfy({ $0.count == width }) else { throw .badLength }
+        let (flat, _) = try flatten(ciphertexts)
+        let count = keys.count
+        let handles: [OpaquePointer?] = keys.map(\.handle)
+        var results = try withExtendedLifetime(keys) { () throws(OblivexError) -> [UInt8] in
+            try withOutput(capacity: count * width) { out, capacity, written in
+                withBytes(flat) { pointer, length in
+                    handles.withUnsafeBufferPointer { keyPointers in
+                        oblivex_rsa_private_batch_keys(keyPointers.baseAddress, pointer, length, count, out,
+                                                       capacity, written)
+                    }
+                }
+            }
+        }
+        return split(&results, width: width)
+    }
 }

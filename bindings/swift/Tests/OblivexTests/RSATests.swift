@@ -12,18 +12,9 @@ struct RSATests {
     let dq: [UInt8] = [0x01, 0x49]
     let qinv: [UInt8] = [0x02, 0xf5]
 
-    /// `c^67121 mod 1022117` by square-and-multiply.
+    /// `c^67121 mod 1022117`: the first key's private operation.
     func reference(_ c: UInt64) -> UInt64 {
-        let n: UInt64 = 1009 * 1013
-        var (result, base, e): (UInt64, UInt64, UInt64) = (1, c % n, 67121)
-        while e > 0 {
-            if e & 1 == 1 {
-                result = result * base % n
-            }
-            base = base * base % n
-            e >>= 1
-        }
-        return result
+        power(c, 67121, 1009 * 1013)
     }
 
     @Test("private operations match 64-bit arithmetic")
@@ -37,6 +28,39 @@ struct RSATests {
             let got = UInt64(result[0]) << 16 | UInt64(result[1]) << 8 | UInt64(result[2])
             #expect(got == reference(value), "\(value)")
         }
+    }
+
+    @Test("one key per ciphertext: each result under its own key")
+    func privateBatchKeys() throws {
+        let first = try RSAKey(p: p, q: q, dp: dp, dq: dq, qinv: qinv)
+        // p = 1019, q = 1021 (primes of the first key's 10 bits), e = 65537:
+        // dp = 431, dq = 893, qinv = 510, d = 284453.
+        let second = try RSAKey(p: [0x03, 0xfb], q: [0x03, 0xfd], dp: [0x01, 0xaf], dq: [0x03, 0x7d],
+                                qinv: [0x01, 0xfe])
+        let values: [UInt64] = [0, 2, 1_022_116, 65536, 123_456, 31, 999_999]
+        let keys = values.indices.map { $0 % 2 == 0 ? first : second }
+        let ciphertexts = values.map { v in [UInt8(v >> 16), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+        let results = try RSAKey.privateBatch(keys: keys, ciphertexts: ciphertexts)
+        for (i, (value, result)) in zip(values, results).enumerated() {
+            let got = UInt64(result[0]) << 16 | UInt64(result[1]) << 8 | UInt64(result[2])
+            let want = i % 2 == 0 ? reference(value) : power(value, 284_453, 1019 * 1021)
+            #expect(got == want, "\(value) under key \(i % 2)")
+        }
+        #expect(throws: OblivexError.badLength) { try RSAKey.privateBatch(keys: [first], ciphertexts: ciphertexts) }
+        #expect(throws: OblivexError.emptyInput) { try RSAKey.privateBatch(keys: [], ciphertexts: [[UInt8]]()) }
+    }
+
+    /// `c^e mod n` by square-and-multiply.
+    func power(_ c: UInt64, _ exponent: UInt64, _ n: UInt64) -> UInt64 {
+        var (result, base, e): (UInt64, UInt64, UInt64) = (1, c % n, exponent)
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result * base % n
+            }
+            base = base * base % n
+            e >>= 1
+        }
+        return result
     }
 
     @Test("bad keys and ciphertexts are refused by cause")
