@@ -1,7 +1,8 @@
 /*
  * The provider, loaded as OpenSSL loads it (OPENSSL_MODULES points at the
  * build): signatures and decryptions through it agree with the default
- * provider's for 2048, 3072 and 4096-bit keys; private operations from
+ * provider's for 2048, 3072 and 4096-bit keys, alone and in batches of 8
+ * ASYNC jobs (so through the engine too); private operations from
  * ASYNC jobs run in batches (keys mixed), a lone one runs at once; a fault
  * planted in a batch's result is caught and nothing of it released.
  */
@@ -351,6 +352,47 @@ static void planted_fault_is_caught(EVP_PKEY *const keys[2]) {
     OSSL_LIB_CTX_free(ctx);
 }
 
+/* The agreement checks of one key: signatures, decryptions and, for one
+ * size, the TLS premaster. */
+typedef struct {
+    EVP_PKEY *key;
+    int bits;
+} agreement;
+
+static int agreements_hold(void *arg) {
+    const agreement *a = arg;
+    int failures = test_failures;
+    signatures_agree(a->key, a->bits);
+    decryptions_agree(a->key, a->bits);
+    if (a->bits == 2048) {
+        tls_premaster(a->key);
+    }
+    return test_failures == failures;
+}
+
+/* The agreement checks outside any job (each operation at once, on
+ * OpenSSL's exponentiation), then in 8 ASYNC jobs at once: each private
+ * operation of the sequence then waits for the other 7 jobs' and runs in
+ * a batch of 8 on the IFMA and AVX2 engines, fault check included, so
+ * that every comparison with the default provider covers the engine too. */
+static void agreements_hold_alone_and_batched(OSSL_PROVIDER *prov, EVP_PKEY *key, int bits) {
+    agreement a = {key, bits};
+    agreements_hold(&a);
+    void *args[8];
+    for (size_t i = 0; i < 8; i++) {
+        args[i] = &a;
+    }
+    uint64_t batched = count_of(prov, "oblivex-batched-operations");
+    CHECK(run_async_jobs(agreements_hold, args, 8, 0, 8) == 8, "%d bits: a check failed in a job", bits);
+    int engine_batches = strcmp(oblivex_backend_name(), "ifma") == 0 ||
+                         strcmp(oblivex_backend_name(), "avx2") == 0;
+    /* Per job: 6 signatures (PKCS #1 v1.5 and PSS, 3 digests), 6
+     * decryptions (3 modes, intact and corrupted), 2 TLS premasters. */
+    uint64_t per_job = 12 + (bits == 2048 ? 2 : 0);
+    CHECK(!engine_batches || count_of(prov, "oblivex-batched-operations") - batched == 8 * per_job,
+          "%d bits: not every private operation of the jobs was batched", bits);
+}
+
 int main(void) {
     test_seed("test_provider");
     OSSL_PROVIDER *prov;
@@ -359,12 +401,8 @@ int main(void) {
     for (size_t s = 0; s < 3; s++) {
         EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, DEFAULT, "RSA", (size_t)sizes[s]);
         CHECK(key != NULL, "keygen %d", sizes[s]);
-        signatures_agree(key, sizes[s]);
-        decryptions_agree(key, sizes[s]);
+        agreements_hold_alone_and_batched(prov, key, sizes[s]);
         algorithm_ids_agree(key);
-        if (s == 0) {
-            tls_premaster(key);
-        }
         EVP_PKEY_free(key);
     }
     /* Generation through the provider's key management. */
