@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <openssl/async.h>
 #include <openssl/err.h>
@@ -37,6 +38,13 @@ static OSSL_LIB_CTX *context_with(const char *module, OSSL_PROVIDER **loaded) {
         exit(1);
     }
     return ctx;
+}
+
+/* Whether the provider batches on this process's backend: the IFMA and
+ * AVX2 engines do; the portable and MULX/ADX backends never do (their
+ * requests run on OpenSSL's exponentiation, provider/batch.c). */
+static int engine_batches(void) {
+    return strcmp(oblivex_backend_name(), "ifma") == 0 || strcmp(oblivex_backend_name(), "avx2") == 0;
 }
 
 /* The provider's count `name` (obx_batch_counts). */

@@ -35,9 +35,15 @@ pub fn mod_exp_batch_multi(
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let operands =
-        Operands::from_bytes(bases, base_len, exponents, exponent_len, Exponents::Secret)?;
-    multi_collect(None, contexts, operands)
+    multi_collect(
+        None,
+        Exponents::Secret,
+        contexts,
+        bases,
+        base_len,
+        exponents,
+        exponent_len,
+    )
 }
 
 /// [`mod_exp_batch_multi`] on an explicit backend.
@@ -49,9 +55,15 @@ pub fn mod_exp_batch_multi_on(
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let operands =
-        Operands::from_bytes(bases, base_len, exponents, exponent_len, Exponents::Secret)?;
-    multi_collect(Some(backend), contexts, operands)
+    multi_collect(
+        Some(backend),
+        Exponents::Secret,
+        contexts,
+        bases,
+        base_len,
+        exponents,
+        exponent_len,
+    )
 }
 
 /// [`mod_exp_batch_multi`] for **public** exponents, such as RSA public
@@ -69,14 +81,15 @@ pub fn mod_exp_batch_multi_vartime(
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let operands = Operands::from_bytes(
+    multi_collect(
+        None,
+        Exponents::PublicVartime,
+        contexts,
         bases,
         base_len,
         exponents,
         exponent_len,
-        Exponents::PublicVartime,
-    )?;
-    multi_collect(None, contexts, operands)
+    )
 }
 
 /// [`mod_exp_batch_multi_vartime`] on an explicit backend.
@@ -88,21 +101,29 @@ pub fn mod_exp_batch_multi_vartime_on(
     exponents: &[u8],
     exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let operands = Operands::from_bytes(
+    multi_collect(
+        Some(backend),
+        Exponents::PublicVartime,
+        contexts,
         bases,
         base_len,
         exponents,
         exponent_len,
-        Exponents::PublicVartime,
-    )?;
-    multi_collect(Some(backend), contexts, operands)
+    )
 }
 
+/// What the four entry points share: validates the operands, runs them
+/// with `kind`'s exponentiation and returns the results.
 fn multi_collect(
     backend: Option<Backend>,
+    kind: Exponents,
     contexts: &[&MontContext],
-    operands: Operands<'_>,
+    bases: &[u8],
+    base_len: usize,
+    exponents: &[u8],
+    exponent_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let operands = Operands::from_bytes(bases, base_len, exponents, exponent_len, kind)?;
     let len = multi_result_len(contexts) * operands.count();
     let mut out = Zeroizing::new(vec![0u8; len]);
     multi_run_into(backend, contexts, operands, &mut out)?;

@@ -12,8 +12,6 @@
 //! whose bits differ take their result through the backend's constant-time
 //! select.
 
-use zeroize::Zeroize;
-
 use super::backend::LaneArith;
 use super::limbs::aligned::AlignedWords;
 use super::limbs::convert::bit_length_vartime;
@@ -53,6 +51,8 @@ pub(crate) fn mod_exp_vartime<'a, A: LaneArith<'a>>(
     let mut acc = AlignedWords::zeroed(words);
     let mut tmp = AlignedWords::zeroed(words);
     let mut choice = AlignedWords::zeroed(2 * words); // [acc | acc·base]
+                                                      // The exponents' bits and the select's masks made from them are
+                                                      // public: nothing here needs wiping.
     let mut bits = [0u64; MAX_LANES];
     let mut masks = [[0u64; MAX_LANES]; 2];
 
@@ -80,7 +80,6 @@ pub(crate) fn mod_exp_vartime<'a, A: LaneArith<'a>>(
             A::select(&mut acc, &choice, &bits[..lanes], &mut masks);
         }
     }
-    masks.iter_mut().for_each(|row| row.zeroize());
     arith.leave_mont(&acc, results);
 }
 

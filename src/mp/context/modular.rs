@@ -60,21 +60,22 @@ impl MontContext {
     /// is below `R <= m·R` and takes [`MontContext::reduce_below_m_r`]'s
     /// route instead: one reduction and one product, not three products
     /// (the length is public).
-    /// A value at most a few bits longer than `m` (a base as long as the
-    /// modulus, an RSA result checked modulo `n`) takes
+    ///
+    /// Of those, a value at most a few bits longer than `m` (a base as
+    /// long as the modulus, an RSA result checked modulo `n`) takes
     /// [`MontContext::reduce_by_subtraction`]'s route: a few conditional
     /// subtractions, no product at all.
     pub(crate) fn reduce_into(&self, bytes: &[u8], out: &mut [u64]) {
-        let excess_bits = (8 * bytes.len()).saturating_sub(self.modulus_bits());
-        // A subtraction costs about 3n word operations, the products of
-        // `reduce_below_m_r` about 1.5n^2: subtracting is cheaper while
-        // there are fewer than n/2 steps.
-        if bytes.len() <= 8 * self.limbs() && excess_bits < self.limbs().div_ceil(2) {
-            self.reduce_by_subtraction(bytes, excess_bits, out);
-            return;
-        }
         if bytes.len() <= 8 * self.limbs() {
-            self.reduce_below_m_r(bytes, out);
+            let excess_bits = (8 * bytes.len()).saturating_sub(self.modulus_bits());
+            // A subtraction costs about 3n word operations, the products
+            // of `reduce_below_m_r` about 1.5n^2: subtracting is cheaper
+            // while there are fewer than n/2 steps.
+            if excess_bits < self.limbs().div_ceil(2) {
+                self.reduce_by_subtraction(bytes, excess_bits, out);
+            } else {
+                self.reduce_below_m_r(bytes, out);
+            }
             return;
         }
         let (m, k, r2) = (self.modulus(), self.m_inv_neg(), self.r2_mod_m());
