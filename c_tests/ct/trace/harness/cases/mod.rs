@@ -82,6 +82,13 @@ pub const ALL: &[Case] = &[
         runs: 3,
         run: |v| modexp::per_value_moduli(1024, v),
     },
+    // Public exponents (the RSA fault check): secret bases, the same public
+    // exponents in every run.
+    Case {
+        name: "modexp_public_exponent_2048",
+        runs: 3,
+        run: |v| modexp::public_exponents(2048, v),
+    },
     // ristretto255: 10 elements are one vector on the engine and the last
     // two on curve25519-dalek (its tail), as a server runs them.
     Case {

@@ -8,7 +8,9 @@
 //! `src/mp/fixed_window.rs`), so a longer exponent repeats the same traced
 //! window step more times, with the same table build and select.
 
-use oblivex::mp::{mod_exp_batch_multi, mod_exp_batch_multi_on, Backend, MontContext};
+use oblivex::mp::{
+    mod_exp_batch_multi, mod_exp_batch_multi_on, mod_exp_batch_multi_vartime, Backend, MontContext,
+};
 
 use crate::marks::traced;
 use crate::variants::{pick, random_bytes};
@@ -104,6 +106,42 @@ pub fn per_value_moduli(bits: usize, variant: usize) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     if *traced_result != *expected {
         return Err("the traced backend's result differs from the portable backend's".into());
+    }
+    Ok(())
+}
+
+/// Public exponents (`mod_exp_batch_multi_vartime`, the RSA fault check's
+/// call): the secret bases vary between runs, the exponents do not (they
+/// are public, and the call is variable time in them). Lanes alternate
+/// 65537 and 3, so the trace covers both the products every lane makes
+/// and those some lanes keep through the select.
+pub fn public_exponents(bits: usize, variant: usize) -> Result<(), String> {
+    let moduli: Vec<MontContext> = (0..LANES as u64).map(|i| modulus(bits, 2000 + i)).collect();
+    let contexts: Vec<&MontContext> = moduli.iter().collect();
+    let (bases, _) = operand_variants(&moduli[0]);
+    let base = pick(&bases, variant);
+    let len = moduli[0].modulus_len();
+    let exponents: Vec<u8> = (0..LANES)
+        .flat_map(|lane| {
+            if lane % 2 == 0 {
+                [0x01, 0x00, 0x01]
+            } else {
+                [0x00, 0x00, 0x03]
+            }
+        })
+        .collect();
+    drop(mod_exp_batch_multi_vartime(
+        &contexts, &bases[0], len, &exponents, 3,
+    ));
+    let traced_result = traced(&base, |b| {
+        mod_exp_batch_multi_vartime(&contexts, b, len, &exponents, 3)
+    })
+    .map_err(|e| e.to_string())?;
+    // The constant-time call on the portable backend gives the same powers.
+    let expected = mod_exp_batch_multi_on(Backend::Portable, &contexts, &base, len, &exponents, 3)
+        .map_err(|e| e.to_string())?;
+    if *traced_result != *expected {
+        return Err("the public-exponent call differs from the constant-time one".into());
     }
     Ok(())
 }
