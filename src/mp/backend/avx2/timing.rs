@@ -156,6 +156,87 @@ fn sweep_timing() {
     }
 }
 
+/// Products of 52-bit digits by double-precision FMA, per second of this
+/// core: the route past VPMULUDQ's bound that PERFORMANCE.md weighs. Each
+/// product is `hi = a·b + 2^104` and `lo = a·b − (hi − 2^104)`, both added
+/// into 64-bit integer sums as a column of a Montgomery product would take
+/// them. Under rounding toward zero `lo` is the non-negative lower 52 bits
+/// as computed by `a·b + ((2^104 + 2^52) − hi)`; under the default
+/// rounding it is signed, and `SIGNED_LOW` adds the fourth operation
+/// (`+ 1.5·2^52`) that puts it in a range whose bits are an integer with a
+/// constant offset. The timing does not depend on the rounding mode, so
+/// this leaves MXCSR alone. Four independent products per round, `b`
+/// hidden from the compiler each round so no product is hoisted.
+#[target_feature(enable = "avx2,fma")]
+fn fma_product_rate<const SIGNED_LOW: bool>() -> f64 {
+    const TWO_104: f64 = 20282409603651670423947251286016.0;
+    const TWO_52: f64 = 4503599627370496.0;
+    let upper = _mm256_set1_pd(TWO_104);
+    let lower = _mm256_set1_pd(TWO_104 + TWO_52);
+    let low_offset = _mm256_set1_pd(1.5 * TWO_52);
+    let a: [__m256d; 4] = std::hint::black_box(core::array::from_fn(|k| {
+        _mm256_set1_pd(1234567.0 + k as f64)
+    }));
+    let mut b = std::hint::black_box(_mm256_set1_pd(7654321.0));
+    let mut sums = [_mm256_setzero_si256(); 4];
+    let iters = 2_000_000;
+    let start = Instant::now();
+    for _ in 0..iters {
+        unrolled!(k < 4 => {
+            let hi = _mm256_fmadd_pd(a[k], b, upper);
+            let lo = if SIGNED_LOW {
+                let signed = _mm256_fmsub_pd(a[k], b, _mm256_sub_pd(hi, upper));
+                _mm256_add_pd(signed, low_offset)
+            } else {
+                _mm256_fmadd_pd(a[k], b, _mm256_sub_pd(lower, hi))
+            };
+            sums[k % 2] = _mm256_add_epi64(sums[k % 2], _mm256_castpd_si256(lo));
+            sums[2 + k % 2] = _mm256_add_epi64(sums[2 + k % 2], _mm256_castpd_si256(hi));
+        });
+        // SAFETY: an empty instruction sequence: `b` is unchanged, only
+        // hidden from the optimiser (no memory, stack or flags touched).
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(ymm_reg) b, options(pure, nomem, nostack, preserves_flags));
+        }
+    }
+    let rate = (4 * iters) as f64 / start.elapsed().as_secs_f64();
+    std::hint::black_box(sums);
+    rate
+}
+
+/// [`fma_product_rate`] against the VPMULUDQ peak measured beside it: the
+/// cycles of one 52×52-bit product (4 lanes), and per product of 28-bit
+/// digits covering the same bits (`(28/52)²` of it), to set against the
+/// kernels' cycles per VPMULUDQ in [`kernel_timing`].
+#[test]
+#[ignore]
+fn fma_product_timing() {
+    if !(avx2_supported() && is_x86_feature_detected!("fma")) {
+        return;
+    }
+    for _ in 0..3 {
+        let rate = peak_rate();
+        // SAFETY: the CPU has AVX2 and FMA (checked above).
+        let rounding_toward_zero = (0..5)
+            .map(|_| unsafe { fma_product_rate::<false>() })
+            .fold(0.0, f64::max);
+        // SAFETY: as above.
+        let default_rounding = (0..5)
+            .map(|_| unsafe { fma_product_rate::<true>() })
+            .fold(0.0, f64::max);
+        for (rounding, fma) in [
+            ("toward zero", rounding_toward_zero),
+            ("to nearest", default_rounding),
+        ] {
+            let cycles = rate / 2.0 / fma;
+            println!(
+                "FMA 52×52-bit product, rounding {rounding}: {cycles:.2} cycles, {:.2} per 28-bit-digit product covering the same bits (VPMULUDQ's peak: 0.50)",
+                cycles * (28.0f64 / 52.0).powi(2)
+            );
+        }
+    }
+}
+
 /// product_columns at L = 152 with its operands at several distances.
 #[test]
 #[ignore]
