@@ -2,9 +2,13 @@
 //! moduli, batch size and operand lengths (`modexp` the generic sizes,
 //! `modexp_kernels` the dedicated kernels'), the batch exponentiation on
 //! every available backend against GMP, with exactly the documented
-//! errors.
+//! errors: the constant-time fixed window, and the square-and-multiply
+//! for public exponents (`*_vartime`, the OpenSSL provider's fault check)
+//! on the same operands.
 
-use oblivex::mp::{mod_exp_batch_multi_on, Backend, MontContext, MAX_MODULUS_BITS};
+use oblivex::mp::{
+    mod_exp_batch_multi_on, mod_exp_batch_multi_vartime_on, Backend, MontContext, MAX_MODULUS_BITS,
+};
 use oblivex::Error;
 
 use crate::{gmp, Cursor};
@@ -68,7 +72,8 @@ impl Batch {
 
 /// Reads the bases and exponents off `input` (short inputs stretch to
 /// full operands by repetition, so small seeds still reach long exponents
-/// and multi-limb bases), exponentiates on every available backend and
+/// and multi-limb bases), exponentiates on every available backend, by
+/// the fixed window and by the public-exponent square-and-multiply, and
 /// checks each result against GMP and each error against the
 /// documented one.
 pub fn check(batch: &Batch, input: &mut Cursor<'_>) {
@@ -105,21 +110,39 @@ pub fn check(batch: &Batch, input: &mut Cursor<'_>) {
 
     let mut results = Vec::new();
     for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
-        let status = if per_value {
+        let fixed_window = if per_value {
             mod_exp_batch_multi_on(backend, &refs, &bases, base_len, &exponents, exponent_len)
         } else {
             refs[0].mod_exp_batch_on(backend, &bases, base_len, &exponents, exponent_len)
         };
-        match status {
-            Ok(out) => {
-                assert_eq!(out.len(), count * result_len);
-                results.push(out.to_vec());
-            }
-            Err(error) => {
-                // Only the operand lengths can be wrong here.
-                assert!(base_len == 0 || exponent_len == 0, "{error:?}");
-                assert_eq!(error, Error::EmptyInput);
-                return;
+        // The same operands as public exponents: one context per value
+        // either way (a batch's one context, repeated, is also a valid
+        // per-value call).
+        let square_and_multiply = mod_exp_batch_multi_vartime_on(
+            backend,
+            &refs,
+            &bases,
+            base_len,
+            &exponents,
+            exponent_len,
+        );
+        assert_eq!(
+            fixed_window.is_ok(),
+            square_and_multiply.is_ok(),
+            "the fixed window and the square-and-multiply disagree on the operands"
+        );
+        for status in [fixed_window, square_and_multiply] {
+            match status {
+                Ok(out) => {
+                    assert_eq!(out.len(), count * result_len);
+                    results.push(out.to_vec());
+                }
+                Err(error) => {
+                    // Only the operand lengths can be wrong here.
+                    assert!(base_len == 0 || exponent_len == 0, "{error:?}");
+                    assert_eq!(error, Error::EmptyInput);
+                    return;
+                }
             }
         }
     }
