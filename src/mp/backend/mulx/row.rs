@@ -76,6 +76,24 @@ macro_rules! passes_of_eight {
 }
 pub(super) use passes_of_eight;
 
+/// A whole row of sixteen limbs (a 1024-bit modulus), unrolled: `{x}` and
+/// `{acc}` stay put (the limbs at displacements 0 to 120, the carry limb's
+/// place at 128), with no counter, pointer step or branch. In: `rdx` =
+/// `y`, `{hi}` = 0 and CF = OF = 0. Out: the carry limb is `{hi}` + CF +
+/// OF, as [`mul_add_row_open`] leaves it.
+#[rustfmt::skip]
+macro_rules! sixteen_limbs {
+    () => {
+        concat!(
+            $crate::mp::backend::mulx::row::four_limbs!("0", "8", "16", "24"),
+            $crate::mp::backend::mulx::row::four_limbs!("32", "40", "48", "56"),
+            $crate::mp::backend::mulx::row::four_limbs!("64", "72", "80", "88"),
+            $crate::mp::backend::mulx::row::four_limbs!("96", "104", "112", "120"),
+        )
+    };
+}
+pub(super) use sixteen_limbs;
+
 /// A piece of `len` limbs (1, 2 or 4) of a row, stepping `{x}` and
 /// `{acc}` past it; the carry-in and carry-out high half in `{hi}`.
 #[rustfmt::skip]

@@ -28,7 +28,11 @@ pub(super) fn square(t: &mut [u64], a: &[u64]) {
     } else if n >= 2 {
         cross_products_by_rows(t, a);
     }
-    double_and_add_squares(t, a);
+    if n == 16 {
+        double_and_add_squares_16(t, a);
+    } else {
+        double_and_add_squares(t, a);
+    }
 }
 
 /// Row `r` of a block: `y = a_{8b+r}` at byte `$y` from `{a}` (the block's
@@ -164,6 +168,64 @@ fn double_and_add_squares(t: &mut [u64], a: &[u64]) {
             hi = out(reg) _,
             lo = out(reg) _,
             inout("rcx") n => _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Limb `j` of [`double_and_add_squares`] at fixed displacements: `a_j` at
+/// byte `$a` of `{a}`, `t_{2j}` and `t_{2j+1}` at bytes `$lo` and `$hi` of
+/// `{t}`.
+#[rustfmt::skip]
+macro_rules! double_and_add_square {
+    ($a:literal, $lo:literal, $hi:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{a} + ", $a, "]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {limb}, qword ptr [{t} + ", $lo, "]\n",
+            "adcx {limb}, {limb}\n",
+            "adox {limb}, {lo}\n",
+            "mov qword ptr [{t} + ", $lo, "], {limb}\n",
+            "mov {limb}, qword ptr [{t} + ", $hi, "]\n",
+            "adcx {limb}, {limb}\n",
+            "adox {limb}, {hi}\n",
+            "mov qword ptr [{t} + ", $hi, "], {limb}\n",
+        )
+    };
+}
+use double_and_add_square;
+
+/// [`double_and_add_squares`] for 16 limbs (a 1024-bit modulus), unrolled:
+/// no counter, pointer steps or branches between the limbs.
+fn double_and_add_squares_16(t: &mut [u64], a: &[u64]) {
+    assert!(a.len() == 16 && t.len() == 32);
+    // SAFETY: reads `a[0..16]` and reads and writes `t[0..32]`, inside the
+    // slices checked above. No stack is used; the instructions exist.
+    unsafe {
+        asm!(
+            "xor {limb:e}, {limb:e}",
+            self::double_and_add_square!("0", "0", "8"),
+            self::double_and_add_square!("8", "16", "24"),
+            self::double_and_add_square!("16", "32", "40"),
+            self::double_and_add_square!("24", "48", "56"),
+            self::double_and_add_square!("32", "64", "72"),
+            self::double_and_add_square!("40", "80", "88"),
+            self::double_and_add_square!("48", "96", "104"),
+            self::double_and_add_square!("56", "112", "120"),
+            self::double_and_add_square!("64", "128", "136"),
+            self::double_and_add_square!("72", "144", "152"),
+            self::double_and_add_square!("80", "160", "168"),
+            self::double_and_add_square!("88", "176", "184"),
+            self::double_and_add_square!("96", "192", "200"),
+            self::double_and_add_square!("104", "208", "216"),
+            self::double_and_add_square!("112", "224", "232"),
+            self::double_and_add_square!("120", "240", "248"),
+            a = in(reg) a.as_ptr(),
+            t = in(reg) t.as_mut_ptr(),
+            limb = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
             out("rdx") _,
             options(nostack),
         );
