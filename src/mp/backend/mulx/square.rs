@@ -23,7 +23,9 @@ pub(super) fn square(t: &mut [u64], a: &[u64]) {
     let n = a.len();
     assert!(n >= 1 && t.len() == 2 * n);
     t.fill(0);
-    if n.is_multiple_of(8) {
+    if n == 16 {
+        cross_products_16(t, a);
+    } else if n.is_multiple_of(8) {
         cross_products_in_blocks(t, a);
     } else if n >= 2 {
         cross_products_by_rows(t, a);
@@ -45,19 +47,45 @@ pub(super) fn square(t: &mut [u64], a: &[u64]) {
 macro_rules! block_row {
     ($y:literal, $x:literal, $acc:literal, [$($piece:tt),*]) => {
         concat!(
+            self::row_start!($y, $x, $acc),
+            $($crate::mp::backend::mulx::row::piece!($piece),)*
+            "mov rcx, {passes}\n",
+            $crate::mp::backend::mulx::row::passes_of_eight!(),
+            self::row_end!(),
+        )
+    };
+}
+
+/// The start of a row of the square: `y = a_{i}` at byte `$y` from `{a}`,
+/// `x` from byte `$x`, the accumulator from byte `$acc` of `{t}`, both
+/// chains empty.
+#[rustfmt::skip]
+macro_rules! row_start {
+    ($y:literal, $x:literal, $acc:literal) => {
+        concat!(
             "mov rdx, qword ptr [{a} + ", $y, "]\n",
             "lea {x}, [{a} + ", $x, "]\n",
             "lea {acc}, [{t} + ", $acc, "]\n",
             // {hi} = 0, and XOR clears CF and OF: both chains start empty.
             "xor {hi:e}, {hi:e}\n",
-            $($crate::mp::backend::mulx::row::piece!($piece),)*
-            "mov rcx, {passes}\n",
-            $crate::mp::backend::mulx::row::passes_of_eight!(),
+        )
+    };
+}
+use row_start;
+
+/// The end of a row of the square: its carry limb stored in the limb
+/// after the row.
+#[rustfmt::skip]
+macro_rules! row_end {
+    () => {
+        concat!(
             $crate::mp::backend::mulx::row::close_row!(),
             "mov qword ptr [{acc}], {hi}\n",
         )
     };
 }
+use row_end;
+
 // Named by path below (`self::block_row!`): asm! expands its template
 // eagerly, and rustc cannot resolve a textually scoped macro's inner
 // macro paths there.
@@ -93,6 +121,53 @@ fn cross_products_in_blocks(t: &mut [u64], a: &[u64]) {
             a = inout(reg) a.as_ptr() => _,
             t = inout(reg) t.as_mut_ptr() => _,
             passes = inout(reg) 1 - blocks => _,
+        );
+    }
+}
+
+/// [`block_row`] with every limb of the row in its pieces (no passes of
+/// eight): the rows of a 16-limb square, whose lengths are all known.
+#[rustfmt::skip]
+macro_rules! straight_row {
+    ($y:literal, $x:literal, $acc:literal, [$($piece:tt),*]) => {
+        concat!(
+            self::row_start!($y, $x, $acc),
+            $($crate::mp::backend::mulx::row::piece!($piece),)*
+            self::row_end!(),
+        )
+    };
+}
+use straight_row;
+
+/// The cross products of a 16-limb `a` (a 1024-bit modulus) added into
+/// the zeroed `t`: [`cross_products_in_blocks`]'s two blocks of 8 rows
+/// with each row's pass of eight unrolled into its pieces, and no loop.
+fn cross_products_16(t: &mut [u64], a: &[u64]) {
+    assert!(a.len() == 16 && t.len() == 32);
+    // SAFETY: row i (for i < 16) reads `a[i..16]` and reads and writes
+    // `t[2i + 1..=i + 16]`, inside the slices checked above (the last row
+    // multiplies nothing and stores its zero carry at `t[31]`). No stack
+    // is used; the instructions exist.
+    unsafe {
+        asm_with_rows!(
+            self::straight_row!("0", "8", "8", [4, 2, 1, 4, 4]),
+            self::straight_row!("8", "16", "24", [4, 2, 4, 4]),
+            self::straight_row!("16", "24", "40", [4, 1, 4, 4]),
+            self::straight_row!("24", "32", "56", [4, 4, 4]),
+            self::straight_row!("32", "40", "72", [2, 1, 4, 4]),
+            self::straight_row!("40", "48", "88", [2, 4, 4]),
+            self::straight_row!("48", "56", "104", [1, 4, 4]),
+            self::straight_row!("56", "64", "120", [4, 4]),
+            self::straight_row!("64", "72", "136", [4, 2, 1]),
+            self::straight_row!("72", "80", "152", [4, 2]),
+            self::straight_row!("80", "88", "168", [4, 1]),
+            self::straight_row!("88", "96", "184", [4]),
+            self::straight_row!("96", "104", "200", [2, 1]),
+            self::straight_row!("104", "112", "216", [2]),
+            self::straight_row!("112", "120", "232", [1]),
+            self::straight_row!("120", "128", "248", []),
+            a = in(reg) a.as_ptr(),
+            t = in(reg) t.as_mut_ptr(),
         );
     }
 }
