@@ -24,17 +24,17 @@ pub(super) fn square(t: &mut [u64], a: &[u64]) {
     assert!(n >= 1 && t.len() == 2 * n);
     t.fill(0);
     if n == 16 {
+        // A 1024-bit modulus: every loop unrolled.
         cross_products_16(t, a);
-    } else if n.is_multiple_of(8) {
+        double_and_add_squares_16(t, a);
+        return;
+    }
+    if n.is_multiple_of(8) {
         cross_products_in_blocks(t, a);
     } else if n >= 2 {
         cross_products_by_rows(t, a);
     }
-    if n == 16 {
-        double_and_add_squares_16(t, a);
-    } else {
-        double_and_add_squares(t, a);
-    }
+    double_and_add_squares(t, a);
 }
 
 /// Row `r` of a block: `y = a_{8b+r}` at byte `$y` from `{a}` (the block's
@@ -208,50 +208,9 @@ fn cross_products_by_rows(t: &mut [u64], a: &[u64]) {
     }
 }
 
-/// `t = 2t + Σ a_i^2·2^(128i)`: the doubling is ADCX of a limb with itself
-/// (a shift left through CF), the squares' halves go in through the OF
-/// chain. `a^2 < 2^(128n)`, so both chains end empty.
-fn double_and_add_squares(t: &mut [u64], a: &[u64]) {
-    let n = a.len();
-    debug_assert!(t.len() == 2 * n);
-    // SAFETY: iteration j (for j < n) reads `a[j]` and reads and writes
-    // `t[2j]` and `t[2j + 1]`, inside the slices; RCX counts the `n`
-    // iterations down. No stack is used; the instructions exist.
-    unsafe {
-        asm!(
-            "xor {limb:e}, {limb:e}",
-            "8:",
-            "jrcxz 9f",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {limb}, qword ptr [{t}]",
-            "adcx {limb}, {limb}",
-            "adox {limb}, {lo}",
-            "mov qword ptr [{t}], {limb}",
-            "mov {limb}, qword ptr [{t} + 8]",
-            "adcx {limb}, {limb}",
-            "adox {limb}, {hi}",
-            "mov qword ptr [{t} + 8], {limb}",
-            "lea {a}, [{a} + 8]",
-            "lea {t}, [{t} + 16]",
-            "lea rcx, [rcx - 1]",
-            "jmp 8b",
-            "9:",
-            a = inout(reg) a.as_ptr() => _,
-            t = inout(reg) t.as_mut_ptr() => _,
-            limb = out(reg) _,
-            hi = out(reg) _,
-            lo = out(reg) _,
-            inout("rcx") n => _,
-            out("rdx") _,
-            options(nostack),
-        );
-    }
-}
-
-/// Limb `j` of [`double_and_add_squares`] at fixed displacements: `a_j` at
-/// byte `$a` of `{a}`, `t_{2j}` and `t_{2j+1}` at bytes `$lo` and `$hi` of
-/// `{t}`.
+/// One limb `j` of the doubling pass: `a_j` at byte `$a` of `{a}`,
+/// `t_{2j}` and `t_{2j+1}` at bytes `$lo` and `$hi` of `{t}` (the loop's
+/// limb at 0, 0 and 8; the unrolled 16-limb pass's at their places).
 #[rustfmt::skip]
 macro_rules! double_and_add_square {
     ($a:literal, $lo:literal, $hi:literal) => {
@@ -270,6 +229,38 @@ macro_rules! double_and_add_square {
     };
 }
 use double_and_add_square;
+
+/// `t = 2t + Σ a_i^2·2^(128i)`: the doubling is ADCX of a limb with itself
+/// (a shift left through CF), the squares' halves go in through the OF
+/// chain. `a^2 < 2^(128n)`, so both chains end empty.
+fn double_and_add_squares(t: &mut [u64], a: &[u64]) {
+    let n = a.len();
+    debug_assert!(t.len() == 2 * n);
+    // SAFETY: iteration j (for j < n) reads `a[j]` and reads and writes
+    // `t[2j]` and `t[2j + 1]`, inside the slices; RCX counts the `n`
+    // iterations down. No stack is used; the instructions exist.
+    unsafe {
+        asm!(
+            "xor {limb:e}, {limb:e}",
+            "8:",
+            "jrcxz 9f",
+            self::double_and_add_square!("0", "0", "8"),
+            "lea {a}, [{a} + 8]",
+            "lea {t}, [{t} + 16]",
+            "lea rcx, [rcx - 1]",
+            "jmp 8b",
+            "9:",
+            a = inout(reg) a.as_ptr() => _,
+            t = inout(reg) t.as_mut_ptr() => _,
+            limb = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            inout("rcx") n => _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
 
 /// [`double_and_add_squares`] for 16 limbs (a 1024-bit modulus), unrolled:
 /// no counter, pointer steps or branches between the limbs.
