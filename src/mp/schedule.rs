@@ -173,19 +173,22 @@ pub fn group_size(backend: Backend) -> usize {
 /// The longest tail (a class's last, partial lane group) that `backend`
 /// hands to the MULX/ADX backend, one value at a time, instead of padding
 /// its lanes. A group costs the same whatever it holds, so a short tail
-/// pays for the empty lanes. Measured on Zen 3 (docs/PERFORMANCE.md): one
-/// value on mulx costs about 0.45 of a 4-lane AVX2 group at 1024 to 4096
-/// bits, so tails of 1 and 2 go to mulx. For IFMA, whose group is about
-/// 2.7 mulx values, only a tail of 1 does (estimated from the IFMA figures,
-/// not measured side by side). Nothing goes where the CPU lacks mulx.
+/// pays for the empty lanes. For AVX2 the CPU's tuning profile says how
+/// long (tails of 1 and 2 on Zen 3, 1 to 3 on Intel's Golden Cove cores).
+/// For IFMA, whose group costs 1.4 to 1.8 mulx values on Emerald Rapids
+/// (its `tuning_sweep` against `bench_modexp`'s single values, December
+/// 2026) and about 2.7 by the Zen 4 figures, only a tail of 1 does. Nothing goes where the CPU lacks mulx.
 fn longest_tail_for_mulx(backend: Backend) -> usize {
     if !crate::backend::mulx_supported() {
         return 0;
     }
     match backend {
-        Backend::Avx2 => 2,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => super::backend::avx2::longest_tail_for_mulx(),
         Backend::Ifma => 1,
         Backend::Mulx | Backend::Portable => 0,
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Avx2 => 0,
     }
 }
 

@@ -6,11 +6,10 @@ use super::super::cpu::{CpuRow, Provenance, Vendor};
 use super::tuning::ProfileId;
 
 /// The rows, most specific first; the last takes every CPU no other row
-/// names. Only Zen 3 is measured (the development machines without AVX-512
-/// IFMA are Zen 3). Every other CPU runs Zen 3's choices until measured:
-/// Intel cores since Haswell also issue two VPMULUDQ per cycle, but on
-/// ports shared with the additions, so their best block shapes may differ.
-/// To add a CPU: run `avx2::timing::tuning_sweep` on it; if its winners
+/// names. Zen 3 is measured, and Intel's Emerald Rapids with the backend
+/// forced (it has IFMA); the other Golden Cove and Raptor Cove cores run
+/// its profile unmeasured, as they share its vector ports. Every other
+/// CPU runs Zen 3's choices until measured. To add a CPU: run `avx2::timing::tuning_sweep` on it; if its winners
 /// differ from an existing profile's, add a profile (`tuning.rs`), then a
 /// row here before the last, naming the machine and date.
 pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
@@ -28,6 +27,30 @@ pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
             "avx2::timing::tuning_sweep on an AMD EPYC (family 25, model 1), December 2026",
         ),
         profile: ProfileId::Zen3,
+    },
+    CpuRow {
+        name: "Intel Emerald Rapids",
+        matches: |cpu| cpu.vendor == Vendor::Intel && cpu.family == 6 && cpu.model == 0xcf,
+        provenance: Provenance::Measured(
+            "avx2::timing::tuning_sweep on an Intel Xeon (family 6, model 207) with \
+             OBLIVEX_BACKEND=avx2, 5 December 2026, three runs",
+        ),
+        profile: ProfileId::GoldenCove,
+    },
+    CpuRow {
+        name: "Intel Golden Cove and Raptor Cove cores",
+        // Sapphire Rapids (0x8f); Alder Lake (0x97, 0x9a) and Raptor Lake
+        // (0xb7, 0xba, 0xbf), whose performance cores are these.
+        matches: |cpu| {
+            cpu.vendor == Vendor::Intel
+                && cpu.family == 6
+                && matches!(cpu.model, 0x8f | 0x97 | 0x9a | 0xb7 | 0xba | 0xbf)
+        },
+        provenance: Provenance::NotMeasured(
+            "Emerald Rapids' profile: the same core's vector ports (VPMULUDQ on ports 0 and 1, \
+             additions on 0, 1 and 5)",
+        ),
+        profile: ProfileId::GoldenCove,
     },
     CpuRow {
         name: "every other CPU",
@@ -61,6 +84,23 @@ mod tests {
         };
         let last = TABLE.last().expect("the table has rows");
         assert_eq!(CpuRow::for_cpu(TABLE, genoa).name, last.name);
+        let emerald_rapids = CpuModel {
+            vendor: Vendor::Intel,
+            family: 6,
+            model: 0xcf,
+        };
+        assert_eq!(
+            CpuRow::for_cpu(TABLE, emerald_rapids).name,
+            "Intel Emerald Rapids"
+        );
+        let alder_lake = CpuModel {
+            vendor: Vendor::Intel,
+            family: 6,
+            model: 0x97,
+        };
+        let row = CpuRow::for_cpu(TABLE, alder_lake);
+        assert_eq!(row.profile, ProfileId::GoldenCove);
+        assert!(matches!(row.provenance, Provenance::NotMeasured(_)));
         assert!((last.matches)(CpuModel {
             vendor: Vendor::Other,
             family: 0,

@@ -125,6 +125,18 @@ impl Avx2Arith<'_> {
     }
 }
 
+/// The longest tail of a batch (its last, partial group of lanes) that goes
+/// to the MULX/ADX backend one value at a time on this CPU, by its tuning
+/// profile (`tuning::longest_tail_for_mulx`).
+pub(crate) fn longest_tail_for_mulx() -> usize {
+    tuning::longest_tail_for_mulx(profile())
+}
+
+/// This CPU's tuning profile (`cpu_table.rs`).
+fn profile() -> tuning::ProfileId {
+    super::cpu::CpuRow::current(cpu_table::TABLE).profile
+}
+
 impl<'a> LaneArith<'a> for Avx2Arith<'a> {
     const LANES: usize = VECTOR_LANES;
 
@@ -161,10 +173,7 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
             columns: vec![zero(); 2 * digits],
             quotient: vec![zero(); digits],
             doubled: vec![zero(); digits],
-            tuning: tuning::tuning_of(
-                super::cpu::CpuRow::current(cpu_table::TABLE).profile,
-                digits,
-            ),
+            tuning: tuning::tuning_of(profile(), digits),
         }
     }
 

@@ -26,6 +26,10 @@ pub(super) enum ProfileId {
     /// AMD Zen 3: two VPMULUDQ per cycle, about 1.5 products with their
     /// additions per cycle in the steady sweep.
     Zen3,
+    /// Intel's Golden Cove and Raptor Cove cores: two VPMULUDQ per cycle
+    /// as on Zen 3, but on ports 0 and 1, which the additions share with
+    /// port 5 only; the longest reduction blocks pay there.
+    GoldenCove,
 }
 
 /// The shapes of `profile` for `digits`-digit moduli.
@@ -59,6 +63,45 @@ pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
                 window_bits: 6,
             },
         },
+        // tuning_sweep on an Intel Xeon (Emerald Rapids), 5 December 2026,
+        // three runs (µs per value, this shape against Zen 3's): 2048 bits
+        // 1,799–1,919 against 1,879–2,004, 3072 bits 5,627–6,131 against
+        // 5,872–6,223, 4096 bits 13,695–14,211 against 14,282–14,859, 3 to
+        // 4.5 % in each run; at 1024 bits the shapes are within the runs'
+        // spread and Zen 3's is kept.
+        ProfileId::GoldenCove => match digits {
+            0..=40 => tuning_of(ProfileId::Zen3, digits),
+            41..=120 => Tuning {
+                product_rows: 8,
+                square_rows: 8,
+                reduction_rows: 8,
+                window_bits: 5,
+            },
+            _ => Tuning {
+                product_rows: 8,
+                square_rows: 8,
+                reduction_rows: 8,
+                window_bits: 6,
+            },
+        },
+    }
+}
+
+/// The longest tail of a batch (its last, partial group of lanes) that
+/// profile `profile` hands to the MULX/ADX backend one value at a time:
+/// a group costs the same whatever it holds, so a tail is cheaper there
+/// when its values on mulx cost less than one full group.
+pub(super) fn longest_tail_for_mulx(profile: ProfileId) -> usize {
+    match profile {
+        // One value on mulx costs about 0.45 of a 4-lane group at 1024 to
+        // 4096 bits (docs/PERFORMANCE.md): tails of 1 and 2.
+        ProfileId::Zen3 => 2,
+        // One value on mulx costs about 0.25 of a group at 1024 and 2048
+        // bits (Emerald Rapids, batches of 1 to 4 of one modulus: 301,
+        // 696, 1,182 and 1,190 µs at 1024 bits, 2,070, 4,183, 7,853 and
+        // 8,027 µs at 2048, when tails of 1 and 2 went to mulx): tails of
+        // 1 to 3.
+        ProfileId::GoldenCove => 3,
     }
 }
 
