@@ -29,8 +29,9 @@
  * BN_mod_exp_mont_consttime (obx_detail_values_for_openssl): the short
  * tail of a batch that would leave most of a lane group empty, and every
  * value where a one-value backend runs: the portable one (about 3 times
- * slower than OpenSSL's MULX/ADX assembly) and the MULX/ADX one (0.6 to
- * 0.9 times OpenSSL's speed, docs/PERFORMANCE.md).
+ * slower than OpenSSL's MULX/ADX assembly) and the MULX/ADX one (0.76 to
+ * 0.96 times OpenSSL's speed on AMD Zen 5, level on Intel's Emerald
+ * Rapids, docs/PERFORMANCE.md).
  *
  * On failure (0 returned) no r[i] has been changed, except when OpenSSL
  * itself runs out of memory while storing the results.
@@ -95,8 +96,9 @@ static inline int obx_detail_fallback(BIGNUM *const r[], const BIGNUM *const a[]
  * hands to BN_mod_exp_mont_consttime, because oblivex has no faster path
  * for them. A lane group costs about as much whether it is full or not;
  * on the AVX2 backend (4 lanes) a full group computes 4 values in the time
- * OpenSSL takes for 3.3 to 6 (1.1 to 1.5 times its throughput, Zen 3), so
- * a tail of 1 to 3 values is faster on OpenSSL; on the IFMA backend (8
+ * OpenSSL takes for 3.3 to 6 (1.1 to 1.5 times its throughput, Zen 3;
+ * 4 to 5 on Intel's Emerald Rapids), so a tail of 1 to 3 values is
+ * faster on OpenSSL; on the IFMA backend (8
  * lanes, about 3.5 times OpenSSL's throughput, Zen 4) a group costs about
  * 2.3 OpenSSL exponentiations, so tails of 1 or 2 are. On the portable
  * backend (1 lane) every value is. */
