@@ -126,6 +126,35 @@ impl<P> CpuRow<P> {
     }
 }
 
+/// The CPUs the tuning tables' tests name, as `from_cpuid` decodes them.
+#[cfg(test)]
+pub(in crate::mp::backend) mod models {
+    use super::{CpuModel, Vendor};
+
+    const fn model(vendor: Vendor, family: u32, model: u32) -> CpuModel {
+        CpuModel {
+            vendor,
+            family,
+            model,
+        }
+    }
+
+    /// AMD EPYC 7003 (Zen 3).
+    pub(in crate::mp::backend) const MILAN: CpuModel = model(Vendor::Amd, 0x19, 0x01);
+    /// AMD EPYC 9004 (Zen 4).
+    pub(in crate::mp::backend) const GENOA: CpuModel = model(Vendor::Amd, 0x19, 0x11);
+    /// AMD EPYC 9005 (Zen 5).
+    pub(in crate::mp::backend) const TURIN: CpuModel = model(Vendor::Amd, 0x1a, 0x02);
+    /// Intel Xeon, 4th generation (Golden Cove).
+    pub(in crate::mp::backend) const SAPPHIRE_RAPIDS: CpuModel = model(Vendor::Intel, 6, 0x8f);
+    /// Intel Xeon, 5th generation (Raptor Cove).
+    pub(in crate::mp::backend) const EMERALD_RAPIDS: CpuModel = model(Vendor::Intel, 6, 0xcf);
+    /// Intel Core, 12th generation (Golden Cove performance cores).
+    pub(in crate::mp::backend) const ALDER_LAKE: CpuModel = model(Vendor::Intel, 6, 0x97);
+    /// A CPU of no vendor the tables know.
+    pub(in crate::mp::backend) const UNKNOWN: CpuModel = model(Vendor::Other, 0, 0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,22 +166,11 @@ mod tests {
     #[test]
     fn signatures_decode_as_proc_cpuinfo_prints_them() {
         // AMD EPYC 9004 (Zen 4): family 25, model 17.
-        assert_eq!(
-            CpuModel::from_cpuid(AMD, 0x00a1_0f11),
-            CpuModel {
-                vendor: Vendor::Amd,
-                family: 25,
-                model: 0x11
-            }
-        );
+        assert_eq!(CpuModel::from_cpuid(AMD, 0x00a1_0f11), models::GENOA);
         // Intel Xeon (Sapphire Rapids): family 6, model 143.
         assert_eq!(
             CpuModel::from_cpuid(INTEL, 0x0008_06f8),
-            CpuModel {
-                vendor: Vendor::Intel,
-                family: 6,
-                model: 0x8f
-            }
+            models::SAPPHIRE_RAPIDS
         );
         // Extended fields are ignored where the base family says so.
         assert_eq!(

@@ -9,9 +9,10 @@ use super::tuning::ProfileId;
 /// names. Zen 3 is measured, and Intel's Emerald Rapids with the backend
 /// forced (it has IFMA); the other Golden Cove and Raptor Cove cores run
 /// its profile unmeasured, as they share its vector ports. Every other
-/// CPU runs Zen 3's choices until measured. To add a CPU: run `avx2::timing::tuning_sweep` on it; if its winners
-/// differ from an existing profile's, add a profile (`tuning.rs`), then a
-/// row here before the last, naming the machine and date.
+/// CPU runs Zen 3's choices until measured. To add a CPU: run
+/// `avx2::timing::tuning_sweep` on it; if its winners differ from an
+/// existing profile's, add a profile (`tuning.rs`), then a row here before
+/// the last, naming the machine and date.
 pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
     CpuRow {
         name: "AMD Zen 3",
@@ -62,49 +63,25 @@ pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::cpu::CpuModel;
+    use super::super::super::cpu::models;
     use super::*;
 
     #[test]
     fn rows_match_their_cpus() {
-        let milan = CpuModel {
-            vendor: Vendor::Amd,
-            family: 0x19,
-            model: 0x01,
-        };
-        assert_eq!(CpuRow::for_cpu(TABLE, milan).name, "AMD Zen 3");
+        let row = |cpu| CpuRow::for_cpu(TABLE, cpu);
+        assert_eq!(row(models::MILAN).name, "AMD Zen 3");
         assert!(matches!(
-            CpuRow::for_cpu(TABLE, milan).provenance,
+            row(models::MILAN).provenance,
             Provenance::Measured(_)
         ));
-        let genoa = CpuModel {
-            vendor: Vendor::Amd,
-            family: 0x19,
-            model: 0x11,
-        };
+        assert_eq!(row(models::EMERALD_RAPIDS).name, "Intel Emerald Rapids");
+        assert_eq!(row(models::ALDER_LAKE).profile, ProfileId::GoldenCove);
+        assert!(matches!(
+            row(models::ALDER_LAKE).provenance,
+            Provenance::NotMeasured(_)
+        ));
         let last = TABLE.last().expect("the table has rows");
-        assert_eq!(CpuRow::for_cpu(TABLE, genoa).name, last.name);
-        let emerald_rapids = CpuModel {
-            vendor: Vendor::Intel,
-            family: 6,
-            model: 0xcf,
-        };
-        assert_eq!(
-            CpuRow::for_cpu(TABLE, emerald_rapids).name,
-            "Intel Emerald Rapids"
-        );
-        let alder_lake = CpuModel {
-            vendor: Vendor::Intel,
-            family: 6,
-            model: 0x97,
-        };
-        let row = CpuRow::for_cpu(TABLE, alder_lake);
-        assert_eq!(row.profile, ProfileId::GoldenCove);
-        assert!(matches!(row.provenance, Provenance::NotMeasured(_)));
-        assert!((last.matches)(CpuModel {
-            vendor: Vendor::Other,
-            family: 0,
-            model: 0
-        }));
+        assert_eq!(row(models::GENOA).name, last.name);
+        assert!((last.matches)(models::UNKNOWN));
     }
 }

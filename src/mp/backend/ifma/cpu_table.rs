@@ -53,54 +53,30 @@ pub(super) const TABLE: &[CpuRow<ProfileId>] = &[
     CpuRow {
         name: "every other CPU",
         matches: |_| true,
-        provenance: Provenance::NotMeasured("Zen 4's profile, measured on Zen 4 and Zen 5 only"),
+        provenance: Provenance::NotMeasured(
+            "Zen 4's profile, measured on Zen 4, Zen 5 and Emerald Rapids",
+        ),
         profile: ProfileId::Zen4,
     },
 ];
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::cpu::CpuModel;
+    use super::super::super::cpu::models;
     use super::*;
 
     #[test]
     fn rows_match_their_cpus() {
-        let zen4 = CpuModel {
-            vendor: Vendor::Amd,
-            family: 0x19,
-            model: 0x11,
-        };
-        assert_eq!(CpuRow::for_cpu(TABLE, zen4).name, "AMD Zen 4");
-        let zen5 = CpuModel {
-            vendor: Vendor::Amd,
-            family: 0x1a,
-            model: 0x02,
-        };
-        assert_eq!(CpuRow::for_cpu(TABLE, zen5).name, "AMD Zen 5");
+        let row = |cpu| CpuRow::for_cpu(TABLE, cpu);
+        assert_eq!(row(models::GENOA).name, "AMD Zen 4");
         assert!(matches!(
-            CpuRow::for_cpu(TABLE, zen4).provenance,
+            row(models::GENOA).provenance,
             Provenance::Measured(_)
         ));
-        let sapphire_rapids = CpuModel {
-            vendor: Vendor::Intel,
-            family: 6,
-            model: 0x8f,
-        };
+        assert_eq!(row(models::TURIN).name, "AMD Zen 5");
+        assert_eq!(row(models::EMERALD_RAPIDS).name, "Intel Emerald Rapids");
         let last = TABLE.last().expect("the table has rows");
-        assert_eq!(CpuRow::for_cpu(TABLE, sapphire_rapids).name, last.name);
-        let emerald_rapids = CpuModel {
-            vendor: Vendor::Intel,
-            family: 6,
-            model: 0xcf,
-        };
-        assert_eq!(
-            CpuRow::for_cpu(TABLE, emerald_rapids).name,
-            "Intel Emerald Rapids"
-        );
-        assert!((last.matches)(CpuModel {
-            vendor: Vendor::Other,
-            family: 0,
-            model: 0
-        }));
+        assert_eq!(row(models::SAPPHIRE_RAPIDS).name, last.name);
+        assert!((last.matches)(models::UNKNOWN));
     }
 }
