@@ -62,6 +62,7 @@ int ct_run_start(struct ct_run *run, char *const argv[]) {
     run->getrandom_calls = 0;
     run->previous_rip = 0;
     run->breakpoint = 0;
+    run->resumed_stops = 0;
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) == -1) {
         perror("ct_trace: pipe2");
@@ -233,6 +234,14 @@ static bool starts_a_task(uint64_t nr) {
            nr == SYS_execveat;
 }
 
+static bool single_step(struct ct_run *run) {
+    if (ptrace(PTRACE_SINGLESTEP, run->pid, NULL, NULL) == -1) {
+        fprintf(stderr, "ct_trace: run %d: PTRACE_SINGLESTEP: %s\n", run->index, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 int ct_run_step_begin(struct ct_run *run, const struct ct_insn *insn, bool *stepping) {
     run->previous_rip = run->regs.rip;
     *stepping = false;
@@ -251,10 +260,7 @@ int ct_run_step_begin(struct ct_run *run, const struct ct_insn *insn, bool *step
             return write_registers(run) ? CT_EXIT_SAME : CT_EXIT_ERROR;
         }
     }
-    if (ptrace(PTRACE_SINGLESTEP, run->pid, NULL, NULL) == -1) {
-        fprintf(stderr, "ct_trace: run %d: PTRACE_SINGLESTEP: %s\n", run->index, strerror(errno));
-        return CT_EXIT_ERROR;
-    }
+    if (!single_step(run)) return CT_EXIT_ERROR;
     *stepping = true;
     return CT_EXIT_SAME;
 }
@@ -277,27 +283,37 @@ static int wait_in_region(struct ct_run *run) {
 }
 
 int ct_run_step_wait(struct ct_run *run, const struct ct_insn *insn) {
-    int sig = wait_in_region(run);
-    if (sig != SIGTRAP) {
-        if (sig) {
-            fprintf(stderr, "ct_trace: run %d received signal %d (%s) inside the region at `%s`\n", run->index, sig,
-                    strsignal(sig), insn->text);
+    for (;;) {
+        int sig = wait_in_region(run);
+        if (sig != SIGTRAP) {
+            if (sig) {
+                fprintf(stderr, "ct_trace: run %d received signal %d (%s) inside the region at `%s`\n", run->index,
+                        sig, strsignal(sig), insn->text);
+            }
+            return CT_EXIT_ERROR;
         }
-        return CT_EXIT_ERROR;
+        if (!ct_run_read_registers(run)) return CT_EXIT_ERROR;
+        if (run->regs.rip != insn->address) return CT_EXIT_SAME;
+        /* Still on the instruction, for one of two reasons; either way it
+         * is stepped again:
+         * - a segment's hardware breakpoint is still armed at it and fired
+         *   before it ran (the run came to it by a step, and the kernel
+         *   sets the resume flag only when a breakpoint stops it): the
+         *   breakpoint is disarmed first;
+         * - a repeated string instruction has repetitions left. It is one
+         *   step of the trace, run to its end: how many repetitions one
+         *   single step runs is the CPU's choice (on an Intel Xeon two runs
+         *   stepping the same `rep stosb` once each have stood one byte
+         *   apart), and every address its repetitions touch follows from
+         *   the count and address registers observed at its start. */
+        if (run->breakpoint == insn->address) {
+            if (!poke_debug_register(run, 7, 0)) return CT_EXIT_ERROR;
+            run->breakpoint = 0;
+        } else if (!insn->repeats) {
+            return CT_EXIT_SAME; /* a jump to itself */
+        }
+        if (!single_step(run)) return CT_EXIT_ERROR;
     }
-    if (!ct_run_read_registers(run)) return CT_EXIT_ERROR;
-    /* The run came to this instruction by a step, and a segment's hardware
-     * breakpoint is still armed at it: where the kernel does not set the
-     * resume flag, the breakpoint fires before the instruction runs.
-     * Disarmed, the instruction is stepped again. */
-    if (run->regs.rip == insn->address && run->breakpoint == insn->address && !insn->repeats) {
-        if (!poke_debug_register(run, 7, 0)) return CT_EXIT_ERROR;
-        run->breakpoint = 0;
-        bool stepping;
-        int status = ct_run_step_begin(run, insn, &stepping);
-        return status == CT_EXIT_SAME ? ct_run_step_wait(run, insn) : status;
-    }
-    return CT_EXIT_SAME;
 }
 
 /* ---- hardware breakpoints: segments at full speed ------------------------ */
@@ -320,7 +336,8 @@ bool ct_run_breakpoints_work(struct ct_run *run) {
     return works;
 }
 
-int ct_run_continue_begin(struct ct_run *run, uint64_t address) {
+int ct_run_continue_begin(struct ct_run *run, const struct ct_segment *segment) {
+    uint64_t address = segment->end;
     if (run->breakpoint != address) {
         bool was_armed = run->breakpoint != 0;
         if (!poke_debug_register(run, 0, address) || (!was_armed && !poke_debug_register(run, 7, DR7_EXECUTE_DR0))) {
@@ -339,15 +356,41 @@ int ct_run_continue_begin(struct ct_run *run, uint64_t address) {
     return CT_EXIT_SAME;
 }
 
-int ct_run_continue_wait(struct ct_run *run, uint64_t address) {
-    int sig = wait_in_region(run);
-    if (!sig) return CT_EXIT_ERROR;
-    if (sig != SIGTRAP || !ct_run_read_registers(run) || run->regs.rip != address) {
-        fprintf(stderr, "ct_trace: run %d stopped (signal %d) before the end of a straight-line segment at %llx\n",
-                run->index, sig, (unsigned long long)address);
-        return CT_EXIT_ERROR;
+/* The index of the segment's instruction at `address`, or -1. */
+static int64_t instruction_index(const struct ct_segment *segment, uint64_t address) {
+    for (uint32_t i = 0; i < segment->count; i++) {
+        if (segment->insns[i]->address == address) return i;
     }
-    return CT_EXIT_SAME;
+    return -1;
+}
+
+int ct_run_continue_wait(struct ct_run *run, const struct ct_segment *segment) {
+    int64_t reached = 0;
+    for (uint32_t resumed = 0;; resumed++) {
+        int sig = wait_in_region(run);
+        if (!sig) return CT_EXIT_ERROR;
+        if (sig == SIGTRAP && !ct_run_read_registers(run)) return CT_EXIT_ERROR;
+        if (sig == SIGTRAP && run->regs.rip == segment->end) return CT_EXIT_SAME;
+        int64_t at = sig == SIGTRAP ? instruction_index(segment, run->regs.rip) : -1;
+        if (at < reached || resumed >= segment->count) {
+            size_t dr6_offset = offsetof(struct user, u_debugreg) + 6 * sizeof(((struct user *)0)->u_debugreg[0]);
+            errno = 0;
+            long dr6 = ptrace(PTRACE_PEEKUSER, run->pid, (void *)dr6_offset, NULL);
+            fprintf(stderr,
+                    "ct_trace: run %d stopped (signal %d) before the end of the straight-line segment "
+                    "%llx..%llx, at %llx (eflags %llx, dr6 %lx%s)\n",
+                    run->index, sig, (unsigned long long)segment->start, (unsigned long long)segment->end,
+                    run->regs.rip, run->regs.eflags, dr6, errno ? ", unread" : "");
+            ct_report_location(run->pid, run->regs.rip, "  at ");
+            return CT_EXIT_ERROR;
+        }
+        reached = at;
+        run->resumed_stops++;
+        if (ptrace(PTRACE_CONT, run->pid, NULL, NULL) == -1) {
+            fprintf(stderr, "ct_trace: run %d: PTRACE_CONT: %s\n", run->index, strerror(errno));
+            return CT_EXIT_ERROR;
+        }
+    }
 }
 
 int ct_run_finish(struct ct_run *run) {

@@ -260,7 +260,7 @@ static void classify(struct ct_insn *out, const ZydisDecodedInstruction *in, con
     /* A repeated string instruction: its count (rsi/rdi are its operands). */
     if (in->attributes & (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE)) {
         add_register(out, ZYDIS_REGISTER_RCX);
-        out->step_alone = out->repeats = true; /* each repetition is a step of its own */
+        out->step_alone = out->repeats = true; /* one step: every repetition (inferior.c) */
     }
     for (int i = 0; i < out->reg_count; i++) note_read(out, (ZydisRegister)out->regs[i]);
     ZydisRegister k = in->avx.mask.reg;

@@ -149,11 +149,11 @@ static int run_segment(struct ct_run *runs, int count, const struct ct_segment *
     }
     for (int i = 0; i < count; i++) {
         runs[i].previous_rip = segment->insns[segment->count - 1]->address;
-        int status = ct_run_continue_begin(&runs[i], segment->end);
+        int status = ct_run_continue_begin(&runs[i], segment);
         if (status != CT_EXIT_SAME) return status;
     }
     for (int i = 0; i < count; i++) {
-        int status = ct_run_continue_wait(&runs[i], segment->end);
+        int status = ct_run_continue_wait(&runs[i], segment);
         if (status != CT_EXIT_SAME) return status;
     }
     totals->segments++;
@@ -273,11 +273,13 @@ int main(int argc, char **argv) {
     if (status != CT_EXIT_SAME) return status;
     struct timespec ended;
     clock_gettime(CLOCK_MONOTONIC, &ended);
+    uint64_t resumed_stops = 0;
+    for (int r = 0; r < count; r++) resumed_stops += runs[r].resumed_stops;
     double seconds = (double)(ended.tv_sec - begun.tv_sec) + (double)(ended.tv_nsec - begun.tv_nsec) / 1e9;
     printf("ct_trace: %s: the same trace in %d runs: %" PRIu64 " instructions (%" PRIu64 " of them in %" PRIu64
            " straight-line segments), %" PRIu64 " memory operands, %" PRIu64 " masked accesses, %" PRIu64
-           " system calls, getrandom answered %" PRIu64 " times (%.1f s)\n",
+           " system calls, getrandom answered %" PRIu64 " times, %" PRIu64 " traps inside segments resumed (%.1f s)\n",
            program[program_argc - 1], count, totals.steps, totals.in_segments, totals.segments, totals.memory,
-           totals.masked, totals.calls, runs[0].getrandom_calls, seconds);
+           totals.masked, totals.calls, runs[0].getrandom_calls, resumed_stops, seconds);
     return CT_EXIT_SAME;
 }
