@@ -1,8 +1,23 @@
 /* The header-only OpenSSL shim behaves exactly like BN_mod_exp: random odd
  * and even moduli, negative operands, aliasing of r with the inputs, m = 1,
  * p = 0, oversize operands, the batch form, and a context reused across
- * calls (the BN_MONT_CTX form); which values of a batch go to OpenSSL. */
+ * calls (the BN_MONT_CTX form); which values of a batch go to OpenSSL, and
+ * by which of its functions, for each count and each kind of operand. */
+#include <stddef.h>
+
 #include <openssl/bn.h>
+
+/* What the header hands to OpenSSL (its test hook, defined before it is
+ * included): values to BN_mod_exp_mont_consttime and to BN_mod_exp. */
+static size_t handed_consttime, handed_plain;
+static void on_fallback(size_t n, int consttime) {
+    if (consttime) {
+        handed_consttime += n;
+    } else {
+        handed_plain += n;
+    }
+}
+#define OBX_DETAIL_ON_FALLBACK(n, consttime) on_fallback((n), (consttime))
 
 #include "oblivex_openssl.h"
 #include "test_util.h"
@@ -102,8 +117,12 @@ static void path_per_count(BN_CTX *ctx) {
         want[i] = BN_new();
         CHECK(BN_mod_exp(want[i], r[i], p[i], m, ctx) == 1, "OpenSSL");
     }
+    handed_consttime = handed_plain = 0;
     CHECK(oblivex_BN_mod_exp_batch(r, (const BIGNUM *const *)r, (const BIGNUM *const *)p, m, N, ctx) == 1,
           "a batch over its own bases");
+    CHECK(handed_consttime == obx_detail_values_for_openssl(N) && handed_plain == 0,
+          "%s, %d values: %zu handed to the consttime path and %zu to BN_mod_exp", backend, N, handed_consttime,
+          handed_plain);
     for (size_t i = 0; i < N; i++) {
         CHECK(BN_cmp(want[i], r[i]) == 0, "element %zu of a batch over its own bases", i);
         BN_free(r[i]); BN_free(p[i]); BN_free(want[i]);
@@ -152,6 +171,64 @@ static void reused_context(BN_CTX *ctx) {
     BN_free(two); BN_free(ten); BN_free(got); BN_free(want); BN_free(m);
 }
 
+/* Which path each kind of operand takes, for a batch of 12 values (whole
+ * lane groups on avx2 and ifma; on portable and mulx every value goes to
+ * the consttime path, path_per_count): an odd modulus of at most 8192 bits
+ * with operands within OBLIVEX_MAX_OPERAND_BYTES runs on oblivex (a base
+ * above it is reduced by BN_nnmod first); an even modulus goes to
+ * BN_mod_exp, as OpenSSL's consttime path refuses it; a longer modulus or
+ * exponent goes to BN_mod_exp_mont_consttime. Every result equals
+ * BN_mod_exp's. */
+static void path_per_operand(BN_CTX *ctx) {
+    enum { N = 12 };
+    enum path { OBLIVEX, CONSTTIME, PLAIN };
+    struct {
+        const char *what;
+        int modulus_bit, odd, exponent_bit, base_bit;
+        enum path path;
+    } cases[] = {
+        {"1024-bit odd modulus", 1023, 1, 1000, 1000, OBLIVEX},
+        {"8192-bit odd modulus", 8191, 1, 64, 8000, OBLIVEX},
+        {"a base above the operand limit", 1023, 1, 1000, 8 * (OBLIVEX_MAX_OPERAND_BYTES + 10), OBLIVEX},
+        {"even modulus", 1023, 0, 1000, 1000, PLAIN},
+        {"8193-bit modulus", 8192, 1, 64, 100, CONSTTIME},
+        {"an exponent above the operand limit", 1023, 1, 8 * (OBLIVEX_MAX_OPERAND_BYTES + 10), 100, CONSTTIME},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        BIGNUM *m = random_bn(64, 0), *a[N], *p[N], *r[N];
+        BN_set_bit(m, cases[c].modulus_bit);
+        if (cases[c].odd) {
+            BN_set_bit(m, 0);
+        } else {
+            BN_clear_bit(m, 0);
+        }
+        for (size_t i = 0; i < N; i++) {
+            a[i] = random_bn(64, 0);
+            p[i] = random_bn(8, 0);
+            BN_set_bit(a[i], cases[c].base_bit);
+            BN_set_bit(p[i], cases[c].exponent_bit);
+            r[i] = BN_new();
+        }
+        handed_consttime = handed_plain = 0;
+        CHECK(oblivex_BN_mod_exp_batch(r, (const BIGNUM *const *)a, (const BIGNUM *const *)p, m, N, ctx) == 1,
+              "%s", cases[c].what);
+        size_t consttime = cases[c].path == CONSTTIME ? N
+                           : cases[c].path == OBLIVEX ? obx_detail_values_for_openssl(N)
+                                                      : 0;
+        size_t plain = cases[c].path == PLAIN ? N : 0;
+        CHECK(handed_consttime == consttime && handed_plain == plain,
+              "%s: %zu values handed to the consttime path and %zu to BN_mod_exp, expected %zu and %zu",
+              cases[c].what, handed_consttime, handed_plain, consttime, plain);
+        for (size_t i = 0; i < N; i++) {
+            BIGNUM *want = BN_new();
+            CHECK(BN_mod_exp(want, a[i], p[i], m, ctx) == 1 && BN_cmp(want, r[i]) == 0, "%s, value %zu",
+                  cases[c].what, i);
+            BN_free(want); BN_free(a[i]); BN_free(p[i]); BN_free(r[i]);
+        }
+        BN_free(m);
+    }
+}
+
 static void edge_cases(BN_CTX *ctx) {
     BIGNUM *r = BN_new(), *a = BN_new(), *p = BN_new(), *m = BN_new(), *want = BN_new();
     /* Zero modulus: OpenSSL fails, so must the shim, leaving r untouched. */
@@ -188,6 +265,7 @@ int main(void) {
     compare_single(ctx, 3000);
     compare_batch(ctx, 200);
     path_per_count(ctx);
+    path_per_operand(ctx);
     reused_context(ctx);
     edge_cases(ctx);
     BN_CTX_free(ctx);

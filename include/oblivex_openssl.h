@@ -67,15 +67,25 @@ static inline uint8_t *obx_detail_alloc(size_t n, size_t len) {
     return (uint8_t *)calloc(n == 0 ? 1 : n, len == 0 ? 1 : len);
 }
 
+/* Internal: a test may define OBX_DETAIL_ON_FALLBACK(n, consttime) before
+ * including this header, to see each call that hands values to OpenSSL:
+ * how many, and whether to BN_mod_exp_mont_consttime (1) or BN_mod_exp
+ * (0). Nothing else should define it. */
+#ifndef OBX_DETAIL_ON_FALLBACK
+#define OBX_DETAIL_ON_FALLBACK(n, consttime) ((void)0)
+#endif
+
 /* Internal: computes every r[i] with OpenSSL into temporaries, then copies them out,
  * so that a failure leaves r untouched. `consttime` selects
  * BN_mod_exp_mont_consttime (odd moduli) instead of BN_mod_exp. */
+
 static inline int obx_detail_fallback(BIGNUM *const r[], const BIGNUM *const a[],
                                             const BIGNUM *const p[], const BIGNUM *m, size_t n,
                                             BN_CTX *ctx, int consttime) {
     BIGNUM **tmp = (BIGNUM **)calloc(n, sizeof(BIGNUM *));
     int ok = tmp != NULL;
     size_t i;
+    OBX_DETAIL_ON_FALLBACK(n, consttime);
     for (i = 0; ok && i < n; i++) {
         tmp[i] = BN_new();
         ok = tmp[i] != NULL &&

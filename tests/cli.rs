@@ -1,6 +1,6 @@
 //! The `oblivex` command line answers `--help` and refuses what it does not
-//! know, without running any measurement, and `speed dkg` (whose runs take
-//! milliseconds) reports every size and purpose.
+//! know or this CPU cannot run, without running any measurement, and `speed
+//! dkg` (whose runs take milliseconds) reports every size and purpose.
 
 use std::process::Command;
 
@@ -77,6 +77,45 @@ fn svg_output_is_a_well_formed_picture() {
     assert_eq!(root, "svg");
     assert!(svg.contains("64 bits") && svg.contains("oblivex-portable"));
     assert!(svg.contains("<rect"), "bars were drawn");
+}
+
+#[test]
+fn a_backend_this_cpu_cannot_run_is_refused_before_the_run() {
+    let mut refused = vec!["no-such-backend"];
+    refused.extend(
+        oblivex::Backend::ALL
+            .iter()
+            .filter(|backend| !backend.is_available())
+            .map(|backend| backend.name()),
+    );
+    for name in refused {
+        for what in [
+            &[][..],
+            &["modexp"],
+            &["oprf"],
+            &["threshold"],
+            &["dkg"],
+            &["server", "P256-SHA256"],
+        ] {
+            let out = Command::new(env!("CARGO_BIN_EXE_oblivex"))
+                .arg("speed")
+                .args(what)
+                .args(["--seconds", "0.01"])
+                .env("OBLIVEX_BACKEND", name)
+                .output()
+                .expect("the oblivex binary runs");
+            assert_eq!(out.status.code(), Some(2), "{name}, speed {what:?}");
+            assert!(
+                out.stdout.is_empty(),
+                "{name}, speed {what:?}: nothing measured"
+            );
+            let why = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                why.contains("OBLIVEX_BACKEND") && why.contains(name),
+                "{name}, speed {what:?}: {why}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -153,14 +153,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if what == "server" {
-        // A backend forced by name that this CPU cannot run is refused
-        // here: the curves would otherwise run their portable path and the
-        // caller print it under that name.
-        if let Err(error) = oblivex::Backend::selected() {
-            eprintln!("oblivex speed server: {error}");
+    // A backend forced by name (`OBLIVEX_BACKEND`) that this CPU cannot
+    // run, or a name no backend has, is refused before anything runs: the
+    // curves would otherwise run their portable paths and the tables print
+    // them under the forced name.
+    let backend = match oblivex::Backend::selected() {
+        Ok(backend) => backend,
+        Err(error) => {
+            let forced = std::env::var_os("OBLIVEX_BACKEND").unwrap_or_default();
+            eprintln!("oblivex speed: OBLIVEX_BACKEND={forced:?}: {error}");
             return ExitCode::from(2);
         }
+    };
+    if what == "server" {
         let n = options.ns.first().copied().unwrap_or(256);
         return match oprf::server_us_per_element(suite, n, options.seconds) {
             Some(us) => {
@@ -176,7 +181,7 @@ fn main() -> ExitCode {
     let title = format!(
         "oblivex {}, arithmetic backend {}",
         env!("CARGO_PKG_VERSION"),
-        backend_name()
+        backend.name()
     );
     let machine = format!("drawn on {}, {}", machine::today(), machine::description());
     if !options.json {
@@ -224,10 +229,6 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-fn backend_name() -> &'static str {
-    oblivex::Backend::selected().map_or("unsupported", |b| b.name())
 }
 
 /// Why a backend's row has no figure: this CPU cannot run it.

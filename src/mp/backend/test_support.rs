@@ -1,5 +1,6 @@
 //! What the backends' unit tests share (test builds only): deterministic
-//! test bytes and the check of a backend's table select.
+//! test bytes, the base whose Montgomery form is 1, and the check of a
+//! backend's table select.
 
 use super::LaneArith;
 use crate::mp::limbs::aligned::AlignedWords;
@@ -16,6 +17,22 @@ pub(crate) fn data(seed: u64, len: usize) -> Vec<u8> {
             x as u8
         })
         .collect()
+}
+
+/// `R^{-1} mod m` for `R = 2^r_bits`, as `m.len()` big-endian bytes: the
+/// base whose Montgomery form (`x·R mod m`) is 1, so that the first
+/// multiplication by it meets the smallest operand there is. `m` is odd
+/// (big-endian bytes).
+pub(crate) fn base_of_montgomery_form_one(m: &[u8], r_bits: usize) -> Vec<u8> {
+    use num_bigint::BigUint;
+    let modulus = BigUint::from_bytes_be(m);
+    let inverse = (BigUint::from(1u8) << r_bits)
+        .modinv(&modulus)
+        .expect("an odd modulus is prime to R");
+    let bytes = inverse.to_bytes_be();
+    let mut out = vec![0u8; m.len()];
+    out[m.len() - bytes.len()..].copy_from_slice(&bytes);
+    out
 }
 
 /// `A::select` gives each lane the entry of its own digit, whatever the

@@ -24,6 +24,39 @@ pub(super) fn lanes(v: Digits) -> [u64; 4] {
     unsafe { core::mem::transmute(v) }
 }
 
+/// Checked builds: every digit of `a` below `2^digit_bits` in each lane,
+/// the operand bound the column sums' room rests on
+/// (`constants::layout_for_bits`).
+#[inline]
+pub(super) fn debug_assert_digits(a: &[Digits], digit_bits: usize) {
+    if cfg!(debug_assertions) {
+        for (i, &digit) in a.iter().enumerate() {
+            assert!(
+                lanes(digit).iter().all(|&d| d >> digit_bits == 0),
+                "digit {i} is wider than {digit_bits} bits"
+            );
+        }
+    }
+}
+
+/// Checked builds: every column of a product or square of `l`-digit
+/// operands (`2l` columns) at most `(l + 2)·2^(2·digit_bits)`: at most `l`
+/// products below `2^(2r)` in a column of `a·b`, or half as many below
+/// `2^(2r+1)` (the doubled operand) and a diagonal term in a square's.
+/// What the reduction adds on top is the layout's proven room.
+#[inline]
+pub(super) fn debug_assert_product_columns(t: &[Digits], l: usize, digit_bits: usize) {
+    if cfg!(debug_assertions) {
+        let bound = ((l as u128 + 2) << (2 * digit_bits)).min(u128::from(u64::MAX)) as u64;
+        for (k, &column) in t[..2 * l].iter().enumerate() {
+            assert!(
+                lanes(column).iter().all(|&c| c <= bound),
+                "column {k} of a {l}-digit product is above (l + 2)·2^(2·{digit_bits})"
+            );
+        }
+    }
+}
+
 /// `a·b` in each lane, from the low 32 bits of each.
 #[inline]
 #[target_feature(enable = "avx2")]

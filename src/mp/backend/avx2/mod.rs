@@ -35,7 +35,9 @@ use crate::backend::avx2_supported;
 use crate::mp::context::MontContext;
 use crate::mp::fixed_window;
 use crate::mp::limits::MAX_LANES;
-use columns::{product_columns, square_columns, Digits};
+use columns::{
+    debug_assert_digits, debug_assert_product_columns, product_columns, square_columns, Digits,
+};
 use constants::{constants_of, layout_for_bits, Avx2Constants, Layout};
 use reduce::{reduce, Modulus};
 use tuning::Tuning;
@@ -84,6 +86,8 @@ macro_rules! with_block_rows {
 impl Avx2Arith<'_> {
     /// `out = a·b/R mod m` (below `2m` for `a, b < 2m`).
     fn mont_mul(&mut self, out: &mut [Digits], a: &[Digits], b: &[Digits]) {
+        debug_assert_digits(a, self.layout.digit_bits);
+        debug_assert_digits(b, self.layout.digit_bits);
         with_block_rows!(
             self.tuning.product_rows,
             product_columns,
@@ -91,11 +95,13 @@ impl Avx2Arith<'_> {
             a,
             b
         );
+        debug_assert_product_columns(&self.columns, a.len(), self.layout.digit_bits);
         self.reduce_columns(out);
     }
 
     /// `out = a²/R mod m` (below `2m` for `a < 2m`).
     fn mont_sqr(&mut self, out: &mut [Digits], a: &[Digits]) {
+        debug_assert_digits(a, self.layout.digit_bits);
         with_block_rows!(
             self.tuning.square_rows,
             square_columns,
@@ -103,6 +109,7 @@ impl Avx2Arith<'_> {
             a,
             &mut self.doubled
         );
+        debug_assert_product_columns(&self.columns, a.len(), self.layout.digit_bits);
         self.reduce_columns(out);
     }
 

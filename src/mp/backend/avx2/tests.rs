@@ -1,7 +1,9 @@
 //! The AVX2 backend against the portable one: every size class, the
 //! kernels' block shapes, and the edge inputs of reduced-radix arithmetic.
 
-use super::super::test_support::{assert_select_picks_each_lanes_entry, data};
+use super::super::test_support::{
+    assert_select_picks_each_lanes_entry, base_of_montgomery_form_one, data,
+};
 use super::tuning::{sweep, Tuning};
 use super::*;
 use crate::backend::Backend;
@@ -69,7 +71,8 @@ fn every_size_matches_portable() {
 /// The carry and bound edge cases: moduli of all-ones limbs (every digit
 /// full), moduli just under and over a digit boundary, and the bases 0,
 /// 1, `R mod m` (whose Montgomery form is `R²`… and 1's form is `R`),
-/// `m − 1`, `m`, `m + 1` and `2^(8·len) − 1` (above `m`).
+/// `R^{-1} mod m` (whose form is 1), `m − 1`, `m`, `m + 1` and
+/// `2^(8·len) − 1` (above `m`).
 #[test]
 fn edge_inputs_match_portable() {
     if !avx2_supported() {
@@ -89,16 +92,16 @@ fn edge_inputs_match_portable() {
             m_plus_1[len - 1] = m_plus_1[len - 1].wrapping_add(1);
             let mut one = vec![0u8; len];
             one[len - 1] = 1;
+            let layout = constants::layout_for_bits(ctx.modulus_bits());
+            let r_bits = layout.digits * layout.digit_bits;
             let mut r_mod_m = vec![0u8; len];
-            let r = ctx.pow2_mod_vartime(
-                constants::layout_for_bits(ctx.modulus_bits()).digits
-                    * constants::layout_for_bits(ctx.modulus_bits()).digit_bits,
-            );
+            let r = ctx.pow2_mod_vartime(r_bits);
             crate::mp::limbs::convert::limbs_to_be_bytes(&r, &mut r_mod_m);
             for base in [
                 vec![0u8; len],
                 one,
                 r_mod_m,
+                base_of_montgomery_form_one(&m, r_bits),
                 m_minus_1,
                 m.clone(),
                 m_plus_1,

@@ -3,7 +3,7 @@
 //! one split differently, whole exponentiations, and the carry edge cases
 //! of 64-bit limbs.
 
-use super::super::test_support::data;
+use super::super::test_support::{base_of_montgomery_form_one, data};
 use super::MulxKernel;
 use crate::backend::{mulx_supported, Backend};
 use crate::mp::context::MontContext;
@@ -106,8 +106,9 @@ fn every_limb_count_matches_portable() {
 
 /// Moduli of all-ones limbs (every product and carry at its largest) and
 /// just under a limb boundary, with the bases 0, 1, `R mod m` (the base
-/// whose Montgomery form is `R²`), `m − 1`, `m`, `m + 1` and all ones
-/// (above `m`), exponents all ones (and 0 for the first).
+/// whose Montgomery form is `R²`), `R^{-1} mod m` (whose form is 1),
+/// `m − 1`, `m`, `m + 1` and all ones (above `m`), exponents all ones
+/// (and 0 for the first).
 #[test]
 fn edge_inputs_match_portable() {
     if !mulx_supported() {
@@ -134,6 +135,7 @@ fn edge_inputs_match_portable() {
                 vec![0u8; len],
                 one,
                 r_mod_m,
+                base_of_montgomery_form_one(&m, 64 * ctx.limbs()),
                 m_minus_1,
                 m.clone(),
                 m_plus_1,
