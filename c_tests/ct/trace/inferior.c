@@ -321,9 +321,14 @@ int ct_run_step_wait(struct ct_run *run, const struct ct_insn *insn) {
 /* DR7 with breakpoint 0 enabled, for execution, locally. */
 #define DR7_EXECUTE_DR0 1UL
 
+/* Where debug register `index` lies in `struct user` (PTRACE_PEEKUSER and
+ * PTRACE_POKEUSER address it so). */
+static size_t debug_register_offset(int index) {
+    return offsetof(struct user, u_debugreg) + (size_t)index * sizeof(((struct user *)0)->u_debugreg[0]);
+}
+
 static bool poke_debug_register(struct ct_run *run, int index, uint64_t value) {
-    size_t offset = offsetof(struct user, u_debugreg) + (size_t)index * sizeof(((struct user *)0)->u_debugreg[0]);
-    return ptrace(PTRACE_POKEUSER, run->pid, (void *)offset, (void *)(uintptr_t)value) == 0;
+    return ptrace(PTRACE_POKEUSER, run->pid, (void *)debug_register_offset(index), (void *)(uintptr_t)value) == 0;
 }
 
 bool ct_run_breakpoints_work(struct ct_run *run) {
@@ -373,9 +378,8 @@ int ct_run_continue_wait(struct ct_run *run, const struct ct_segment *segment) {
         if (sig == SIGTRAP && run->regs.rip == segment->end) return CT_EXIT_SAME;
         int64_t at = sig == SIGTRAP ? instruction_index(segment, run->regs.rip) : -1;
         if (at < reached || resumed >= segment->count) {
-            size_t dr6_offset = offsetof(struct user, u_debugreg) + 6 * sizeof(((struct user *)0)->u_debugreg[0]);
             errno = 0;
-            long dr6 = ptrace(PTRACE_PEEKUSER, run->pid, (void *)dr6_offset, NULL);
+            long dr6 = ptrace(PTRACE_PEEKUSER, run->pid, (void *)debug_register_offset(6), NULL);
             fprintf(stderr,
                     "ct_trace: run %d stopped (signal %d) before the end of the straight-line segment "
                     "%llx..%llx, at %llx (eflags %llx, dr6 %lx%s)\n",
