@@ -44,24 +44,26 @@ pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     A::select(&mut out[..words], table, digits, masks);
 }
 
-/// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`.
+/// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`, each
+/// entry [`LaneArith::entry_words`] long and completed by the backend.
 #[inline(always)]
 fn build_table<'a, A: LaneArith<'a>>(arith: &mut A, residues: &[&[u64]], table: &mut [u64]) {
     let words = arith.words();
+    let stride = arith.entry_words();
     arith.one(&mut table[..words]);
-    arith.enter_mont(residues, &mut table[words..2 * words]);
-    for i in 2..table.len() / words {
-        let (done, rest) = table.split_at_mut(i * words);
+    arith.enter_mont(residues, &mut table[stride..stride + words]);
+    for i in 2..table.len() / stride {
+        let (done, rest) = table.split_at_mut(i * stride);
+        let power = |j: usize| &done[j * stride..j * stride + words];
         let out = &mut rest[..words];
         if i % 2 == 0 {
-            arith.sqr(out, &done[(i / 2) * words..(i / 2 + 1) * words]);
+            arith.sqr(out, power(i / 2));
         } else {
-            arith.mul(
-                out,
-                &done[(i - 1) * words..i * words],
-                &done[words..2 * words],
-            );
+            arith.mul(out, power(i - 1), power(1));
         }
+    }
+    for entry in table.chunks_exact_mut(stride) {
+        arith.complete_entry(entry);
     }
 }
 
@@ -89,12 +91,13 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     let w = arith.window_bits(exponent_bits);
     assert!((1..=MAX_WINDOW_BITS).contains(&w));
 
-    let mut table = AlignedWords::zeroed(words << w);
+    let stride = arith.entry_words();
+    let mut table = AlignedWords::zeroed(stride << w);
     build_table(arith, residues, &mut table);
 
     let mut acc = AlignedWords::zeroed(words);
     let mut tmp = AlignedWords::zeroed(words);
-    let mut picked = AlignedWords::zeroed(words);
+    let mut picked = AlignedWords::zeroed(stride);
     let mut digits = [0u64; MAX_LANES];
     let mut masks = [[0u64; MAX_LANES]; 1 << MAX_WINDOW_BITS];
     let masks = &mut masks[..1 << w];
@@ -105,7 +108,8 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
     for (d, e) in digits.iter_mut().zip(exponents) {
         *d = window_digit(e, (windows - 1) * w, w);
     }
-    select_entry::<A>(&table, words, &digits[..lanes], masks, &mut acc);
+    select_entry::<A>(&table, stride, &digits[..lanes], masks, &mut picked);
+    acc.copy_from_slice(&picked[..words]);
     for window in (0..windows - 1).rev() {
         for _ in 0..w {
             arith.sqr(&mut tmp, &acc);
@@ -116,8 +120,8 @@ pub(crate) fn mod_exp<'a, A: LaneArith<'a>>(
         }
         #[cfg(feature = "ct-planted-leak")]
         crate::planted_leak::exponent_digit_branch(&digits);
-        select_entry::<A>(&table, words, &digits[..lanes], masks, &mut picked);
-        arith.mul(&mut tmp, &acc, &picked);
+        select_entry::<A>(&table, stride, &digits[..lanes], masks, &mut picked);
+        arith.mul_by_entry(&mut tmp, &acc, &picked);
         core::mem::swap(&mut acc, &mut tmp);
     }
     digits.zeroize();

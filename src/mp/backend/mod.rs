@@ -84,6 +84,26 @@ pub(crate) trait LaneArith<'a>: Sized {
     /// Montgomery square of an element.
     fn sqr(&mut self, out: &mut [u64], a: &[u64]);
 
+    /// Words of one entry of the exponentiation's table: the element (the
+    /// power of the base), then whatever the backend keeps beside it for
+    /// [`LaneArith::mul_by_entry`] (word `k` still in lane `k % LANES`).
+    /// By default the element alone.
+    fn entry_words(&self) -> usize {
+        self.words()
+    }
+
+    /// Fills the rest of a table entry from its element, its first
+    /// [`LaneArith::words`] words; by default there is nothing to fill.
+    fn complete_entry(&mut self, _entry: &mut [u64]) {}
+
+    /// Montgomery product of `a` and the element of a table entry (an
+    /// entry as [`LaneArith::complete_entry`] left it): the window's
+    /// product. By default [`LaneArith::mul`].
+    fn mul_by_entry(&mut self, out: &mut [u64], a: &[u64], entry: &[u64]) {
+        let words = self.words();
+        self.mul(out, a, &entry[..words]);
+    }
+
     /// `out = table entry digits[lane]` in every lane (word `k` in lane
     /// `k % LANES`; `out.len()` words per entry): the constant-time table
     /// select of `fixed_window::select_entry`. Every entry is read whatever

@@ -25,21 +25,24 @@
 //! of `a_j`; `2a < 4m <= R`, so `t_{L−1} = 0` and `b` has `L` digits).
 //! Then `Σ_{i<j} a_i·b_j·β^(i+j) = 2·Σ_{i<j} a_i·a_j·β^(i+j) +
 //! Σ_k t_k·a_k·β^(2k+1)` (`β = 2^52`; the terms `i < k` of `t_k` cancel
-//! between the two shifted sums), so row `k` subtracts `t_k·a_k` from
-//! column `2k + 1` with vector logic. Multiply-adds: `L^2 + L` for the
-//! square, `2L^2` for the reduction (the quotient digits included), as
-//! the separated kernels.
+//! between the two shifted sums). The surplus term of row `k` lands where
+//! its first cross product `a_k·b_{k+1}` does, and `b_{k+1}` holds `t_k`
+//! as its lowest bit, so row `k` takes that one product with `b'_{k+1} =
+//! b_{k+1} − t_k = 2a_{k+1} mod β` instead: the surplus is never added
+//! (two operations a row, where subtracting it took four; `t_{L−1} = 0`,
+//! so the last row, which has no cross product, has no surplus either).
+//! Multiply-adds: `L^2 + L` for the square, `2L^2` for the reduction (the
+//! quotient digits included), as the separated kernels.
 //!
 //! Column bounds as in `montgomery.rs`: a column collects at most `2L`
-//! halves of the square and `2L` of `y·m`, each `< 2^52`, less one
-//! correction `< 2^52`, plus a carry: within `±2^62`; it may be negative
-//! for a while, so the carries shift arithmetically.
+//! halves of the square and `2L` of `y·m`, each `< 2^52`, plus a carry:
+//! below `2^62`, and never negative.
 
 use core::arch::x86_64::*;
 
 use super::montgomery::{
-    cleared_carry, debug_assert_column_bound, debug_assert_normalized, mont_sqr, Modulus,
-    DIGIT_MASK,
+    carry_window_out, cleared_carry, debug_assert_column_bound, debug_assert_normalized, mont_sqr,
+    Modulus, DIGIT_MASK,
 };
 use super::tuning::{tuning, Profile};
 use super::vectors::{lanes, Workspace};
@@ -70,8 +73,9 @@ pub(super) fn mont_sqr_chosen<const L: usize, const TI: usize, P: Profile>(
     }
 }
 
-/// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m` (normalized digits),
-/// in one straight-line pass (see the module documentation).
+/// `out = a^2·R^{-1} mod m`, `out < 2m`, for `a < 2m`, or `a < 4m` where
+/// `R >= 16m` (normalized digits), in one straight-line pass (see the
+/// module documentation).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 // The last row's (and the unrolled list's dead rows') next quotient digit
@@ -90,14 +94,16 @@ pub(super) fn mont_sqr_fused<const L: usize>(
     let m = &modulus.m_padded[1..L + 1];
     let k0 = modulus.m_prime[0];
 
+    // `2a_j mod β`: the digit `b'_j` of row `j − 1`, and the low part of
+    // `b_j`.
+    let doubled_low = |digit: __m512i| _mm512_and_si512(_mm512_slli_epi64::<1>(digit), mask);
     // b = 2a, normalized: each digit's top bit moves into the next digit.
     let mut b = [zero; MAX_FUSED_DIGITS];
     unrolled_window!(j < L => {
-        let low = _mm512_and_si512(_mm512_slli_epi64::<1>(a[j]), mask);
         b[j] = if j == 0 {
-            low
+            doubled_low(a[j])
         } else {
-            _mm512_or_si512(low, _mm512_srli_epi64::<51>(a[j.saturating_sub(1)]))
+            _mm512_or_si512(doubled_low(a[j]), _mm512_srli_epi64::<51>(a[j.saturating_sub(1)]))
         };
     });
     debug_assert!(
@@ -111,8 +117,9 @@ pub(super) fn mont_sqr_fused<const L: usize>(
 
     // The square's row `$i` (window at column `$i`), the terms whose
     // position `$p` passes `$wanted`: the diagonal at positions i, i+1,
-    // less the correction t_i·a_i at i+1 (a_i masked by its top bit spread
-    // over the lane), and a_i·b_j at j, j+1 for j > i.
+    // and a_i·b_j at j, j+1 for j > i, with b'_{i+1} (b_{i+1} without the
+    // carried bit t_i) in place of b_{i+1}, which leaves out the surplus
+    // t_i·a_i at i+1 (see the module documentation).
     macro_rules! square_row {
         ($i:expr, $ai:expr, |$p:ident| $wanted:expr) => {{
             let i: usize = $i;
@@ -121,19 +128,16 @@ pub(super) fn mont_sqr_fused<const L: usize>(
                 acc[i] = _mm512_madd52lo_epu64(acc[i], ai, ai);
             }
             if { let $p = i + 1; $wanted } {
-                let top = _mm512_srai_epi64::<63>(_mm512_slli_epi64::<12>(ai));
-                acc[i + 1] = _mm512_sub_epi64(
-                    _mm512_madd52hi_epu64(acc[i + 1], ai, ai),
-                    _mm512_and_si512(ai, top),
-                );
+                acc[i + 1] = _mm512_madd52hi_epu64(acc[i + 1], ai, ai);
             }
             unrolled_window!(j < L => {
                 if j > i {
+                    let bj = if j == i + 1 { doubled_low(a[j]) } else { b[j] };
                     if { let $p = j; $wanted } {
-                        acc[j] = _mm512_madd52lo_epu64(acc[j], ai, b[j]);
+                        acc[j] = _mm512_madd52lo_epu64(acc[j], ai, bj);
                     }
                     if { let $p = j + 1; $wanted } {
-                        acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], ai, b[j]);
+                        acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], ai, bj);
                     }
                 }
             });
@@ -154,53 +158,105 @@ pub(super) fn mont_sqr_fused<const L: usize>(
         if i == 1 {
             square_row!(1, a[1], |p| p <= 1);
         }
-        // Column i, cleared by lo(y·m_0), is never formed: its carry
-        // enters column i+1 without waiting for y (`cleared_carry`), and
-        // hi(y·m_0) goes into a register of its own beside lo(y·m_1), so
-        // that the chain to the next quotient digit is two multiply-adds
-        // side by side and an addition. Column i+1 is then complete.
-        debug_assert_column_bound(acc[0]);
-        acc[1] = _mm512_add_epi64(acc[1], cleared_carry(acc[0]));
-        let high_0 = _mm512_madd52hi_epu64(zero, y, m[0]);
-        acc[1] = _mm512_madd52lo_epu64(acc[1], y, m[1]);
-        acc[1] = _mm512_add_epi64(acc[1], high_0);
-        let y_next = if i + 1 < L {
-            _mm512_madd52lo_epu64(zero, acc[1], k0)
-        } else {
-            zero
-        };
+        // Column i + 1 is complete but for y's terms.
+        let y_next = quotient_chain(&mut acc, y, m, k0, i + 1 < L);
         // The rest of the row after the next quotient digit (in the code:
         // the processor issues the oldest ready instruction first).
         let mut ai = a[i];
         sequence_after(y_next, &mut y, &mut ai);
-        unrolled_window!(j < L => {
+        // SAFETY: this kernel runs only with AVX-512F and IFMA.
+        unsafe { reduction_row_rest::<L>(&mut acc, y, m) };
+        square_row!(i, ai, |p| p >= 2);
+        slide_window::<L>(&mut acc);
+        y = y_next;
+    });
+
+    finish_window::<L>(&acc, out);
+}
+
+/// The chain from one quotient digit to the next in a register-window
+/// kernel (this squaring, `half.rs`'s rows), with the window at column
+/// `i` (`acc[p]` is column `i + p`) and column `i + 1` complete but for
+/// `y`'s terms: column `i`, cleared by `lo(y·m_0)`, is never formed (its
+/// carry enters column `i + 1` without waiting for `y`, `cleared_carry`),
+/// and `hi(y·m_0)` goes into a register of its own beside `lo(y·m_1)`, so
+/// that the chain is two multiply-adds side by side and an addition.
+/// Returns the next quotient digit (zero where `next` is false: the last
+/// row).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn quotient_chain(
+    acc: &mut [__m512i],
+    y: __m512i,
+    m: &[__m512i],
+    k0: __m512i,
+    next: bool,
+) -> __m512i {
+    let zero = _mm512_setzero_si512();
+    debug_assert_column_bound(acc[0]);
+    acc[1] = _mm512_add_epi64(acc[1], cleared_carry(acc[0]));
+    let high_0 = _mm512_madd52hi_epu64(zero, y, m[0]);
+    acc[1] = _mm512_madd52lo_epu64(acc[1], y, m[1]);
+    acc[1] = _mm512_add_epi64(acc[1], high_0);
+    if next {
+        _mm512_madd52lo_epu64(zero, acc[1], k0)
+    } else {
+        zero
+    }
+}
+
+/// The rest of the reduction row `y·m` after [`quotient_chain`]: the
+/// halves at positions `>= 2` of the window.
+///
+/// Always inlined (a call would put the window in memory; as an `#[inline]`
+/// target-feature function LLVM left it a call inside the half-form
+/// product), so it has no `#[target_feature]` of its own: the two do not
+/// go together, and its intrinsics compile with the caller's.
+///
+/// # Safety
+///
+/// Only on a CPU with AVX-512F and IFMA.
+#[inline(always)]
+pub(super) unsafe fn reduction_row_rest<const L: usize>(
+    acc: &mut [__m512i],
+    y: __m512i,
+    m: &[__m512i],
+) {
+    unrolled_window!(j < L => {
+        // SAFETY: the caller runs on a CPU with AVX-512F and IFMA.
+        unsafe {
             if j >= 1 {
                 acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
             }
             if j >= 2 {
                 acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
             }
-        });
-        square_row!(i, ai, |p| p >= 2);
-        unrolled_window!(j < L => {
-            acc[j] = acc[j + 1];
-        });
-        acc[L] = zero;
-        y = y_next;
-        unrolled_window!(j < L + 1 => {
-            row_boundary(&mut acc[j]);
-        });
+        }
     });
+}
 
-    let out = &mut out[..L];
-    let mut carry = zero;
+/// Slides the window one column up at the end of a row (column `i + 1`
+/// becomes position 0; the top position starts empty) and marks the row's
+/// end for the compiler ([`row_boundary`]).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn slide_window<const L: usize>(acc: &mut [__m512i]) {
     unrolled_window!(j < L => {
-        debug_assert_column_bound(acc[j]);
-        let sum = _mm512_add_epi64(acc[j], carry);
-        out[j] = _mm512_and_si512(sum, mask);
-        carry = _mm512_srai_epi64::<52>(sum);
+        acc[j] = acc[j + 1];
     });
-    debug_assert!(lanes(carry).iter().all(|&c| c == 0), "result < 2m < R");
+    acc[L] = _mm512_setzero_si512();
+    unrolled_window!(j < L + 1 => {
+        row_boundary(&mut acc[j]);
+    });
+}
+
+/// The last pass of a register-window kernel: the window's first `L`
+/// columns carried into `out`, checked to fit (debug builds).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn finish_window<const L: usize>(acc: &[__m512i], out: &mut [__m512i]) {
+    let carry = carry_window_out::<L>(acc, out);
+    debug_assert!(lanes(carry).iter().all(|&c| c == 0), "result < R");
 }
 
 /// Marks the end of a row for the compiler: `v` (an accumulator) is in a
@@ -227,7 +283,7 @@ fn row_boundary(v: &mut __m512i) {
 /// is emitted).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn sequence_after(first: __m512i, y: &mut __m512i, ai: &mut __m512i) {
+pub(super) fn sequence_after(first: __m512i, y: &mut __m512i, ai: &mut __m512i) {
     // SAFETY: an empty instruction sequence: `y` and `ai` are unchanged,
     // only hidden from the optimiser (no memory, stack or flags touched).
     unsafe {

@@ -6,7 +6,9 @@
 //!
 //! The arithmetic is in `montgomery.rs` (separated Montgomery with a
 //! truncated, exact reduction) and `strip.rs` (the register-blocked product
-//! kernel); the exponentiation itself is the shared `fixed_window` code,
+//! kernel), with register-window kernels for 20 digits: `fused.rs` (the
+//! squaring) and `half.rs` (the window's product in half form, whose table
+//! entries carry a companion); the exponentiation itself is the shared `fixed_window` code,
 //! entered here inside a `#[target_feature]` function so that its table
 //! select is compiled for AVX-512 as well. Nothing here runs unless
 //! [`ifma_supported`] said yes.
@@ -14,6 +16,7 @@
 mod constants;
 mod cpu_table;
 mod fused;
+mod half;
 mod karatsuba;
 mod montgomery;
 mod strip;
@@ -36,6 +39,7 @@ use crate::mp::limbs::convert::RADIX52_BITS;
 use crate::mp::limits::MAX_LANES;
 use constants::{constants_of, digits_for_bits, Radix52Constants};
 use fused::mont_sqr_chosen;
+use half::{half_shift, mont_mul_half, HALF_FORM_HEADROOM_BITS};
 use montgomery::{mont_mul, Modulus};
 use tuning::ProfileId;
 use vectors::Workspace;
@@ -59,7 +63,15 @@ pub(crate) struct IfmaArith<'a> {
     work: Workspace,
     /// This CPU's tuning profile (`cpu_table.rs`).
     profile: ProfileId,
+    /// Whether the window's products run in half form (`half.rs`), each
+    /// table entry followed by its companion: where the profile asks for
+    /// it at this digit count (20, the kernel's one size) and every lane's
+    /// modulus leaves the form's headroom. Public: sizes only.
+    half_product: bool,
 }
+
+/// The one digit count of the half-form kernels.
+const HALF_FORM_DIGITS: usize = 20;
 
 /// Runs a kernel on the instance for the group's profile (`tuning.rs`)
 /// and digit count: a dedicated one for the common sizes, the generic one
@@ -116,6 +128,12 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
         };
         let mut unit_digits = vec![0u64; digits];
         unit_digits[0] = 1;
+        let profile = super::cpu::CpuRow::current(cpu_table::TABLE).profile;
+        let half_product = digits == HALF_FORM_DIGITS
+            && tuning::tuning_of(profile, digits).half_product
+            && contexts
+                .iter()
+                .all(|ctx| ctx.modulus_bits() + HALF_FORM_HEADROOM_BITS <= digits * RADIX52_BITS);
         IfmaArith {
             contexts: contexts.to_vec(),
             digits,
@@ -129,7 +147,8 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             unit: word_slice(&[unit_digits.as_slice(); VECTOR_LANES], digits),
             operand: vec![zero(); digits],
             work: Workspace::new(digits),
-            profile: super::cpu::CpuRow::current(cpu_table::TABLE).profile,
+            profile,
+            half_product,
         }
     }
 
@@ -206,6 +225,45 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
             as_registers_mut(out),
             as_registers(a)
         );
+    }
+
+    fn entry_words(&self) -> usize {
+        self.words() * if self.half_product { 2 } else { 1 }
+    }
+
+    fn complete_entry(&mut self, entry: &mut [u64]) {
+        if self.half_product {
+            let modulus = Modulus {
+                m_padded: &self.m_padded,
+                m_prime: &self.m_prime,
+            };
+            let (power, companion) = as_registers_mut(entry).split_at_mut(self.digits);
+            // SAFETY: an IfmaArith exists only on a CPU with AVX-512F and
+            // IFMA (see `new`); `half_product` holds only at 20 digits.
+            unsafe { half_shift::<HALF_FORM_DIGITS>(&modulus, companion, power) }
+        }
+    }
+
+    fn mul_by_entry(&mut self, out: &mut [u64], a: &[u64], entry: &[u64]) {
+        if self.half_product {
+            let modulus = Modulus {
+                m_padded: &self.m_padded,
+                m_prime: &self.m_prime,
+            };
+            let (power, companion) = as_registers(entry).split_at(self.digits);
+            // SAFETY: as in `complete_entry`.
+            unsafe {
+                mont_mul_half::<HALF_FORM_DIGITS>(
+                    &modulus,
+                    as_registers_mut(out),
+                    as_registers(a),
+                    power,
+                    companion,
+                )
+            }
+        } else {
+            self.mul(out, a, &entry[..self.words()]);
+        }
     }
 
     fn select(out: &mut [u64], table: &[u64], digits: &[u64], _masks: &mut [[u64; MAX_LANES]]) {
@@ -390,7 +448,15 @@ mod timing {
         if !ifma_supported() {
             return;
         }
-        for (digits, w) in [(20usize, 4usize), (20, 5), (20, 6), (40, 5), (80, 5)] {
+        // (40, 4): the table of the half-form product at 20 digits.
+        for (digits, w) in [
+            (20usize, 4usize),
+            (40, 4),
+            (20, 5),
+            (20, 6),
+            (40, 5),
+            (80, 5),
+        ] {
             let words = VECTOR_LANES * digits;
             let table = crate::mp::limbs::aligned::AlignedWords::zeroed(words << w);
             let mut out = crate::mp::limbs::aligned::AlignedWords::zeroed(words);
@@ -440,6 +506,18 @@ mod timing {
             let forms = [(false, false), (true, false), (false, true)];
             // Best seconds per squaring and multiplication of each form.
             let mut best = [(f64::MAX, f64::MAX); 3];
+            // The window's product in half form, at the digit count that
+            // has it: `b` as a table entry with its companion.
+            sweep::force(Some(Tuning {
+                half_product: true,
+                ..chosen
+            }));
+            let mut half = IfmaArith::new(&contexts);
+            sweep::force(None);
+            let mut entry = crate::mp::limbs::aligned::AlignedWords::zeroed(half.entry_words());
+            entry[..words].copy_from_slice(&b);
+            half.complete_entry(&mut entry);
+            let mut best_half = f64::MAX;
             let mut rate = 0f64;
             for _ in 0..15 {
                 // SAFETY: ifma_supported() checked above.
@@ -449,6 +527,7 @@ mod timing {
                         karatsuba,
                         karatsuba_square: karatsuba,
                         fused_square,
+                        half_product: false,
                         ..chosen
                     }));
                     let iters = 5_000;
@@ -469,6 +548,15 @@ mod timing {
                         .1
                         .min(start.elapsed().as_secs_f64() / (2 * iters) as f64);
                 }
+                if half.half_product {
+                    let iters = 5_000;
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        half.mul_by_entry(&mut c, &a, &entry);
+                        half.mul_by_entry(&mut a, &c, &entry);
+                    }
+                    best_half = best_half.min(start.elapsed().as_secs_f64() / (2 * iters) as f64);
+                }
             }
             sweep::force(None);
             // The plain squaring's count: the word-by-word reduction never
@@ -484,6 +572,13 @@ mod timing {
                      cycles ({square_madds} multiply-adds), multiplication {:.0} cycles",
                     sqr * rate,
                     mul * rate
+                );
+            }
+            if half.half_product {
+                println!(
+                    "L={l} window product in half form: {:.0} cycles ({} multiply-adds)",
+                    best_half * rate,
+                    3 * l * l + l / 2
                 );
             }
         }
@@ -520,19 +615,23 @@ mod timing {
                 for window_bits in [4usize, 5, 6] {
                     for karatsuba in [false, true] {
                         for karatsuba_square in [false, true] {
-                            // The fused square exists at 20 digits only.
-                            for fused_square in [false, digits == 20] {
-                                configs.push((
-                                    values,
-                                    Tuning {
-                                        reduction,
-                                        window_bits,
-                                        karatsuba,
-                                        karatsuba_square,
-                                        fused_square,
-                                    },
-                                    f64::MAX,
-                                ));
+                            // The fused square and the half-form
+                            // product exist at 20 digits only.
+                            for fused_square in [false, digits == HALF_FORM_DIGITS] {
+                                for half_product in [false, digits == HALF_FORM_DIGITS] {
+                                    configs.push((
+                                        values,
+                                        Tuning {
+                                            reduction,
+                                            window_bits,
+                                            karatsuba,
+                                            karatsuba_square,
+                                            fused_square,
+                                            half_product,
+                                        },
+                                        f64::MAX,
+                                    ));
+                                }
                             }
                         }
                     }
@@ -562,13 +661,14 @@ mod timing {
             for &(values, tuning, best) in &configs {
                 println!(
                     "{bits} bits, {values} values, {:?} w={} karatsuba={} karatsuba_square={} \
-                     fused_square={}: \
+                     fused_square={} half_product={}: \
                      {:.1} µs per value",
                     tuning.reduction,
                     tuning.window_bits,
                     tuning.karatsuba,
                     tuning.karatsuba_square,
                     tuning.fused_square,
+                    tuning.half_product,
                     best * 1e6
                 );
             }
@@ -620,7 +720,11 @@ mod tests {
         if !ifma_supported() {
             return;
         }
-        let sizes = [1024usize, 1536, 2048, 3072, 4096, 100, 521, 700, 1300, 8192];
+        // 1036 bits: the largest modulus with the half form's headroom at
+        // 20 digits; 1038: the largest of 20 digits, which has not.
+        let sizes = [
+            1024usize, 1036, 1038, 1536, 2048, 3072, 4096, 100, 521, 700, 1300, 8192,
+        ];
         for (s, &bits) in sizes.iter().enumerate() {
             let len = bits.div_ceil(8);
             let mut m = data(s as u64 + 1, len);
@@ -639,13 +743,15 @@ mod tests {
                 for (karatsuba, fused_square) in [(false, false), (true, false), (false, true)] {
                     for window_bits in [1usize, 4, 6] {
                         // Both products' forms at once: each is tried on
-                        // and off at no extra test time.
+                        // and off at no extra test time; the half-form
+                        // window product with the fused square and alone.
                         sweep::force(Some(Tuning {
                             reduction,
                             window_bits,
                             karatsuba,
                             karatsuba_square: karatsuba,
                             fused_square,
+                            half_product: !karatsuba,
                         }));
                         let got = ctx
                             .mod_exp_batch_on(
@@ -660,7 +766,8 @@ mod tests {
                         assert!(
                             got == expected,
                             "{bits} bits, {reduction:?}, karatsuba {karatsuba}, \
-                             fused square {fused_square}, window {window_bits}"
+                             fused square {fused_square}, half product {}, window {window_bits}",
+                            !karatsuba
                         );
                     }
                 }

@@ -283,6 +283,25 @@ pub(super) fn cleared_carry(column: __m512i) -> __m512i {
     _mm512_srai_epi64::<52>(_mm512_add_epi64(column, _mm512_set1_epi64(DIGIT_MASK)))
 }
 
+/// The normalized digits of a register window's first `L` columns, carried
+/// from the bottom, into `out`; returns the carry out of the top column
+/// (zero where the value fits in `L` digits). The last pass of the
+/// register-window kernels (`fused.rs`, `half.rs`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn carry_window_out<const L: usize>(acc: &[__m512i], out: &mut [__m512i]) -> __m512i {
+    let mask = _mm512_set1_epi64(DIGIT_MASK);
+    let out = &mut out[..L];
+    let mut carry = _mm512_setzero_si512();
+    unrolled_window!(j < L => {
+        debug_assert_column_bound(acc[j]);
+        let sum = _mm512_add_epi64(acc[j], carry);
+        out[j] = _mm512_and_si512(sum, mask);
+        carry = _mm512_srai_epi64::<52>(sum);
+    });
+    carry
+}
+
 /// Montgomery reduction, full form in blocks of `TI` digits (Montgomery
 /// with radix `2^(52·TI)`): for each block `b`, normalize the block's
 /// columns, take `Y_b = (T_block · m') mod 2^(52·TI)` (a `TI x TI` low

@@ -87,6 +87,10 @@ pub(super) struct Tuning {
     /// Whether squarings run the fused kernel (`fused.rs`; only where the
     /// size has one: 20 digits) instead of strips and a reduction.
     pub(super) fused_square: bool,
+    /// Whether the window's products run in half form (`half.rs`: a table
+    /// entry kept with its companion; only where the size has the kernel,
+    /// 20 digits, and the moduli leave its headroom).
+    pub(super) half_product: bool,
 }
 
 /// A CPU family's choices, as thresholds in digits (`L = ⌈bits/52⌉`: 20,
@@ -109,6 +113,9 @@ pub(super) struct Thresholds {
     /// Largest digit count whose squarings run the fused kernel
     /// ([`Tuning::fused_square`]; 0: none).
     pub(super) fused_square_up_to: usize,
+    /// Largest digit count whose window products run in half form
+    /// ([`Tuning::half_product`]; 0: none).
+    pub(super) half_product_up_to: usize,
 }
 
 impl Thresholds {
@@ -133,6 +140,7 @@ impl Thresholds {
             karatsuba: digits >= self.karatsuba_from,
             karatsuba_square: digits >= self.karatsuba_square_from,
             fused_square: digits <= self.fused_square_up_to,
+            half_product: digits <= self.half_product_up_to,
         }
     }
 }
@@ -185,6 +193,16 @@ pub(super) enum ProfileId {
 /// 4499 against 4308 µs); 3072 bits 1862 against 1872 and 1839 against
 /// 1802 (within the spread: off); 2048 bits 621 against 679 and 598
 /// against 603 (off).
+///
+/// The window's product in half form (`half.rs`, 20 digits): off. On an
+/// Intel Xeon (Emerald Rapids, 5 December 2026) the product itself took
+/// 1,465 cycles-at-one-multiply-add against the full product's 2,004
+/// (`kernel_timing`), but the select of its table of twice the size,
+/// 1,720 against 765 (`select_timing`), cost more than that saved:
+/// `tuning_sweep` at 1024 bits, 4-bit window, fused squares, 47.3 µs per
+/// value without it and 48.4 with it (48.0 and 49.7 in another run). Not
+/// measured on Zen 4 or Zen 5, whose vector logic has pipes beside the
+/// multipliers; the sweep times it there.
 pub(super) struct Zen4;
 
 impl Profile for Zen4 {
@@ -196,6 +214,7 @@ impl Profile for Zen4 {
         wide_window_bits: 5,
         wide_window_from: 36,
         fused_square_up_to: 20,
+        half_product_up_to: 0,
     };
 }
 
@@ -265,6 +284,11 @@ pub(super) fn thresholds_choosing(winners: &[(usize, Tuning)]) -> Thresholds {
             .take_while(|(_, t)| t.fused_square)
             .last()
             .map_or(0, |w| w.0),
+        half_product_up_to: winners
+            .iter()
+            .take_while(|(_, t)| t.half_product)
+            .last()
+            .map_or(0, |w| w.0),
     }
 }
 
@@ -280,22 +304,25 @@ pub(super) mod sweep {
     static KARATSUBA: AtomicUsize = AtomicUsize::new(0);
     static KARATSUBA_SQUARE: AtomicUsize = AtomicUsize::new(0);
     static FUSED: AtomicUsize = AtomicUsize::new(0);
+    static HALF: AtomicUsize = AtomicUsize::new(0);
 
     pub(in super::super) fn force(tuning: Option<Tuning>) {
-        let (r, w, k, ks, f) = match tuning {
-            None => (0, 0, 0, 0, 0),
+        let (r, w, k, ks, f, h) = match tuning {
+            None => (0, 0, 0, 0, 0, 0),
             Some(t) => (
                 1 + t.reduction as usize,
                 t.window_bits,
                 usize::from(t.karatsuba),
                 usize::from(t.karatsuba_square),
                 usize::from(t.fused_square),
+                usize::from(t.half_product),
             ),
         };
         WINDOW.store(w, Ordering::Relaxed);
         KARATSUBA.store(k, Ordering::Relaxed);
         KARATSUBA_SQUARE.store(ks, Ordering::Relaxed);
         FUSED.store(f, Ordering::Relaxed);
+        HALF.store(h, Ordering::Relaxed);
         REDUCTION.store(r, Ordering::Relaxed);
     }
 
@@ -312,6 +339,7 @@ pub(super) mod sweep {
             karatsuba: KARATSUBA.load(Ordering::Relaxed) == 1,
             karatsuba_square: KARATSUBA_SQUARE.load(Ordering::Relaxed) == 1,
             fused_square: FUSED.load(Ordering::Relaxed) == 1,
+            half_product: HALF.load(Ordering::Relaxed) == 1,
         })
     }
 }
@@ -347,13 +375,20 @@ mod tests {
                 t.karatsuba,
                 t.karatsuba_square,
                 t.fused_square,
+                t.half_product,
             )
         };
-        assert_eq!(at(20), (Reduction::Window, 4, false, false, true));
-        assert_eq!(at(30), (Reduction::Truncated, 4, false, false, false));
+        assert_eq!(at(20), (Reduction::Window, 4, false, false, true, false));
+        assert_eq!(
+            at(30),
+            (Reduction::Truncated, 4, false, false, false, false)
+        );
         for digits in [40, 60] {
-            assert_eq!(at(digits), (Reduction::Truncated, 5, true, false, false));
+            assert_eq!(
+                at(digits),
+                (Reduction::Truncated, 5, true, false, false, false)
+            );
         }
-        assert_eq!(at(80), (Reduction::Truncated, 5, true, true, false));
+        assert_eq!(at(80), (Reduction::Truncated, 5, true, true, false, false));
     }
 }
