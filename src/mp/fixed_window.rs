@@ -34,14 +34,14 @@ fn window_digit(exponent: &[u64], pos: usize, w: usize) -> u64 {
 #[inline(always)]
 pub(crate) fn select_entry<'a, A: LaneArith<'a>>(
     table: &[u64],
-    words: usize,
+    entry_words: usize,
     digits: &[u64],
     masks: &mut [[u64; MAX_LANES]],
     out: &mut [u64],
 ) {
     #[cfg(feature = "ct-planted-leak")]
-    crate::planted_leak::table_index(table, digits[0] as usize * words);
-    A::select(&mut out[..words], table, digits, masks);
+    crate::planted_leak::table_index(table, digits[0] as usize * entry_words);
+    A::select(&mut out[..entry_words], table, digits, masks);
 }
 
 /// Fills `table` with `base^i` (Montgomery form) for `i = 0 .. 2^w`, each

@@ -98,7 +98,10 @@ pub(crate) trait LaneArith<'a>: Sized {
 
     /// Montgomery product of `a` and the element of a table entry (an
     /// entry as [`LaneArith::complete_entry`] left it): the window's
-    /// product. By default [`LaneArith::mul`].
+    /// product. By default [`LaneArith::mul`]. `a` is a squaring's result,
+    /// and what comes out goes to a squaring or out of the domain: a
+    /// backend may rely on that for its bounds (the IFMA half form's
+    /// result may reach `3.25m`, `ifma/half.rs`).
     fn mul_by_entry(&mut self, out: &mut [u64], a: &[u64], entry: &[u64]) {
         let words = self.words();
         self.mul(out, a, &entry[..words]);

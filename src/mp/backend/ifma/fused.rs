@@ -22,7 +22,8 @@
 //!
 //! Each cross product is formed once: the other operand is `b = 2a` with
 //! normalized digits, `b_j = 2a_j − t_j·2^52 + t_{j−1}` (`t_j` the top bit
-//! of `a_j`; `2a < 4m <= R`, so `t_{L−1} = 0` and `b` has `L` digits).
+//! of `a_j`; `2a < R`, from `a < 2m` and `R >= 4m` or from `a < 4m` and
+//! `R >= 16m`, so `t_{L−1} = 0` and `b` has `L` digits).
 //! Then `Σ_{i<j} a_i·b_j·β^(i+j) = 2·Σ_{i<j} a_i·a_j·β^(i+j) +
 //! Σ_k t_k·a_k·β^(2k+1)` (`β = 2^52`; the terms `i < k` of `t_k` cancel
 //! between the two shifted sums). The surplus term of row `k` lands where

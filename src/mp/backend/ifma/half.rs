@@ -37,6 +37,7 @@ use super::fused::{
     finish_window, quotient_chain, reduction_row_rest, sequence_after, slide_window,
 };
 use super::montgomery::{debug_assert_normalized, Modulus};
+use super::vectors::lanes;
 
 /// Largest digit count of the half-form kernels: `L + 1` accumulators, two
 /// quotient digits, the row's two digits of `a`, `m'_0` and a temporary
@@ -61,7 +62,8 @@ pub(super) fn mont_mul_half<const L: usize>(
     half_rows::<L, true>(modulus, out, a, b, k);
 }
 
-/// `out = b·β^{-L/2} mod m`, `out <= m`, for `b < 2m` (normalized digits):
+/// `out = b·β^{-L/2} mod m`, `out < m + m/β^{L/2}` (so `< 2m`), for `b <
+/// 2m` (normalized digits):
 /// the companion `k` of a table entry `b` ([`mont_mul_half`]), by `L/2`
 /// reduction rows and no product.
 #[inline]
@@ -95,6 +97,12 @@ fn half_rows<const L: usize, const PRODUCT: bool>(
     debug_assert_normalized(a);
     debug_assert_normalized(b);
     debug_assert_normalized(k);
+    // The left factor comes from a squaring: below 2m <= R/8 (the form's
+    // headroom), which the bound on the result needs.
+    debug_assert!(
+        !PRODUCT || lanes(a[L - 1]).iter().all(|&d| d < 1 << 49),
+        "a < R/8"
+    );
     let m = &modulus.m_padded[1..L + 1];
     let k0 = modulus.m_prime[0];
 

@@ -185,7 +185,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
     }
 
     fn leave_mont(&mut self, elem: &[u64], residues: &mut [&mut [u64]]) {
-        // (x·1 + q·m)/R <= m for x < 2m < R: one masked subtraction of m at
+        // (x·1 + q·m)/R <= m for any x < R: one masked subtraction of m at
         // most, done on 64-bit limbs.
         let mut operand = core::mem::take(&mut self.operand);
         let unit = core::mem::take(&mut self.unit);
@@ -549,11 +549,13 @@ mod timing {
                         .min(start.elapsed().as_secs_f64() / (2 * iters) as f64);
                 }
                 if half.half_product {
+                    // Not chained: the left factor must stay a squaring's
+                    // result (< 2m), and the right one is the entry.
                     let iters = 5_000;
                     let start = Instant::now();
                     for _ in 0..iters {
                         half.mul_by_entry(&mut c, &a, &entry);
-                        half.mul_by_entry(&mut a, &c, &entry);
+                        half.mul_by_entry(&mut c, &a, &entry);
                     }
                     best_half = best_half.min(start.elapsed().as_secs_f64() / (2 * iters) as f64);
                 }
@@ -741,18 +743,30 @@ mod tests {
                 .unwrap();
             for reduction in [Reduction::Window, Reduction::Truncated, Reduction::Blocks] {
                 for (karatsuba, fused_square) in [(false, false), (true, false), (false, true)] {
-                    for window_bits in [1usize, 4, 6] {
+                    for (window_bits, half_product) in [1usize, 4, 6]
+                        .into_iter()
+                        .flat_map(|w| [(w, false), (w, true)])
+                    {
                         // Both products' forms at once: each is tried on
-                        // and off at no extra test time; the half-form
-                        // window product with the fused square and alone.
+                        // and off at no extra test time.
                         sweep::force(Some(Tuning {
                             reduction,
                             window_bits,
                             karatsuba,
                             karatsuba_square: karatsuba,
                             fused_square,
-                            half_product: !karatsuba,
+                            half_product,
                         }));
+                        // The half form runs exactly where its size and
+                        // headroom allow.
+                        let engaged = half_product && matches!(bits, 1024 | 1036);
+                        let arith = IfmaArith::new(&[&ctx; VECTOR_LANES]);
+                        assert_eq!(
+                            arith.entry_words(),
+                            arith.words() * if engaged { 2 } else { 1 },
+                            "{bits} bits, half product {half_product}"
+                        );
+                        drop(arith);
                         let got = ctx
                             .mod_exp_batch_on(
                                 Backend::Ifma,
@@ -766,8 +780,8 @@ mod tests {
                         assert!(
                             got == expected,
                             "{bits} bits, {reduction:?}, karatsuba {karatsuba}, \
-                             fused square {fused_square}, half product {}, window {window_bits}",
-                            !karatsuba
+                             fused square {fused_square}, half product {half_product}, \
+                             window {window_bits}"
                         );
                     }
                 }

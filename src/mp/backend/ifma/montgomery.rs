@@ -6,6 +6,9 @@
 //! digits (`< 2^52`: IFMA reads only the low 52 bits of its operands) and
 //! values `< 2m`; with `R = 2^(52L) >= 4m` that set is closed under the
 //! Montgomery product, so no subtraction is needed until the very end.
+//! (The window's product in half form, `half.rs`, may return up to `3.25m`
+//! where `R >= 16m`; a square of such a value is again `< 2m`, and no
+//! column bound depends on the value.)
 //!
 //! `T = a·b` (or `a^2`, cross products once and doubled) is formed in 64-bit
 //! columns with redundant digits, then reduced by one of three forms of
