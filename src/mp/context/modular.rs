@@ -8,7 +8,7 @@ use zeroize::Zeroizing;
 use super::MontContext;
 use crate::mp::limbs::convert::be_bytes_to_limbs;
 use crate::mp::limbs::masks;
-use crate::mp::limbs::montgomery::{mont_mul, redc, WordLoop};
+use crate::mp::limbs::montgomery::{mont_mul, mont_mul_by_rows, redc, WordKernel, WordLoop};
 use crate::mp::limits::MAX_LIMBS;
 
 impl MontContext {
@@ -74,7 +74,7 @@ impl MontContext {
             if excess_bits < self.limbs().div_ceil(2) {
                 self.reduce_by_subtraction(bytes, excess_bits, out);
             } else {
-                self.reduce_below_m_r(bytes, out);
+                self.reduce_below_m_r::<WordLoop>(bytes, out);
             }
             return;
         }
@@ -130,15 +130,18 @@ impl MontContext {
     /// constant time: one Montgomery reduction gives `x·R^{-1}`, one
     /// product by `R^2` cancels it. A third of the products of
     /// [`MontContext::reduce_into`]'s chunked Horner rule on such a value.
-    /// The caller guarantees `x < m·R` (the length alone does not).
-    pub(crate) fn reduce_below_m_r(&self, bytes: &[u8], out: &mut [u64]) {
+    /// The caller guarantees `x < m·R` (the length alone does not), and
+    /// chooses the word kernel: the RSA batches take the fastest the CPU
+    /// runs, which the context, knowing no backend, cannot name.
+    pub(crate) fn reduce_below_m_r<K: WordKernel>(&self, bytes: &[u8], out: &mut [u64]) {
         let (m, k) = (self.modulus(), self.m_inv_neg());
         let n = m.len();
         let mut wide = Zeroizing::new(vec![0u64; 2 * n]);
         be_bytes_to_limbs(bytes, &mut wide);
         let mut scaled_down = Zeroizing::new(vec![0u64; n]);
-        redc::<WordLoop>(&mut scaled_down, &mut wide, m, k);
-        mont_mul(out, &scaled_down, self.r2_mod_m(), m, k);
+        redc::<K>(&mut scaled_down, &mut wide, m, k);
+        // `wide` is scratch again: the product's two passes run in it.
+        mont_mul_by_rows::<K>(out, &scaled_down, self.r2_mod_m(), m, k, &mut wide);
     }
 }
 
@@ -186,7 +189,7 @@ mod tests {
                     let x: Vec<u8> = (0..len).map(|_| next() as u8).collect();
                     let (mut fast, mut slow) = (vec![0u64; limbs], vec![0u64; limbs]);
                     ctx.reduce_into(&x, &mut fast);
-                    ctx.reduce_below_m_r(&x, &mut slow);
+                    ctx.reduce_below_m_r::<WordLoop>(&x, &mut slow);
                     assert_eq!(
                         fast, slow,
                         "{limbs} limbs, {leading_zeros} zeros, {len} bytes"
@@ -196,7 +199,7 @@ mod tests {
                 let ones = vec![0xffu8; 8 * limbs];
                 let (mut fast, mut slow) = (vec![0u64; limbs], vec![0u64; limbs]);
                 ctx.reduce_into(&ones, &mut fast);
-                ctx.reduce_below_m_r(&ones, &mut slow);
+                ctx.reduce_below_m_r::<WordLoop>(&ones, &mut slow);
                 assert_eq!(fast, slow);
             }
         }
@@ -225,11 +228,11 @@ mod tests {
         // The same value is below m·R = m·2^128: the short path agrees, and
         // so it does on m·R − 1, the largest value it takes.
         let mut short = [0u64; 2];
-        ctx.reduce_below_m_r(&bytes, &mut short);
+        ctx.reduce_below_m_r::<WordLoop>(&bytes, &mut short);
         assert_eq!(short, out);
         let mut largest = (m - 1).to_be_bytes().to_vec(); // (m − 1)·R, with
         largest.extend_from_slice(&[0xff; 16]); // R − 1 added: m·R − 1
-        ctx.reduce_below_m_r(&largest, &mut short);
+        ctx.reduce_below_m_r::<WordLoop>(&largest, &mut short);
         ctx.reduce_into(&largest, &mut out);
         assert_eq!(short, out);
     }

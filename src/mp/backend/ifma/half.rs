@@ -34,7 +34,7 @@
 use core::arch::x86_64::*;
 
 use super::fused::{
-    finish_window, quotient_chain, reduction_row_rest, sequence_after, slide_window,
+    finish_window, quotient_chain, reduction_row_rest, reloaded, sequence_after, slide_window,
 };
 use super::montgomery::{debug_assert_normalized, Modulus};
 use super::vectors::lanes;
@@ -164,27 +164,4 @@ fn half_rows<const L: usize, const PRODUCT: bool>(
     });
 
     finish_window::<L>(&acc, out);
-}
-
-/// `operand` itself, its address hidden from the optimiser (nothing is
-/// emitted). Each row takes its operands through this (the product terms
-/// inside `product_row!`, whose names resolve where the macro is
-/// defined), so that it reads
-/// their digits from memory, as the multiply-adds' memory operands:
-/// otherwise LLVM loads each of the `4L` digits of `a`, `b`, `k` and `m` once
-/// for all rows and, with the window taking most registers, spills them to
-/// the stack and reloads them (twice the time of the plain product here).
-#[inline]
-// The asm only passes the address through; it reads and writes no memory.
-#[allow(clippy::pointers_in_nomem_asm_block)]
-fn reloaded(operand: &[__m512i]) -> &[__m512i] {
-    let mut address = operand.as_ptr();
-    // SAFETY: an empty instruction sequence: `address` is unchanged, only
-    // hidden from the optimiser (no memory, stack or flags touched).
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) address, options(nomem, nostack, preserves_flags));
-    }
-    // SAFETY: `address` is `operand`'s own address, so this is `operand`
-    // again, with its length and lifetime.
-    unsafe { core::slice::from_raw_parts(address, operand.len()) }
 }

@@ -214,8 +214,8 @@ fn reduce<const L: usize, const TI: usize, P: Profile>(
 /// 1)/2^52⌋` ([`cleared_carry`]), an addition and a shift that need not
 /// wait for `y`. Each row has `2L` multiply-adds (the quotient digit's
 /// among them) against a dependency chain from `y` to the next `y` of two
-/// multiply-adds side by side (`hi(y·m_0)` into a register of its own,
-/// `lo(y·m_1)` into the next column) and an addition; no column is
+/// multiply-adds side by side (`hi(y·m_0)` into the register of that
+/// carry, `lo(y·m_1)` into the next column) and an addition; no column is
 /// normalized until the result. Result `< 2m` as for the other forms
 /// (`Y = Σ y_i·2^(52i) < R`).
 #[inline]
@@ -240,29 +240,23 @@ fn reduce_window<const L: usize>(
         // cleared column enters column i + 1 before y is known.
         debug_assert_column_bound(acc[0]);
         let y = _mm512_madd52lo_epu64(zero, acc[0], k0);
-        acc[1] = _mm512_add_epi64(acc[1], cleared_carry(acc[0]));
-        // The next row's y waits for column i + 1: hi(y·m_0) goes into a
-        // register of its own, so that it runs beside lo(y·m_1).
-        let high_0 = _mm512_madd52hi_epu64(zero, y, m[0]);
+        // The next row's y waits for column i + 1: hi(y·m_0) goes into the
+        // carry's register, so that it runs beside lo(y·m_1) and one
+        // addition brings both into the column.
+        let carry_and_high_0 = _mm512_madd52hi_epu64(cleared_carry(acc[0]), y, m[0]);
         unrolled_window!(j < L => {
             if j >= 1 {
                 acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
                 acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
             }
         });
-        acc[1] = _mm512_add_epi64(acc[1], high_0);
+        acc[1] = _mm512_add_epi64(acc[1], carry_and_high_0);
         unrolled_window!(j < L => {
             acc[j] = acc[j + 1];
         });
         acc[L] = add_diagonal(columns[i + L + 1], diagonal, i + L + 1);
     }
-    let mask = _mm512_set1_epi64(DIGIT_MASK);
-    let mut carry = zero;
-    unrolled_window!(j < L => {
-        let sum = _mm512_add_epi64(acc[j], carry);
-        out[j] = _mm512_and_si512(sum, mask);
-        carry = _mm512_srai_epi64::<52>(sum);
-    });
+    let carry = carry_window_out::<L>(&acc, out);
     debug_assert!(
         lanes(_mm512_add_epi64(acc[L], carry))
             .iter()
