@@ -179,7 +179,7 @@ pub fn group_size(backend: Backend) -> usize {
 /// (its `tuning_sweep` against `bench_modexp`'s single values, December
 /// 2026) and about 2.7 by the Zen 4 figures, only a tail of 1 does. Nothing goes where the CPU lacks mulx.
 fn longest_tail_for_mulx(backend: Backend) -> usize {
-    if !crate::backend::mulx_supported() {
+    if !mulx_serves(backend) {
         return 0;
     }
     match backend {
@@ -190,6 +190,14 @@ fn longest_tail_for_mulx(backend: Backend) -> usize {
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Avx2 => 0,
     }
+}
+
+/// Whether the MULX/ADX kernels may take single values off a batch on
+/// `backend` (a short tail, the work around an RSA batch): where the CPU
+/// has them, on every backend but the portable one, which stays on
+/// portable code throughout.
+pub(super) fn mulx_serves(backend: Backend) -> bool {
+    backend != Backend::Portable && crate::backend::mulx_supported()
 }
 
 /// Runs a validated batch on `backend` and returns every power, in the

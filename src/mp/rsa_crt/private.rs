@@ -6,11 +6,10 @@
 //! `m = m_q + h·q`.
 //!
 //! The work around the batch (the residues and Garner's step, one value at
-//! a time) runs on the MULX/ADX kernels where the CPU has them, unless the
-//! batch runs on the portable backend, which stays on portable code
-//! throughout. On the IFMA engine at RSA-2048 the portable loops took
-//! 2.4 % of a signature's time through the OpenSSL provider, the MULX
-//! kernels 1.6 % (`perf` samples, docs/PERFORMANCE.md).
+//! a time) runs on the MULX/ADX kernels where they serve
+//! (`schedule::mulx_serves`): on the IFMA engine at RSA-2048 the portable
+//! loops there were a few per cent of a signature's time
+//! (docs/PERFORMANCE.md, "Fewer operations, less code").
 //!
 //! Constant time in the key and the results: the reductions, the
 //! exponentiations and the recombination are the engine's and the limbs'
@@ -27,6 +26,8 @@ use crate::mp::context::MontContext;
 use crate::mp::limbs::convert::limbs_to_be_bytes;
 use crate::mp::limbs::masks;
 use crate::mp::limbs::montgomery::{mont_mul_by_rows, mul_add_wide, WordKernel, WordLoop};
+#[cfg(target_arch = "x86_64")]
+use crate::mp::schedule::mulx_serves;
 use crate::mp::schedule::{run_powers, Operands};
 use crate::mp::trace_cut::secret_exponent_bits;
 use crate::Error;
@@ -156,7 +157,7 @@ fn run_keyed_batch(
     }
     let backend = Backend::resolve(backend)?;
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Portable && crate::backend::mulx_supported() {
+    if mulx_serves(backend) {
         return Ok(private_results::<MulxKernel>(backend, keys, ciphertexts));
     }
     Ok(private_results::<WordLoop>(backend, keys, ciphertexts))
@@ -170,6 +171,8 @@ fn private_results<K: WordKernel>(
     keys: &[&RsaCrtKey],
     ciphertexts: &[u8],
 ) -> Zeroizing<Vec<u8>> {
+    // An assembly kernel's instructions exist here (`mulx_serves`).
+    debug_assert!(K::runs_here());
     let width = keys[0].modulus_len();
     let halves = half_powers::<K>(backend, keys, ciphertexts);
     let mut results = Zeroizing::new(vec![0u8; ciphertexts.len()]);

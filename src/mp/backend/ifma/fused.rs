@@ -21,7 +21,8 @@
 //! compiler to that order (`row_boundary`, `sequence_after`).
 //!
 //! Each cross product is formed once: the other operand is `b = 2a` with
-//! normalized digits, `b_j = 2a_j − t_j·2^52 + t_{j−1}` (`t_j` the top bit
+//! digits normalized in their low 52 bits, the only bits a multiply-add
+//! reads: `b_j = 2a_j − t_j·2^52 + t_{j−1}` there (`t_j` the top bit
 //! of `a_j`; `2a < R`, from `a < 2m` and `R >= 4m` or from `a < 4m` and
 //! `R >= 16m`, so `t_{L−1} = 0` and `b` has `L` digits).
 //! Then `Σ_{i<j} a_i·b_j·β^(i+j) = 2·Σ_{i<j} a_i·a_j·β^(i+j) +
@@ -30,7 +31,8 @@
 //! its first cross product `a_k·b_{k+1}` does, and `b_{k+1}` holds `t_k`
 //! as its lowest bit, so row `k` takes that one product with `b'_{k+1} =
 //! b_{k+1} − t_k = 2a_{k+1} mod β` instead: the surplus is never added
-//! (two operations a row, where subtracting it took four; `t_{L−1} = 0`,
+//! (`b'_{k+1}` is the doubling inside `b_{k+1}`, where subtracting the
+//! surplus took four operations a row; `t_{L−1} = 0`,
 //! so the last row, which has no cross product, has no surplus either).
 //! Multiply-adds: `L^2 + L` for the square, `2L^2` for the reduction (the
 //! quotient digits included), as the separated kernels.
@@ -42,8 +44,8 @@
 use core::arch::x86_64::*;
 
 use super::montgomery::{
-    carry_window_out, cleared_carry, debug_assert_column_bound, debug_assert_normalized, mont_sqr,
-    Modulus,
+    carry_and_high_0, carry_window_out, debug_assert_column_bound, debug_assert_normalized,
+    mont_sqr, Modulus,
 };
 use super::tuning::{tuning, Profile};
 use super::vectors::{lanes, Workspace};
@@ -184,9 +186,9 @@ pub(super) fn mont_sqr_fused<const L: usize>(
 /// kernel (this squaring, `half.rs`'s rows), with the window at column
 /// `i` (`acc[p]` is column `i + p`) and column `i + 1` complete but for
 /// `y`'s terms: column `i`, cleared by `lo(y·m_0)`, is never formed (its
-/// carry, `cleared_carry`, does not wait for `y`), and `hi(y·m_0)` is
-/// added to that carry in a register of its own beside `lo(y·m_1)`, so
-/// that the chain is two multiply-adds side by side and an addition.
+/// carry, `cleared_carry`, does not wait for `y`), and `hi(y·m_0)` goes
+/// into the carry's register ([`carry_and_high_0`]) beside `lo(y·m_1)`,
+/// so that the chain is two multiply-adds side by side and an addition.
 /// Returns the next quotient digit (zero where `next` is false: the last
 /// row).
 #[inline]
@@ -200,11 +202,9 @@ pub(super) fn quotient_chain(
 ) -> __m512i {
     let zero = _mm512_setzero_si512();
     debug_assert_column_bound(acc[0]);
-    // The carry rides in `hi(y·m_0)`'s register: one addition into column
-    // i + 1 where two were.
-    let carry_and_high_0 = _mm512_madd52hi_epu64(cleared_carry(acc[0]), y, m[0]);
+    let carry_and_high = carry_and_high_0(acc[0], y, m[0]);
     acc[1] = _mm512_madd52lo_epu64(acc[1], y, m[1]);
-    acc[1] = _mm512_add_epi64(acc[1], carry_and_high_0);
+    acc[1] = _mm512_add_epi64(acc[1], carry_and_high);
     if next {
         _mm512_madd52lo_epu64(zero, acc[1], k0)
     } else {
@@ -315,14 +315,13 @@ pub(super) fn sequence_after(first: __m512i, y: &mut __m512i, ai: &mut __m512i) 
 /// half-form product's `a`, `b`, `k` and `m`, which then spill: the window
 /// takes most registers) or for a row's two halves (`m` in
 /// [`reduction_row_rest`], through one view: a load, then two
-/// register-operand multiply-adds). Each view read once per use, the
-/// squaring is half the instructions (1,744 against 3,447 at 20 digits)
-/// and 11 KB of code instead of 21: alone it runs no faster, but inside the
-/// exponentiation's loop, with the window's product and select, it ran
-/// RSA-2048 signatures 6 % faster on Emerald Rapids, where the loop's code
-/// had outgrown what the front end holds (docs/PERFORMANCE.md).
-/// Row-by-row views are what the names inside `product_row!` (resolved
-/// where the macro is defined) take in the half-form product.
+/// register-operand multiply-adds). With a view per use the 20-digit
+/// squaring is a quarter fewer instructions and code bytes; alone it runs
+/// no faster, but the exponentiation's loop, whose code had outgrown what
+/// the processor's front end holds, runs faster (docs/PERFORMANCE.md,
+/// "Fewer operations, less code"). Row-by-row views are what the names
+/// inside `product_row!` (resolved where the macro is defined) take in the
+/// half-form product.
 #[inline]
 // The asm only passes the address through; it reads and writes no memory.
 #[allow(clippy::pointers_in_nomem_asm_block)]

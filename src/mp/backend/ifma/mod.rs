@@ -73,12 +73,24 @@ pub(crate) struct IfmaArith<'a> {
 /// The one digit count of the half-form kernels.
 const HALF_FORM_DIGITS: usize = 20;
 
+impl IfmaArith<'_> {
+    /// The lanes' moduli as the kernels take them.
+    fn modulus(&self) -> Modulus<'_> {
+        Modulus {
+            m_padded: &self.m_padded,
+            m_prime: &self.m_prime,
+        }
+    }
+}
+
 /// Runs a kernel on the instance for the group's profile (`tuning.rs`)
 /// and digit count: a dedicated one for the common sizes, the generic one
 /// otherwise; `$rows` gives the rows per strip of each dedicated size. One
 /// dispatch per operation; inside, every choice is a constant.
 macro_rules! dispatch {
     ($kernel:ident, $rows:path, $self:ident, $($arg:expr),*) => {{
+        // Field by field, not `$self.modulus()`: the kernel also takes
+        // `$self.work` mutably.
         let modulus = Modulus { m_padded: &$self.m_padded, m_prime: &$self.m_prime };
         let l = $self.digits;
         match $self.profile {
@@ -233,10 +245,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
 
     fn complete_entry(&mut self, entry: &mut [u64]) {
         if self.half_product {
-            let modulus = Modulus {
-                m_padded: &self.m_padded,
-                m_prime: &self.m_prime,
-            };
+            let modulus = self.modulus();
             let (power, companion) = as_registers_mut(entry).split_at_mut(self.digits);
             // SAFETY: an IfmaArith exists only on a CPU with AVX-512F and
             // IFMA (see `new`); `half_product` holds only at 20 digits.
@@ -246,10 +255,7 @@ impl<'a> LaneArith<'a> for IfmaArith<'a> {
 
     fn mul_by_entry(&mut self, out: &mut [u64], a: &[u64], entry: &[u64]) {
         if self.half_product {
-            let modulus = Modulus {
-                m_padded: &self.m_padded,
-                m_prime: &self.m_prime,
-            };
+            let modulus = self.modulus();
             let (power, companion) = as_registers(entry).split_at(self.digits);
             // SAFETY: as in `complete_entry`.
             unsafe {

@@ -236,21 +236,19 @@ fn reduce_window<const L: usize>(
         acc[j] = add_diagonal(columns[j], diagonal, j);
     });
     for i in 0..L {
-        // Only the low 52 bits of acc_0 matter for y. The carry out of the
-        // cleared column enters column i + 1 before y is known.
+        // Only the low 52 bits of acc_0 matter for y. The next row's y
+        // waits for column i + 1: hi(y·m_0) and the cleared column's carry
+        // (made before y is known) go in together, beside lo(y·m_1).
         debug_assert_column_bound(acc[0]);
         let y = _mm512_madd52lo_epu64(zero, acc[0], k0);
-        // The next row's y waits for column i + 1: hi(y·m_0) goes into the
-        // carry's register, so that it runs beside lo(y·m_1) and one
-        // addition brings both into the column.
-        let carry_and_high_0 = _mm512_madd52hi_epu64(cleared_carry(acc[0]), y, m[0]);
+        let carry_and_high = carry_and_high_0(acc[0], y, m[0]);
         unrolled_window!(j < L => {
             if j >= 1 {
                 acc[j] = _mm512_madd52lo_epu64(acc[j], y, m[j]);
                 acc[j + 1] = _mm512_madd52hi_epu64(acc[j + 1], y, m[j]);
             }
         });
-        acc[1] = _mm512_add_epi64(acc[1], carry_and_high_0);
+        acc[1] = _mm512_add_epi64(acc[1], carry_and_high);
         unrolled_window!(j < L => {
             acc[j] = acc[j + 1];
         });
@@ -278,6 +276,19 @@ fn reduce_window<const L: usize>(
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn cleared_carry(column: __m512i) -> __m512i {
     _mm512_srai_epi64::<52>(_mm512_add_epi64(column, _mm512_set1_epi64(DIGIT_MASK)))
+}
+
+/// What column `i + 1` receives from the column `column` that `y` clears:
+/// its carry ([`cleared_carry`], which does not wait for `y`) and
+/// `hi(y·m_0)`, in one register, the carry as the multiply-add's
+/// accumulator: one addition into column `i + 1` where two were (on
+/// Intel's cores every vector addition takes a multiply-add's port). The
+/// sum wraps at 64 bits like the additions it replaces, so a negative carry
+/// (after a Karatsuba product) comes out the same.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn carry_and_high_0(column: __m512i, y: __m512i, m_0: __m512i) -> __m512i {
+    _mm512_madd52hi_epu64(cleared_carry(column), y, m_0)
 }
 
 /// The normalized digits of a register window's first `L` columns, carried

@@ -6,8 +6,10 @@
 //! so that nothing but a few pointer steps runs between rows.
 //!
 //! Callers guarantee the CPU has BMI2 (MULX) and ADX (ADCX, ADOX): only
-//! `MulxKernel` calls these, and `WordSerialArith::new` refuses to build an
-//! arithmetic on it where `MulxKernel::runs_here` is false. Constant time:
+//! `MulxKernel` calls these, and its users check `MulxKernel::runs_here`
+//! first: `WordSerialArith::new` refuses to build an arithmetic on it, and
+//! the RSA batch's work around the engine (`rsa_crt/private.rs`) takes it
+//! only where `schedule::mulx_serves`, which checks the CPU. Constant time:
 //! every branch and address depends only on the limb count.
 
 use super::row::{asm_with_rows, mul_add_row, mul_add_row_open, sixteen_limbs};
