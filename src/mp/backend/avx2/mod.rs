@@ -20,6 +20,7 @@
 mod columns;
 mod constants;
 mod cpu_table;
+mod karatsuba;
 mod reduce;
 pub(crate) mod select;
 mod tuning;
@@ -39,6 +40,7 @@ use columns::{
     debug_assert_digits, debug_assert_product_columns, product_columns, square_columns, Digits,
 };
 use constants::{constants_of, layout_for_bits, Avx2Constants, Layout};
+use karatsuba::{product_columns as karatsuba_product, square_columns as karatsuba_square};
 use reduce::{reduce, Modulus};
 use tuning::Tuning;
 
@@ -63,6 +65,10 @@ pub(crate) struct Avx2Arith<'a> {
     quotient: Vec<Digits>,
     /// A square's doubled operand: `L` vectors.
     doubled: Vec<Digits>,
+    /// The Karatsuba products' half sums and middle columns
+    /// (`karatsuba::scratch_len`; empty where the tuning does not use
+    /// them).
+    karatsuba: Vec<Digits>,
     tuning: Tuning,
 }
 
@@ -88,13 +94,24 @@ impl Avx2Arith<'_> {
     fn mont_mul(&mut self, out: &mut [Digits], a: &[Digits], b: &[Digits]) {
         debug_assert_digits(a, self.layout.digit_bits);
         debug_assert_digits(b, self.layout.digit_bits);
-        with_block_rows!(
-            self.tuning.product_rows,
-            product_columns,
-            &mut self.columns,
-            a,
-            b
-        );
+        if self.tuning.karatsuba {
+            with_block_rows!(
+                self.tuning.product_rows,
+                karatsuba_product,
+                &mut self.columns,
+                a,
+                b,
+                &mut self.karatsuba
+            );
+        } else {
+            with_block_rows!(
+                self.tuning.product_rows,
+                product_columns,
+                &mut self.columns,
+                a,
+                b
+            );
+        }
         debug_assert_product_columns(&self.columns, a.len(), self.layout.digit_bits);
         self.reduce_columns(out);
     }
@@ -102,13 +119,24 @@ impl Avx2Arith<'_> {
     /// `out = a²/R mod m` (below `2m` for `a < 2m`).
     fn mont_sqr(&mut self, out: &mut [Digits], a: &[Digits]) {
         debug_assert_digits(a, self.layout.digit_bits);
-        with_block_rows!(
-            self.tuning.square_rows,
-            square_columns,
-            &mut self.columns,
-            a,
-            &mut self.doubled
-        );
+        if self.tuning.karatsuba {
+            with_block_rows!(
+                self.tuning.square_rows,
+                karatsuba_square,
+                &mut self.columns,
+                a,
+                &mut self.doubled,
+                &mut self.karatsuba
+            );
+        } else {
+            with_block_rows!(
+                self.tuning.square_rows,
+                square_columns,
+                &mut self.columns,
+                a,
+                &mut self.doubled
+            );
+        }
         debug_assert_product_columns(&self.columns, a.len(), self.layout.digit_bits);
         self.reduce_columns(out);
     }
@@ -168,6 +196,14 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
         let m_prime_lanes: Vec<&[u64]> = m_primes.iter().map(|m| m.as_slice()).collect();
         let mut unit_digits = vec![0u64; digits];
         unit_digits[0] = 1;
+        let mut tuning = tuning::tuning_of(profile(), digits);
+        // Where the middle product's columns could overflow, schoolbook.
+        tuning.karatsuba &= karatsuba::fits(digits, layout.digit_bits);
+        let karatsuba_len = if tuning.karatsuba {
+            karatsuba::scratch_len(digits)
+        } else {
+            0
+        };
         Avx2Arith {
             contexts: contexts.to_vec(),
             layout,
@@ -180,7 +216,8 @@ impl<'a> LaneArith<'a> for Avx2Arith<'a> {
             columns: vec![zero(); 2 * digits],
             quotient: vec![zero(); digits],
             doubled: vec![zero(); digits],
-            tuning: tuning::tuning_of(profile(), digits),
+            karatsuba: vec![zero(); karatsuba_len],
+            tuning,
         }
     }
 
@@ -275,6 +312,7 @@ impl Drop for Avx2Arith<'_> {
             &mut self.columns,
             &mut self.quotient,
             &mut self.doubled,
+            &mut self.karatsuba,
             &mut self.operand,
         ] {
             as_words_mut(scratch).zeroize();

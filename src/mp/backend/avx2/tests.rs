@@ -152,7 +152,8 @@ fn per_value_moduli_match_portable() {
     assert!(run(Backend::Avx2) == run(Backend::Portable));
 }
 
-/// Every block shape the tuning may choose gives the same powers.
+/// Every block shape the tuning may choose, with and without Karatsuba,
+/// gives the same powers (1024 bits: an odd digit count, 37).
 #[test]
 fn every_block_shape_matches_portable() {
     if !avx2_supported() {
@@ -171,18 +172,21 @@ fn every_block_shape_matches_portable() {
             .unwrap();
         for rows in [4, 6, 8] {
             for window_bits in [1, 4, 6] {
-                sweep::force(Some(Tuning {
-                    product_rows: rows,
-                    square_rows: rows,
-                    reduction_rows: 12 - rows,
-                    window_bits,
-                }));
-                let got = ctx.mod_exp_batch_on(Backend::Avx2, &bases, len, &exponents, 16);
-                sweep::force(None);
-                assert!(
-                    got.unwrap() == expected,
-                    "{bits} bits, {rows} rows, w = {window_bits}"
-                );
+                for karatsuba in [false, true] {
+                    sweep::force(Some(Tuning {
+                        product_rows: rows,
+                        square_rows: rows,
+                        reduction_rows: 12 - rows,
+                        window_bits,
+                        karatsuba,
+                    }));
+                    let got = ctx.mod_exp_batch_on(Backend::Avx2, &bases, len, &exponents, 16);
+                    sweep::force(None);
+                    assert!(
+                        got.unwrap() == expected,
+                        "{bits} bits, {rows} rows, w = {window_bits}, Karatsuba {karatsuba}"
+                    );
+                }
             }
         }
     }

@@ -107,6 +107,17 @@ fn kernel_timing() {
             // SAFETY: avx2_supported() checked above.
             unsafe { square_columns::<8>(&mut t, &av, &mut doubled) }
         });
+        let mut scratch = vec![zero(); super::karatsuba::scratch_len(l)];
+        let karatsuba_product = best_of(9, 2000, || {
+            // SAFETY: avx2_supported() checked above.
+            unsafe { super::karatsuba::product_columns::<8>(&mut t, &av, &bv, &mut scratch) }
+        });
+        let karatsuba_square = best_of(9, 2000, || {
+            // SAFETY: avx2_supported() checked above.
+            unsafe {
+                super::karatsuba::square_columns::<8>(&mut t, &av, &mut doubled, &mut scratch)
+            }
+        });
         // SAFETY: avx2_supported() checked above.
         let reduction = best_of(9, 2000, || unsafe {
             product_columns::<8>(&mut t, &av, &bv);
@@ -124,6 +135,17 @@ fn kernel_timing() {
         };
         report("product columns", product, l * l);
         report("square columns", square, l * (l + 1) / 2);
+        let (h, upper) = (l / 2, l - l / 2);
+        report(
+            "Karatsuba product columns",
+            karatsuba_product,
+            h * h + 2 * upper * upper,
+        );
+        report(
+            "Karatsuba square columns",
+            karatsuba_square,
+            h * (h + 1) / 2 + upper * (upper + 1),
+        );
         report("reduction", reduction, l * l + l);
         report("multiplication", mul, 2 * l * l + l);
         report("squaring", sqr, l * (l + 1) / 2 + l * l + l);
@@ -284,15 +306,18 @@ fn tuning_sweep() {
         for product_rows in [6, 8] {
             for reduction_rows in [4, 6, 8] {
                 for window_bits in [4, 5, 6] {
-                    configs.push((
-                        Tuning {
-                            product_rows,
-                            square_rows: product_rows,
-                            reduction_rows,
-                            window_bits,
-                        },
-                        f64::MAX,
-                    ));
+                    for karatsuba in [false, true] {
+                        configs.push((
+                            Tuning {
+                                product_rows,
+                                square_rows: product_rows,
+                                reduction_rows,
+                                window_bits,
+                                karatsuba,
+                            },
+                            f64::MAX,
+                        ));
+                    }
                 }
             }
         }
@@ -323,6 +348,14 @@ fn tuning_sweep() {
         );
         for (tuning, best) in configs.iter().take(6) {
             println!("{bits} bits: {tuning:?}: {:.1} µs per value", best * 1e6);
+        }
+        for karatsuba in [false, true] {
+            if let Some((tuning, best)) = configs.iter().find(|(t, _)| t.karatsuba == karatsuba) {
+                println!(
+                    "{bits} bits: best with Karatsuba {karatsuba}: {tuning:?}: {:.1} µs per value",
+                    best * 1e6
+                );
+            }
         }
     }
 }

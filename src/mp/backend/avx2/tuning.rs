@@ -18,6 +18,10 @@ pub(super) struct Tuning {
     pub(super) reduction_rows: usize,
     /// Widest window of the exponentiation.
     pub(super) window_bits: usize,
+    /// Products and squares by one level of Karatsuba
+    /// (`karatsuba.rs`), where the digit layout leaves the middle product
+    /// room (`karatsuba::fits`).
+    pub(super) karatsuba: bool,
 }
 
 /// The tuning profiles: one per family of cores whose best shapes differ.
@@ -49,18 +53,21 @@ pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
                 square_rows: 6,
                 reduction_rows: 8,
                 window_bits: 4,
+                karatsuba: false,
             },
             41..=120 => Tuning {
                 product_rows: 8,
                 square_rows: 8,
                 reduction_rows: 6,
                 window_bits: 5,
+                karatsuba: false,
             },
             _ => Tuning {
                 product_rows: 6,
                 square_rows: 6,
                 reduction_rows: 8,
                 window_bits: 6,
+                karatsuba: false,
             },
         },
         // tuning_sweep on an Intel Xeon (Emerald Rapids), 5 December 2026,
@@ -69,6 +76,13 @@ pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
         // 5,872–6,223, 4096 bits 13,695–14,211 against 14,282–14,859, 3 to
         // 4.5 % in each run; at 1024 bits the shapes are within the runs'
         // spread and Zen 3's is kept.
+        //
+        // Karatsuba (6 December 2026, same machine, best shape with and
+        // without it in one run): 1024 bits 299.1 against 287.1 µs, 2048
+        // bits 1,887.5 against 1,860.9 (its half squares of 37 digits run
+        // no faster together than one square of 74), 3072 bits 5,487.1
+        // against 5,634.7 (−2.6 %), 4096 bits 13,041.1 against 13,754.0
+        // (−5.2 %): from 101 digits.
         ProfileId::GoldenCove => match digits {
             0..=40 => tuning_of(ProfileId::Zen3, digits),
             41..=120 => Tuning {
@@ -76,12 +90,14 @@ pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
                 square_rows: 8,
                 reduction_rows: 8,
                 window_bits: 5,
+                karatsuba: digits > 100,
             },
             _ => Tuning {
                 product_rows: 8,
                 square_rows: 8,
                 reduction_rows: 8,
                 window_bits: 6,
+                karatsuba: true,
             },
         },
     }
