@@ -5,6 +5,7 @@
 //! into, and AVX-512's secret lane choices.
 
 use core::arch::x86_64::*;
+use core::ops::Range;
 
 use crate::group::straus::{digit_count, signed_digits};
 use zeroize::Zeroizing;
@@ -82,30 +83,36 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
     digits
 }
 
+/// `count` vectors cut into passes of at most `most + 1`: as many passes as
+/// `most` vectors each would need for all but one vector, of balanced
+/// sizes, in order, so that one vector past a multiple of `most` (a
+/// checked request's extra element) never makes a pass of its own: its
+/// inversion, or its multi-scalar multiplication's doublings.
+pub(crate) fn pass_ranges(count: usize, most: usize) -> impl Iterator<Item = Range<usize>> {
+    let passes = count.saturating_sub(1).div_ceil(most).max(1);
+    let (base, longer) = (count / passes, count % passes);
+    let mut first = 0;
+    (0..passes).map(move |pass| {
+        let size = base + usize::from(pass < longer);
+        first += size;
+        first - size..first
+    })
+}
+
 /// `out` (a batch's encodings, `vector_len` bytes per vector, the last
 /// vector possibly partial) cut into the passes that share one inversion
-/// each: as many passes as `most` vectors each would need for all but one
-/// vector, of balanced sizes (at most `most + 1`), so that one vector past
-/// a multiple of `most` (a checked request's extra element) never makes a
-/// pass, and inversions, of its own. Yields each pass's first vector and
-/// its bytes.
+/// each ([`pass_ranges`]). Yields each pass's first vector and its bytes.
 pub(crate) fn passes(
     out: &mut [u8],
     vector_len: usize,
     most: usize,
 ) -> impl Iterator<Item = (usize, &mut [u8])> {
-    let vectors = out.len().div_ceil(vector_len);
-    let count = vectors.saturating_sub(1).div_ceil(most).max(1);
-    let (base, longer) = (vectors / count, vectors % count);
     let mut rest = out;
-    let mut first = 0;
-    (0..count).map(move |pass| {
-        let size = base + usize::from(pass < longer);
+    pass_ranges(rest.len().div_ceil(vector_len), most).map(move |pass| {
         let remaining = core::mem::take(&mut rest);
-        let (this, tail) = remaining.split_at_mut((size * vector_len).min(remaining.len()));
+        let (this, tail) = remaining.split_at_mut((pass.len() * vector_len).min(remaining.len()));
         rest = tail;
-        first += size;
-        (first - size, this)
+        (pass.start, this)
     })
 }
 
@@ -276,6 +283,25 @@ mod tests {
             assert_eq!(sizes, expected, "{elements} elements");
             let bytes: usize = passes(&mut out, 8 * 33, 32).map(|(_, b)| b.len()).sum();
             assert_eq!(bytes, out.len());
+        }
+    }
+
+    /// A multi-scalar multiplication's slots: 257 points (33 slots) make
+    /// one pass, not a second for one slot and its doublings.
+    #[test]
+    fn pass_ranges_leave_no_slot_alone() {
+        for (count, expected) in [
+            (0, vec![(0, 0)]),
+            (1, vec![(0, 1)]),
+            (32, vec![(0, 32)]),
+            (33, vec![(0, 33)]),
+            (34, vec![(0, 17), (17, 34)]),
+            (129, vec![(0, 33), (33, 65), (65, 97), (97, 129)]),
+        ] {
+            let got: Vec<(usize, usize)> = pass_ranges(count, 32)
+                .map(|pass| (pass.start, pass.end))
+                .collect();
+            assert_eq!(got, expected, "{count} slots");
         }
     }
 

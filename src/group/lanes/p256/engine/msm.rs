@@ -20,11 +20,12 @@ use super::coordinates::{sum_coordinates, Coordinates};
 use super::point::Jacobian8;
 use super::scalar_mul::{decode_vector, multiples};
 use super::scan::select;
-use crate::group::lanes::toolkit::{per_lane_digits, wipe, LANES};
+use crate::group::lanes::toolkit::{pass_ranges, per_lane_digits, wipe, LANES};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per
-/// slot) stay in the L2 cache, and the doublings are shared by the pass.
+/// slot) stay in the L2 cache, and the doublings are shared by the pass (one more
+/// where the last would be alone: `toolkit::pass_ranges`).
 const SLOTS_PER_PASS: usize = 32;
 
 /// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
@@ -45,8 +46,7 @@ pub(super) fn msm_ct(
 ) -> Option<Zeroizing<(Coordinates, u8)>> {
     let slots = scalars.len().div_ceil(LANES);
     let mut total = Projective8::identity();
-    for first in (0..slots).step_by(SLOTS_PER_PASS) {
-        let pass = first..(first + SLOTS_PER_PASS).min(slots);
+    for pass in pass_ranges(slots, SLOTS_PER_PASS) {
         let mut tables = Vec::with_capacity(pass.len());
         let mut digits = Vec::with_capacity(pass.len());
         for slot in pass {

@@ -9,12 +9,13 @@ use oblivex_macros::lane_features;
 
 use super::codec::{decode, encode, LANES};
 use super::point::{Cached8, Extended8};
-use crate::group::lanes::toolkit::per_lane_digits;
+use crate::group::lanes::toolkit::{pass_ranges, per_lane_digits};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 cached points each, 10 KiB
 /// per slot with IFMA, 20 with AVX2) stay in the L2 cache, and the
-/// doublings are shared by the pass.
+/// doublings are shared by the pass (one more where the last would be
+/// alone: `toolkit::pass_ranges`).
 const SLOTS_PER_PASS: usize = 32;
 
 /// One slot: the cached multiples `1·P .. 8·P` of its 8 points.
@@ -40,8 +41,7 @@ pub(crate) fn msm_ct(
     let slots = n.div_ceil(LANES);
     let positions = digit_count(bits);
     let mut total = Extended8::identity();
-    for first in (0..slots).step_by(SLOTS_PER_PASS) {
-        let pass = first..(first + SLOTS_PER_PASS).min(slots);
+    for pass in pass_ranges(slots, SLOTS_PER_PASS) {
         let mut tables: Vec<Table> = Vec::with_capacity(pass.len());
         // Per slot, the 8 lanes' digits at each position (secret: each
         // wiped on drop).
