@@ -266,6 +266,56 @@ fn decode_encode_add_double_match_p256() {
     }
 }
 
+/// The complete formulas (`complete.rs`): the doubling and the addition,
+/// equal and opposite operands and the identity included, against `p256`.
+#[test]
+fn complete_formulas_match_p256() {
+    use super::complete::Projective8;
+    if !supported() {
+        return;
+    }
+    for round in 0..4u64 {
+        let points = random_points(LANES, round + 40);
+        let bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&points[i]));
+        // SAFETY: the CPU has this set's features (checked above).
+        let results = unsafe {
+            let [(a, valid)] = decode_each(&[bytes]);
+            assert_eq!(valid, 0xff);
+            let p = Projective8::from_jacobian(&a);
+            let identity = Projective8::identity();
+            let minus_p = p.negate_where(0xff);
+            let twice = p.double();
+            [
+                twice,
+                p.add(&p),
+                twice.add(&p),
+                p.double_times(3),
+                identity.double(),
+                p.add(&minus_p),
+                p.add(&identity),
+                minus_p.double(),
+            ]
+            .map(|r| encoded_lanes(&r.to_jacobian()))
+        };
+        for lane in 0..LANES {
+            let a = points[lane];
+            let expected = [
+                a + a,
+                a + a,
+                a + a + a,
+                a * Scalar::from(8u64),
+                ProjectivePoint::IDENTITY,
+                ProjectivePoint::IDENTITY,
+                a,
+                -(a + a),
+            ];
+            for (k, (got, want)) in results.iter().zip(&expected).enumerate() {
+                assert_eq!(got[lane], encoding(want), "result {k}, lane {lane}");
+            }
+        }
+    }
+}
+
 #[test]
 fn invalid_encodings_are_flagged_like_p256() {
     if !supported() {
@@ -580,6 +630,10 @@ fn print_timings() {
             "add_mixed",
             best_ns(5_000, || point.add_mixed(&entry, 0, 0)),
         );
+        let projective = super::complete::Projective8::from_jacobian(&point);
+        let other = super::complete::Projective8::from_jacobian(&point.double());
+        print("complete add", best_ns(5_000, || projective.add(&other)));
+        print("complete double", best_ns(5_000, || projective.double()));
         let empty = super::point::Affine8 {
             x: Fe8::zero(),
             y: Fe8::zero(),
