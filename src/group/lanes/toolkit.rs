@@ -87,7 +87,9 @@ pub(crate) fn per_lane_digits<S: AsRef<[u8]>>(
 /// `most` vectors each would need for all but one vector, of balanced
 /// sizes, in order, so that one vector past a multiple of `most` (a
 /// checked request's extra element) never makes a pass of its own: its
-/// inversion, or its multi-scalar multiplication's doublings.
+/// inversion, or its multi-scalar multiplication's doublings. No vectors
+/// make one empty pass, as `passes` always did (a multi-scalar
+/// multiplication of no points then doubles the identity: still right).
 pub(crate) fn pass_ranges(count: usize, most: usize) -> impl Iterator<Item = Range<usize>> {
     let passes = count.saturating_sub(1).div_ceil(most).max(1);
     let (base, longer) = (count / passes, count % passes);

@@ -30,8 +30,9 @@ use crate::group::lanes::toolkit::{opaque_lanes, pass_ranges, per_lane_digits, w
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 24 KiB per
-/// slot) stay in the L2 cache, and the doublings are shared by the pass (one more
-/// where the last would be alone: `toolkit::pass_ranges`).
+/// slot) stay in the L2 cache, and the doublings are shared by
+/// the pass (one more where the last would be alone:
+/// `toolkit::pass_ranges`).
 const SLOTS_PER_PASS: usize = 32;
 
 /// Affine coordinates: x then y, 48 bytes each, big-endian.

@@ -286,12 +286,13 @@ pub(super) fn square_columns<const R: usize>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::backend::avx2_supported;
     use crate::mp::backend::sliced::zero;
 
-    fn digits(values: &[[u64; 4]]) -> Vec<Digits> {
+    /// Lane values as digit vectors.
+    pub(in super::super) fn digits(values: &[[u64; 4]]) -> Vec<Digits> {
         // SAFETY: same size, every bit pattern valid for both.
         values
             .iter()
@@ -312,7 +313,8 @@ mod tests {
         t
     }
 
-    fn sample(l: usize, seed: u64) -> Vec<[u64; 4]> {
+    /// `l` pseudo-random digits of 28 bits per lane.
+    pub(in super::super) fn sample(l: usize, seed: u64) -> Vec<[u64; 4]> {
         let mut state = seed;
         (0..l)
             .map(|_| {

@@ -119,8 +119,9 @@ fn combine(t: &mut [Digits], middle: &mut [Digits], h: usize) {
         }
         *column = value;
     }
-    // The middle product's top column is 0: it has 2(L − h) − 1 columns
-    // of products, and the last lands at `h + 2(L − h) − 2 < 2L`.
+    // Every column the middle product has lands inside `t`: the last at
+    // `h + 2(L − h) − 1 = 2L − h − 1`. (It is 0, the product having
+    // `2(L − h) − 1` columns of terms, which the exactness above needs.)
     for (column, &value) in t[h..].iter_mut().zip(middle.iter()) {
         *column = add(*column, value);
     }
@@ -131,28 +132,23 @@ mod tests {
     use super::*;
     use crate::backend::avx2_supported;
     use crate::mp::backend::avx2::columns::lanes;
+    use crate::mp::backend::avx2::columns::tests::{digits, sample};
+    use crate::mp::backend::avx2::constants::layout_for_bits;
     use crate::mp::backend::sliced::zero;
 
-    /// Digits of `bits` bits, full (all ones: the largest columns) or
-    /// pseudo-random, as vectors.
+    /// Digits of `bits` bits: all ones (the largest columns) for seed 0,
+    /// else the columns tests' pseudo-random digits cut to `bits`.
     fn operand(l: usize, bits: usize, seed: u64) -> Vec<Digits> {
-        let mut state = seed;
-        (0..l)
-            .map(|_| {
-                let lanes: [u64; 4] = core::array::from_fn(|lane| {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    if seed == 0 || lane == 0 {
-                        (1 << bits) - 1
-                    } else {
-                        (state >> 20) & ((1 << bits) - 1)
-                    }
-                });
-                // SAFETY: same size, every bit pattern valid for both.
-                unsafe { core::mem::transmute::<[u64; 4], Digits>(lanes) }
-            })
-            .collect()
+        let mask = (1u64 << bits) - 1;
+        let values: Vec<[u64; 4]> = if seed == 0 {
+            vec![[mask; 4]; l]
+        } else {
+            sample(l, seed)
+                .into_iter()
+                .map(|lanes| lanes.map(|v| (v | v << 28) & mask))
+                .collect()
+        };
+        digits(&values)
     }
 
     /// The Karatsuba columns equal the schoolbook ones word for word, for
@@ -215,5 +211,21 @@ mod tests {
         assert!(fits(128, 28));
         assert!(!fits(130, 28));
         assert!(!fits(34, 29));
+    }
+
+    /// Every digit layout the backend makes leaves the middle product room
+    /// (its column rule, `2L·2^(2r) < 2^64`, implies [`fits`]): the
+    /// fallback to schoolbook in `Avx2Arith::new` is a guard, and a layout
+    /// change that broke it would fail here rather than quietly turn
+    /// Karatsuba off.
+    #[test]
+    fn every_layout_fits() {
+        for bits in 64..=8192 {
+            let layout = layout_for_bits(bits);
+            assert!(
+                layout.digits < 2 || fits(layout.digits, layout.digit_bits),
+                "{bits} bits: {layout:?}"
+            );
+        }
     }
 }

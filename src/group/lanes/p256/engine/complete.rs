@@ -4,7 +4,8 @@
 //! for every pair of operands, the identity `(0 : 1 : 0)` and equal
 //! operands included, with no lane mask. For sums of points a malicious
 //! server may have chosen (`msm.rs`), where any two partial sums could
-//! meet; 12 multiplications and 2 by `b` per addition.
+//! meet; 12 multiplications and 2 by `b` per addition, and a doubling of
+//! its own (algorithm 6: 8 multiplications, 3 squarings and 2 by `b`).
 
 use oblivex_macros::lane_features;
 

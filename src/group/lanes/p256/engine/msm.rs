@@ -24,8 +24,9 @@ use crate::group::lanes::toolkit::{pass_ranges, per_lane_digits, wipe, LANES};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 15 KiB per
-/// slot) stay in the L2 cache, and the doublings are shared by the pass (one more
-/// where the last would be alone: `toolkit::pass_ranges`).
+/// slot) stay in the L2 cache, and the doublings are shared by
+/// the pass (one more where the last would be alone:
+/// `toolkit::pass_ranges`).
 const SLOTS_PER_PASS: usize = 32;
 
 /// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
