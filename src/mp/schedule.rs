@@ -177,7 +177,9 @@ pub fn group_size(backend: Backend) -> usize {
 /// long (tails of 1 and 2 on Zen 3, 1 to 3 on Intel's Golden Cove cores).
 /// For IFMA, whose group costs 1.4 to 1.8 mulx values on Emerald Rapids
 /// (its `tuning_sweep` against `bench_modexp`'s single values, December
-/// 2026) and about 2.7 by the Zen 4 figures, only a tail of 1 does. Nothing goes where the CPU lacks mulx.
+/// 2026) and about 2.7 by the Zen 4 figures, only a tail of 1 does.
+/// Nothing goes where mulx does not serve ([`mulx_serves`]: the CPU lacks
+/// it, or the batch runs on the portable backend).
 fn longest_tail_for_mulx(backend: Backend) -> usize {
     if !mulx_serves(backend) {
         return 0;
