@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use zeroize::Zeroizing;
 
-use super::lanes::{LaneCpu, LaneEngine};
+use super::lanes::{LaneCpu, LaneEngine, Timing};
 use super::straus::ShortScalar;
 use super::PrimeOrderGroup;
 use crate::Error;
@@ -225,6 +225,7 @@ pub fn mul_each<G: PrimeOrderGroup>(
 /// again in a vector of their own.
 fn engine_msm<G: PrimeOrderGroup>(
     cpu: LaneCpu,
+    timing: Timing,
     scalars: &[&[u8]],
     batch: &ReceivedBatch<'_, G>,
     bits: usize,
@@ -236,7 +237,7 @@ fn engine_msm<G: PrimeOrderGroup>(
     }
     let tail = batch.lanes.map_or(0, |lanes| lanes.tail.len());
     if tail == 0 {
-        return Lanes::<G>::msm(cpu, scalars, batch.encoded, batch.vectors(), bits);
+        return Lanes::<G>::msm(cpu, timing, scalars, batch.encoded, batch.vectors(), bits);
     }
     let head = count - tail;
     let tail_elements = batch.tail(tail).elements();
@@ -244,7 +245,14 @@ fn engine_msm<G: PrimeOrderGroup>(
         return Some(tail_sum(0, &tail_elements));
     }
     let encoded = &batch.encoded[..head * G::ELEMENT_LEN];
-    let sum = Lanes::<G>::msm(cpu, &scalars[..head], encoded, batch.vectors(), bits)?;
+    let sum = Lanes::<G>::msm(
+        cpu,
+        timing,
+        &scalars[..head],
+        encoded,
+        batch.vectors(),
+        bits,
+    )?;
     Some(G::add(&sum, &tail_sum(head, &tail_elements)))
 }
 
@@ -262,16 +270,22 @@ pub fn msm_short_ct<G: PrimeOrderGroup>(
 ) -> G::Element {
     Lanes::<G>::runs()
         .and_then(|cpu| {
-            engine_msm(cpu, &short_bytes(scalars), &batch, bits, |head, tail| {
-                G::msm_short_ct(&scalars[head..], tail, bits)
-            })
+            engine_msm(
+                cpu,
+                Timing::Constant,
+                &short_bytes(scalars),
+                &batch,
+                bits,
+                |head, tail| G::msm_short_ct(&scalars[head..], tail, bits),
+            )
         })
         .unwrap_or_else(|| G::msm_short_ct(scalars, &batch.elements(), bits))
 }
 
 /// `Σ d_i·X_i` for short scalars `d_i < 2^bits`, variable time: the
-/// client's check of an answer (the engine's constant-time method where it
-/// runs: the answer's points are then never decoded one at a time).
+/// client's check of an answer (the engine's variable-time method where it
+/// runs: the answer's points are then never decoded one at a time, and the
+/// engine may keep what the unblinding reads next, its tables).
 pub fn msm_short_vartime<G: PrimeOrderGroup>(
     scalars: &[ShortScalar],
     batch: ReceivedBatch<'_, G>,
@@ -279,15 +293,20 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
 ) -> G::Element {
     Lanes::<G>::runs()
         .and_then(|cpu| {
-            engine_msm(cpu, &short_bytes(scalars), &batch, bits, |head, tail| {
-                G::msm_short_vartime(&scalars[head..], tail, bits)
-            })
+            engine_msm(
+                cpu,
+                Timing::Variable,
+                &short_bytes(scalars),
+                &batch,
+                bits,
+                |head, tail| G::msm_short_vartime(&scalars[head..], tail, bits),
+            )
         })
         .unwrap_or_else(|| G::msm_short_vartime(scalars, &batch.elements(), bits))
 }
 
 /// `Σ s_i·X_i` for public scalars, variable time: a VOPRF proof's
-/// composites (the engine's constant-time method over every bit of the
+/// composites (the engine's variable-time method over every bit of the
 /// scalars where it runs).
 pub fn msm_vartime<G: PrimeOrderGroup>(
     scalars: &[G::Scalar],
@@ -299,9 +318,14 @@ pub fn msm_vartime<G: PrimeOrderGroup>(
             let bytes: Vec<Zeroizing<[u8; 32]>> =
                 scalars.iter().map(Lanes::<G>::scalar_bytes).collect();
             let refs: Vec<&[u8]> = bytes.iter().map(|b| &b[..]).collect();
-            engine_msm(cpu, &refs, &batch, Lanes::<G>::SCALAR_BITS, |head, tail| {
-                G::msm_vartime(&scalars[head..], tail)
-            })
+            engine_msm(
+                cpu,
+                Timing::Variable,
+                &refs,
+                &batch,
+                Lanes::<G>::SCALAR_BITS,
+                |head, tail| G::msm_vartime(&scalars[head..], tail),
+            )
         })
         .unwrap_or_else(|| G::msm_vartime(scalars, &batch.elements()))
 }

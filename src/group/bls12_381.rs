@@ -203,7 +203,7 @@ mod engine {
     use super::{Bls12381G1, Fr, G1};
 
     use crate::group::lanes::bls12_381::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
-    use crate::group::lanes::{LaneCpu, LaneEngine};
+    use crate::group::lanes::{LaneCpu, LaneEngine, Timing};
     use crate::group::xmd::expand_each_sha256;
     use crate::group::PrimeOrderGroup;
     use crate::Error;
@@ -300,8 +300,10 @@ mod engine {
             le_bytes(s)
         }
 
+        /// The constant-time method for either timing.
         fn msm(
             cpu: LaneCpu,
+            _timing: Timing,
             scalars: &[&[u8]],
             encoded: &[u8],
             decoded: Option<&DecodedBatch>,

@@ -99,7 +99,7 @@ mod engine {
 
     use super::{half_bytes, uniform_64, Scalar};
     use crate::group::lanes::ristretto255::{self as lanes, DecodedBatch, LANES};
-    use crate::group::lanes::{sha512, LaneCpu, LaneEngine, LaneSet};
+    use crate::group::lanes::{sha512, LaneCpu, LaneEngine, LaneSet, Timing};
     use crate::Error;
 
     /// On AVX2, at most this many elements past the engine's last full
@@ -175,8 +175,10 @@ mod engine {
             Zeroizing::new(s.0.to_bytes())
         }
 
+        /// The constant-time method for either timing.
         fn msm(
             cpu: LaneCpu,
+            _timing: Timing,
             scalars: &[&[u8]],
             encoded: &[u8],
             decoded: Option<&DecodedBatch>,

@@ -11,6 +11,17 @@ use zeroize::Zeroizing;
 use super::cpu::LaneCpu;
 use crate::Error;
 
+/// Whether a multi-scalar multiplication's inputs are secret
+/// ([`LaneEngine::msm`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// Constant time in the scalars: the balancer's secret factors.
+    Constant,
+    /// Public points and scalars: a client's check of an answer once its
+    /// coins are spent, a proof's composites.
+    Variable,
+}
+
 /// A group's 8-lane engine: its operations on whole batches, each from the
 /// batch's encodings and, where a check kept them, the engine's own decoded
 /// points (`Decoded`). Every operation may decline (`false` or `None`): the
@@ -74,10 +85,14 @@ pub trait LaneEngine {
     /// `Σ d_i·X_i` for the elements of `encoded` (the points those of
     /// `decoded` where it holds them) and scalars `d_i < 2^bits` given as
     /// little-endian bytes, constant time in the `d_i` (the balancer's
-    /// short factors, or a proof's public composites). `None` if the
-    /// engine declines.
+    /// short factors). With [`Timing::Variable`] the points and scalars
+    /// are public (a client's check of an answer once its coins are spent,
+    /// a proof's composites): an engine may then compute in variable time,
+    /// and keep in `decoded` what the operations that follow read. `None`
+    /// if the engine declines.
     fn msm(
         cpu: LaneCpu,
+        timing: Timing,
         scalars: &[&[u8]],
         encoded: &[u8],
         decoded: Option<&Self::Decoded>,
@@ -156,7 +171,14 @@ impl<Element, Scalar> LaneEngine for NoLanes<Element, Scalar> {
         Zeroizing::new([0; 32])
     }
 
-    fn msm(_: LaneCpu, _: &[&[u8]], _: &[u8], _: Option<&Infallible>, _: usize) -> Option<Element> {
+    fn msm(
+        _: LaneCpu,
+        _: Timing,
+        _: &[&[u8]],
+        _: &[u8],
+        _: Option<&Infallible>,
+        _: usize,
+    ) -> Option<Element> {
         None
     }
 

@@ -53,4 +53,4 @@ pub(crate) mod toolkit;
 
 pub use cpu::LaneCpu;
 pub(crate) use cpu::LaneSet;
-pub use engine::{LaneEngine, NoLanes};
+pub use engine::{LaneEngine, NoLanes, Timing};

@@ -85,7 +85,7 @@ mod engine {
     use super::coordinates::{coordinates_of, point_of_coordinates};
     use super::{le_bytes, Scalar};
     use crate::group::lanes::p256::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
-    use crate::group::lanes::{LaneCpu, LaneEngine, LaneSet};
+    use crate::group::lanes::{LaneCpu, LaneEngine, LaneSet, Timing};
     use crate::group::xmd::expand_each_sha256;
     use crate::Error;
 
@@ -150,14 +150,17 @@ mod engine {
             le_bytes(s)
         }
 
+        /// With `Timing::Variable`, incomplete additions of affine table
+        /// entries, the tables kept in `decoded` for the unblinding.
         fn msm(
             cpu: LaneCpu,
+            timing: Timing,
             scalars: &[&[u8]],
             encoded: &[u8],
             decoded: Option<&DecodedBatch>,
             bits: usize,
         ) -> Option<ProjectivePoint> {
-            let sum = lanes::msm_ct(cpu, encoded, decoded, scalars, bits)?;
+            let sum = lanes::msm(cpu, timing, encoded, decoded, scalars, bits)?;
             Some(point_of_coordinates(&sum.0, Choice::from(sum.1)))
         }
 

@@ -27,7 +27,7 @@ pub(crate) mod field_ifma;
 mod radix;
 
 use super::cpu::{on_engine, BySet};
-use super::{avx2, ifma, LaneCpu, LaneSet};
+use super::{avx2, ifma, LaneCpu, LaneSet, Timing};
 pub(crate) use ifma::p256::{Coordinates, UNIFORM_LEN};
 
 /// The points of a batch as the engine of one instruction set decoded
@@ -102,20 +102,26 @@ pub(crate) fn hash_mul_encode(
 }
 
 /// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
-/// coordinates zero) for the encoded points `encoded` and secret scalars
-/// `d_i < 2^bits` given as little-endian bytes (the balancer's short
-/// factors), constant time in the `d_i`; `None` when an encoding is
+/// coordinates zero) for the encoded points `encoded` and scalars `d_i <
+/// 2^bits` given as little-endian bytes; `None` when an encoding is
 /// invalid (the caller then uses the portable method). The points may be
 /// given decoded (`decoded`: a check kept them, or the client computed
-/// them).
-pub(crate) fn msm_ct(
+/// them). [`Timing::Constant`]: constant time in the `d_i` (the balancer's
+/// secret short factors). [`Timing::Variable`], for public points and
+/// scalars (a client's check of an answer once its coins are spent, a
+/// proof's composites): faster (incomplete additions of affine table
+/// entries), variable time where a server's points make two partial sums
+/// meet, and the affine tables of `decoded`'s points kept in it for a
+/// [`mul_each`] that follows.
+pub(crate) fn msm(
     cpu: LaneCpu,
+    timing: Timing,
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
     scalars: &[&[u8]],
     bits: usize,
 ) -> Option<zeroize::Zeroizing<(Coordinates, u8)>> {
-    on_engine!(cpu, p256, engine, batch <- decoded.map(|d| &d.0), engine::msm_ct(encoded, batch, scalars, bits))
+    on_engine!(cpu, p256, engine, batch <- decoded.map(|d| &d.0), engine::msm(timing, encoded, batch, scalars, bits))
 }
 
 /// `s_i·P_i` for points given by their affine coordinates (`identity`: a

@@ -15,10 +15,13 @@ mod scalar_mul;
 #[cfg(test)]
 mod tests;
 
+use std::sync::OnceLock;
+
 use oblivex_macros::lane_features;
 
 use super::p256_field as field;
 use super::{chains, scan};
+use crate::group::lanes::Timing;
 pub(crate) use coordinates::Coordinates;
 pub(crate) use map::UNIFORM_LEN;
 
@@ -30,14 +33,42 @@ pub(crate) struct DecodedBatch {
     vectors: Vec<point::Jacobian8>,
     /// How many elements the vectors hold.
     elements: usize,
+    /// The affine tables `1·P .. 8·P` of the vectors, once a variable-time
+    /// multi-scalar multiplication (a client's check of an answer) has
+    /// computed them: the unblinding that follows reads them instead of
+    /// computing them again. The points are public (a message's), and so
+    /// are their multiples.
+    tables: OnceLock<Vec<[point::Affine8; 8]>>,
 }
 
 impl DecodedBatch {
+    /// The batch of `vectors` holding `elements` elements.
+    fn new(vectors: Vec<point::Jacobian8>, elements: usize) -> DecodedBatch {
+        DecodedBatch {
+            vectors,
+            elements,
+            tables: OnceLock::new(),
+        }
+    }
+
+    /// The batch, if it holds exactly `count` elements.
+    fn holding(batch: Option<&DecodedBatch>, count: usize) -> Option<&DecodedBatch> {
+        batch.filter(|b| b.elements == count)
+    }
+
     /// The vectors, if they hold exactly a batch of `count` elements.
     fn vectors_for(batch: Option<&DecodedBatch>, count: usize) -> Option<&[point::Jacobian8]> {
-        batch
-            .filter(|b| b.elements == count)
-            .map(|b| b.vectors.as_slice())
+        Self::holding(batch, count).map(|b| b.vectors.as_slice())
+    }
+
+    /// The affine tables of the vectors, computed on first use.
+    #[lane_features]
+    fn affine_tables(&self) -> &[[point::Affine8; 8]] {
+        if let Some(tables) = self.tables.get() {
+            return tables;
+        }
+        let tables = scalar_mul::affine_tables(&self.vectors);
+        self.tables.get_or_init(|| tables)
     }
 }
 
@@ -46,10 +77,7 @@ impl DecodedBatch {
 #[lane_features]
 pub(crate) fn decode(encoded: &[u8]) -> Option<DecodedBatch> {
     let vectors = scalar_mul::decode_all(encoded);
-    vectors.map(|vectors| DecodedBatch {
-        vectors,
-        elements: encoded.len() / codec::ENCODING_LEN,
-    })
+    vectors.map(|vectors| DecodedBatch::new(vectors, encoded.len() / codec::ENCODING_LEN))
 }
 
 /// `lanes::p256::mul_by_key` on this instruction set (its documentation
@@ -81,8 +109,12 @@ pub(crate) fn mul_each(
     if out.len() != encoded.len() || scalars.len() != count {
         return false;
     }
-    let decoded = DecodedBatch::vectors_for(decoded, count);
-    scalar_mul::mul_each(scalars, decoded, encoded, out)
+    let decoded = DecodedBatch::holding(decoded, count);
+    if let Some(tables) = decoded.and_then(|batch| batch.tables.get()) {
+        return scalar_mul::mul_each_tabled(scalars, tables, out);
+    }
+    let vectors = decoded.map(|batch| batch.vectors.as_slice());
+    scalar_mul::mul_each(scalars, vectors, encoded, out)
 }
 
 /// `lanes::p256::hash_mul_encode` on this instruction set (its documentation
@@ -97,16 +129,14 @@ pub(crate) fn hash_mul_encode(
         return None;
     }
     let vectors = scalar_mul::hash_mul_encode(uniform, scalars, out);
-    Some(vectors.map(|vectors| DecodedBatch {
-        vectors,
-        elements: uniform.len(),
-    }))
+    Some(vectors.map(|vectors| DecodedBatch::new(vectors, uniform.len())))
 }
 
-/// `lanes::p256::msm_ct` on this instruction set (its documentation
-/// says what it computes).
+/// `lanes::p256::msm` on this instruction set (its documentation says
+/// what it computes).
 #[lane_features]
-pub(crate) fn msm_ct(
+pub(crate) fn msm(
+    timing: Timing,
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
     scalars: &[&[u8]],
@@ -115,8 +145,20 @@ pub(crate) fn msm_ct(
     if encoded.len() != scalars.len() * codec::ENCODING_LEN {
         return None;
     }
-    let decoded = DecodedBatch::vectors_for(decoded, scalars.len());
-    msm::msm_ct(encoded, decoded, scalars, bits)
+    let decoded = DecodedBatch::holding(decoded, scalars.len());
+    if timing == Timing::Constant {
+        let vectors = decoded.map(|batch| batch.vectors.as_slice());
+        return msm::msm_ct(encoded, vectors, scalars, bits);
+    }
+    let computed;
+    let tables = match decoded {
+        Some(batch) => batch.affine_tables(),
+        None => {
+            computed = scalar_mul::affine_tables(&scalar_mul::decode_all(encoded)?);
+            &computed[..]
+        }
+    };
+    Some(msm::msm_vartime(tables, scalars, bits))
 }
 
 /// `lanes::p256::mul_each_coordinates` on this instruction set (its documentation

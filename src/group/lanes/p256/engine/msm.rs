@@ -1,15 +1,20 @@
-//! Constant-time multi-scalar multiplication on P-256 (the balancer's
-//! short factors on the client's blinded elements, and the client's check
-//! of an answer), 8 points per vector: point `i` runs in lane `i mod 8` of
-//! slot `i / 8`, each lane accumulates its share by Straus's method with
-//! signed radix-16 digits (the table scan of `scalar_mul.rs`), and the
-//! lanes are added at the end.
+//! Multi-scalar multiplication on P-256, 8 points per vector: point `i`
+//! runs in lane `i mod 8` of slot `i / 8`, each lane accumulates its share
+//! by Straus's method with signed radix-16 digits (the table scan of
+//! `scalar_mul.rs`), and the lanes are added at the end. Two forms:
 //!
-//! The points may come from a malicious server, which could choose them
-//! so that two partial sums meet (all equal, say): the sums are kept in
-//! projective coordinates with complete additions (`complete.rs`). The
-//! table's multiples are computed in Jacobian coordinates (`k·P + P`
-//! never meets equal operands: P has order q), then converted.
+//! - [`msm_ct`], constant time in the scalars: the balancer's secret short
+//!   factors on the client's blinded elements, and a threshold check run
+//!   while the coins are still secret. The points may have been chosen so
+//!   that two partial sums meet (all equal, say): the sums are kept in
+//!   projective coordinates with complete additions (`complete.rs`). The
+//!   table's multiples are computed in Jacobian coordinates (`k·P + P`
+//!   never meets equal operands: P has order q), then converted.
+//! - [`msm_vartime`], for public points and scalars: the client's check of
+//!   an answer once its coins are spent, a proof's composites. The sums
+//!   are Jacobian, the table entries affine, and the rare additions whose
+//!   operands meet are found and redone ([`Jacobian8::add_mixed_vartime`]);
+//!   its tables are those the unblinding reads next.
 
 use oblivex_macros::lane_features;
 use zeroize::Zeroizing;
@@ -17,7 +22,8 @@ use zeroize::Zeroizing;
 use super::codec::ENCODING_LEN;
 use super::complete::Projective8;
 use super::coordinates::{sum_coordinates, Coordinates};
-use super::point::Jacobian8;
+use super::field::Fe8;
+use super::point::{Affine8, Jacobian8};
 use super::scalar_mul::{decode_vector, multiples};
 use super::scan::select;
 use crate::group::lanes::toolkit::{pass_ranges, per_lane_digits, wipe, LANES};
@@ -74,10 +80,69 @@ pub(super) fn msm_ct(
             wipe(table);
         }
     }
+    Some(lanes_summed(&total))
+}
+
+/// `Σ d_i·P_i` as [`msm_ct`] gives it, for *public* points and scalars `d_i
+/// < 2^bits` (little-endian bytes; a client's check of an answer once its
+/// coins are spent, a proof's composites), given the affine tables
+/// `1·P .. 8·P` of every vector of points (`scalar_mul::affine_tables`:
+/// the unblinding that follows the check reads the same tables). Variable
+/// time in the rare cases only: each lane's sum is kept in Jacobian
+/// coordinates with the incomplete mixed addition (7M + 4S, against 12M
+/// and 2 by `b` for the complete addition of [`msm_ct`]), and where a
+/// server's points make an operand equal to or opposite the running sum
+/// in some lane ([`Jacobian8::add_mixed_vartime`]), that addition is
+/// redone as a doubling, or its lane marked as the identity. Every digit
+/// is read in the same order whatever its value.
+#[lane_features]
+pub(super) fn msm_vartime(
+    tables: &[[Affine8; 8]],
+    scalars: &[&[u8]],
+    bits: usize,
+) -> Zeroizing<(Coordinates, u8)> {
+    debug_assert_eq!(tables.len(), scalars.len().div_ceil(LANES));
+    let empty = Affine8 {
+        x: Fe8::zero(),
+        y: Fe8::zero(),
+    };
+    let mut total = Projective8::identity();
+    for pass in pass_ranges(tables.len(), SLOTS_PER_PASS) {
+        let digits: Vec<_> = pass
+            .clone()
+            .map(|slot| {
+                let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
+                per_lane_digits(lane_scalars, bits)
+            })
+            .collect();
+        // Every lane starts as the identity; its coordinates are ignored
+        // until an addition replaces them.
+        let mut acc = Jacobian8::from_affine(Fe8::zero(), Fe8::one());
+        let mut acc_identity = u8::MAX;
+        for position in (0..digit_count(bits)).rev() {
+            if acc_identity != u8::MAX {
+                acc = acc.double_times(4);
+            }
+            for (table, digits) in tables[pass.clone()].iter().zip(&digits) {
+                let (entry, entry_identity) = select(table, empty, &digits[position]);
+                (acc, acc_identity) = acc.add_mixed_vartime(&entry, acc_identity, entry_identity);
+            }
+        }
+        let pass_sum =
+            Projective8::from_jacobian(&acc).select(&Projective8::identity(), acc_identity);
+        total = total.add(&pass_sum);
+    }
+    lanes_summed(&total)
+}
+
+/// The sum of the 8 lanes of `total` as affine coordinates and whether it
+/// is the identity (complete additions: the lanes' sums may meet).
+#[lane_features]
+fn lanes_summed(total: &Projective8) -> Zeroizing<(Coordinates, u8)> {
     let total = total.add(&total.rotate_lanes::<4>());
     let total = total.add(&total.rotate_lanes::<2>());
     let mut total = total.add(&total.rotate_lanes::<1>()).to_jacobian();
     let sum = sum_coordinates(&total);
     wipe(core::slice::from_mut(&mut total));
-    Some(sum)
+    sum
 }

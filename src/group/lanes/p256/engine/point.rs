@@ -173,6 +173,38 @@ impl Jacobian8 {
             .select(self, other_identity & !self_identity)
     }
 
+    /// `self + other` for *public* operands (variable time in their
+    /// exceptional cases), where `self_identity` and `other_identity` are
+    /// the lanes where each is the identity: the sum and the lanes where it
+    /// is the identity. Right for every pair of operands: where some lane's
+    /// operands share their `x` (`H = 0`, which an honest batch meets with
+    /// probability about 2^-250, and a malicious server's points may
+    /// force), equal operands get the doubling and opposite ones the
+    /// identity; only then is `r` tested and the doubling computed.
+    #[lane_features]
+    #[inline]
+    pub(super) fn add_mixed_vartime(
+        &self,
+        other: &Affine8,
+        self_identity: u8,
+        other_identity: u8,
+    ) -> (Jacobian8, u8) {
+        let (sum, difference) = self.add_mixed_incomplete(other);
+        let sum = sum
+            .select(&Jacobian8::from_affine(other.x, other.y), self_identity)
+            .select(self, other_identity & !self_identity);
+        let identity = self_identity & other_identity;
+        let same_x = difference.h.is_zero() & !(self_identity | other_identity);
+        if same_x == 0 {
+            return (sum, identity);
+        }
+        let equal = same_x & difference.r.is_zero();
+        (
+            sum.select(&self.double(), equal),
+            identity | (same_x & !equal),
+        )
+    }
+
     /// As [`Jacobian8::add_or_double`] for an affine `other`.
     #[lane_features]
     pub(super) fn add_mixed_or_double(

@@ -28,6 +28,9 @@
 //! flagged as such by [`multiply`]. The table's additions `k·P + P` (`k`
 //! from 2 to 7) never meet equal operands (P has order q).
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use oblivex_macros::lane_features;
 
 use super::chains::invert_all;
@@ -213,6 +216,24 @@ pub(super) fn mul_each(
     mul_vectors(points_of(decoded, encoded), digits, out, None)
 }
 
+/// As [`mul_each`], the points given by their affine tables (`tables`,
+/// one per vector, as [`affine_tables`] computes them: an answer's check
+/// computed them already).
+#[lane_features]
+pub(super) fn mul_each_tabled(
+    scalars: &[[u8; 32]],
+    tables: &[[Affine8; 8]],
+    out: &mut [u8],
+) -> bool {
+    let digits = |vector: usize| per_lane_digits(&scalars[vector * LANES..], SCALAR_BITS);
+    mul_tables(
+        |pass| tables.get(pass).map(Cow::Borrowed),
+        digits,
+        out,
+        None,
+    )
+}
+
 /// `s_i·H_i` encoded into `out`, with `H_i` the element RFC 9380 hashes
 /// the `expand_message_xmd` output `uniform[i]` to and `s_i` in `scalars`
 /// (a client's blinding), constant time in both; `None` if some `H_i` is
@@ -281,20 +302,39 @@ fn mul_vectors(
     mut points: impl Iterator<Item = Option<Jacobian8>>,
     digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
     out: &mut [u8],
+    kept: Option<&mut Vec<Jacobian8>>,
+) -> bool {
+    let pass_tables = |pass: Range<usize>| {
+        let mut pass_points = Vec::with_capacity(pass.len());
+        for _ in pass {
+            let Some(point) = points.next().flatten() else {
+                wipe(&mut pass_points);
+                return None;
+            };
+            pass_points.push(point);
+        }
+        let tables = affine_tables(&pass_points);
+        wipe(&mut pass_points);
+        Some(Cow::Owned(tables))
+    };
+    mul_tables(pass_tables, digits, out, kept)
+}
+
+/// The work of [`mul_vectors`] given the affine tables of each pass's
+/// vectors (`pass_tables`, `None`: an invalid encoding). Tables it is
+/// handed over (`Cow::Owned`) may be of secret points: wiped.
+#[lane_features]
+fn mul_tables<'t>(
+    mut pass_tables: impl FnMut(Range<usize>) -> Option<Cow<'t, [[Affine8; 8]]>>,
+    digits: impl Fn(usize) -> Zeroizing<Vec<[i64; LANES]>>,
+    out: &mut [u8],
     mut kept: Option<&mut Vec<Jacobian8>>,
 ) -> bool {
     for (first, answers) in passes(out, LANES * ENCODING_LEN, VECTORS_PER_INVERSION) {
         let vectors = answers.len().div_ceil(LANES * ENCODING_LEN);
-        let mut pass_points = Vec::with_capacity(vectors);
-        for _ in 0..vectors {
-            let Some(point) = points.next().flatten() else {
-                wipe(&mut pass_points);
-                return false;
-            };
-            pass_points.push(point);
-        }
-        let mut tables = affine_tables(&pass_points);
-        wipe(&mut pass_points);
+        let Some(mut tables) = pass_tables(first..first + vectors) else {
+            return false;
+        };
         let mut products = Vec::with_capacity(vectors);
         let mut identities = Vec::with_capacity(vectors);
         for (v, table) in tables.iter().enumerate() {
@@ -334,7 +374,9 @@ fn mul_vectors(
         }
         wipe(&mut products);
         wipe(&mut inverses);
-        wipe(&mut tables);
+        if let Cow::Owned(tables) = &mut tables {
+            wipe(tables);
+        }
     }
     true
 }

@@ -15,6 +15,7 @@ use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::Jacobian8;
 use super::scalar_mul;
 use crate::group::lanes::toolkit::LANES;
+use crate::group::lanes::Timing;
 use crate::group::p256::test_values::{be32, p, random_bytes, values};
 use crate::group::{PrimeOrderGroup, P256};
 
@@ -554,16 +555,7 @@ fn short_msm_matches_p256() {
             .collect();
         let bytes: Vec<&[u8]> = scalars.iter().map(|s| &s[..]).collect();
         let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
-        let expected =
-            points[..count]
-                .iter()
-                .zip(&scalars)
-                .fold(ProjectivePoint::IDENTITY, |sum, (p, s)| {
-                    let mut wide = [0u8; 32];
-                    wide[15..].copy_from_slice(s);
-                    wide[15..].reverse();
-                    sum + p * &Scalar::from_repr(wide.into()).unwrap()
-                });
+        let expected = sum_of(&points[..count], &bytes);
         // SAFETY: the CPU has this set's features (checked above).
         let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
         for kept in [None, Some(decoded.as_slice())] {
@@ -579,6 +571,112 @@ fn short_msm_matches_p256() {
     // SAFETY: as above.
     let sum = unsafe { super::msm::msm_ct(&encoded, None, &[&s[..], &s[..]], 136) }.unwrap();
     assert_eq!(*sum, ([0u8; 64], 1));
+}
+
+/// `Σ s_i·P_i` by `p256`, for scalars given as little-endian bytes.
+fn sum_of(points: &[ProjectivePoint], scalars: &[&[u8]]) -> ProjectivePoint {
+    points
+        .iter()
+        .zip(scalars)
+        .fold(ProjectivePoint::IDENTITY, |sum, (p, s)| {
+            let mut wide = [0u8; 32];
+            wide[..s.len()].copy_from_slice(s);
+            wide.reverse();
+            sum + p * &Scalar::from_repr(wide.into()).unwrap()
+        })
+}
+
+#[test]
+fn variable_time_msm_matches_p256_where_partial_sums_meet() {
+    if !supported() {
+        return;
+    }
+    let mut state = 41u64;
+    // Two vectors whose lanes hold the same point (0..4: each lane's sum
+    // meets the point's multiple, a doubling) or opposite points (4..8:
+    // the sum becomes the identity) with the same factors, then random
+    // points and factors, the first factors zero and all ones.
+    let mut points = random_points(300, 23);
+    for lane in 0..LANES {
+        points[LANES + lane] = if lane < 4 {
+            points[lane]
+        } else {
+            -points[lane]
+        };
+    }
+    let mut scalars: Vec<[u8; 32]> = (0..300)
+        .map(|i| match i {
+            16 => [0; 32],
+            17 => [0xff; 32],
+            _ => random_bytes(&mut state),
+        })
+        .collect();
+    for lane in 0..LANES {
+        scalars[LANES + lane] = scalars[lane];
+    }
+    for (count, bits) in [
+        (16usize, 64),
+        (16, 136),
+        (17, 64),
+        (40, 136),
+        (300, 64),
+        (33, 256),
+    ] {
+        // Scalars below 2^bits (the top byte cut for 256 bits: below q).
+        let cut: Vec<[u8; 32]> = scalars[..count]
+            .iter()
+            .map(|s| {
+                let mut s = *s;
+                s[bits.min(248) / 8..].fill(0);
+                s
+            })
+            .collect();
+        let bytes: Vec<&[u8]> = cut.iter().map(|s| &s[..bits.div_ceil(8)]).collect();
+        let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
+        let expected = coordinates(&sum_of(&points[..count], &bytes));
+        // SAFETY: the CPU has this set's features (checked above).
+        let batch = unsafe { super::decode(&encoded) }.unwrap();
+        for decoded in [None, Some(&batch), Some(&batch)] {
+            // SAFETY: as above.
+            let sum =
+                unsafe { super::msm(Timing::Variable, &encoded, decoded, &bytes, bits) }.unwrap();
+            assert_eq!(*sum, expected, "count {count}, bits {bits}");
+        }
+    }
+    // A sum that is the identity: d·P + d·(−P).
+    let pair = [points[2], -points[2]];
+    let encoded: Vec<u8> = pair.iter().flat_map(encoding).collect();
+    let s = [7u8; 17];
+    // SAFETY: as above.
+    let sum =
+        unsafe { super::msm(Timing::Variable, &encoded, None, &[&s[..], &s[..]], 136) }.unwrap();
+    assert_eq!(*sum, ([0u8; 64], 1));
+}
+
+#[test]
+fn unblinding_after_a_check_reads_its_tables() {
+    if !supported() {
+        return;
+    }
+    let scalars = edge_and_random_scalars(40);
+    let points = random_points(40, 12);
+    let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
+    let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
+    let factors: Vec<&[u8]> = bytes.iter().map(|s| &s[..8]).collect();
+    // SAFETY: the CPU has this set's features (checked above).
+    let batch = unsafe { super::decode(&encoded) }.unwrap();
+    assert!(batch.tables.get().is_none());
+    // SAFETY: as above.
+    let sum =
+        unsafe { super::msm(Timing::Variable, &encoded, Some(&batch), &factors, 64) }.unwrap();
+    assert_eq!(*sum, coordinates(&sum_of(&points, &factors)));
+    assert_eq!(batch.tables.get().map(Vec::len), Some(5));
+    let mut out = vec![0u8; encoded.len()];
+    // SAFETY: as above.
+    assert!(unsafe { super::mul_each(&bytes, &encoded, Some(&batch), &mut out) });
+    for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
+        assert_eq!(answer, encoding(&(points[i] * scalars[i])), "element {i}");
+    }
 }
 
 /// Nanoseconds per call of `op` on 8 lanes, the best of 5 rounds of
