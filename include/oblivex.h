@@ -345,7 +345,7 @@ typedef int oblivex_elgamal_target;
 
 /**
  * `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
- * cannot run.
+ * cannot run, or `OBLIVEX_AVX2_PROFILE` a tuning profile that is unknown.
  */
 #define OBLIVEX_ERR_UNSUPPORTED_BACKEND 8
 
@@ -2395,7 +2395,8 @@ void oblivex_elgamal_batch_free(struct oblivex_elgamal_batch *batch);
  * environment variable `OBLIVEX_BACKEND` (`portable`, `mulx`, `avx2`,
  * `ifma` or `auto`, the default: the fastest this CPU runs). Returns
  * "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
- * that this CPU cannot run (exponentiations then fail with
+ * that this CPU cannot run, or `OBLIVEX_AVX2_PROFILE` an unknown tuning
+ * profile (exponentiations then fail with
  * `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
  */
 const char *oblivex_backend_name(void);

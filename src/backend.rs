@@ -112,21 +112,90 @@ impl Backend {
     }
 
     /// `backend` if this CPU runs it ([`Error::UnsupportedBackend`]
-    /// otherwise), or for `None` the process-wide choice.
+    /// otherwise, or where [`AVX2_PROFILE_ENV`] names no profile), or for
+    /// `None` the process-wide choice.
     pub(crate) fn resolve(backend: Option<Backend>) -> Result<Backend, Error> {
         match backend {
             None => Backend::selected(),
-            Some(b) if b.is_available() => Ok(b),
+            Some(b) if b.is_available() => Avx2Profile::forced().map(|_| b),
             Some(_) => Err(Error::UnsupportedBackend),
         }
     }
 
-    /// The backend chosen by `OBLIVEX_BACKEND`, read once per process.
+    /// The backend chosen by `OBLIVEX_BACKEND`, read once per process
+    /// ([`Error::UnsupportedBackend`] too where [`AVX2_PROFILE_ENV`] names
+    /// no profile: a forced choice never falls back silently).
     pub fn selected() -> Result<Backend, Error> {
         static SELECTED: OnceLock<Result<Backend, Error>> = OnceLock::new();
-        *SELECTED.get_or_init(|| match std::env::var(BACKEND_ENV) {
-            Ok(value) => Backend::from_name(&value),
-            Err(std::env::VarError::NotPresent) => Ok(Backend::best_available()),
+        *SELECTED.get_or_init(|| {
+            Avx2Profile::forced()?;
+            match std::env::var(BACKEND_ENV) {
+                Ok(value) => Backend::from_name(&value),
+                Err(std::env::VarError::NotPresent) => Ok(Backend::best_available()),
+                Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
+            }
+        })
+    }
+}
+
+/// The environment variable that names the avx2 backend's tuning profile
+/// ([`Avx2Profile`]: `zen3` or `golden-cove`) instead of the one its CPU
+/// table gives: for a CPU the table does not know, and for the
+/// constant-time check under valgrind, whose CPUID names a Haswell (the
+/// Karatsuba kernels run only in `golden-cove`'s shapes). Unset or empty:
+/// the table's. A name no profile has fails [`Backend::selected`], as an
+/// unknown backend does.
+pub const AVX2_PROFILE_ENV: &str = "OBLIVEX_AVX2_PROFILE";
+
+/// The avx2 backend's tuning profiles: the kernel shapes and windows of
+/// its exponentiation (`mp::backend::avx2::tuning`), one per family of
+/// cores whose best shapes differ. Every profile computes the same
+/// results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Avx2Profile {
+    /// AMD Zen 3: two VPMULUDQ per cycle, about 1.5 products with their
+    /// additions per cycle in the steady sweep.
+    Zen3,
+    /// Intel's Golden Cove and Raptor Cove cores: two VPMULUDQ per cycle
+    /// as on Zen 3, but on ports 0 and 1, which the additions share with
+    /// port 5 only; the longest reduction blocks pay there.
+    GoldenCove,
+}
+
+impl Avx2Profile {
+    /// Every profile.
+    pub(crate) const ALL: &'static [Avx2Profile] = &[Avx2Profile::Zen3, Avx2Profile::GoldenCove];
+
+    /// The profile's name as [`AVX2_PROFILE_ENV`] spells it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Avx2Profile::Zen3 => "zen3",
+            Avx2Profile::GoldenCove => "golden-cove",
+        }
+    }
+
+    /// Parses an [`AVX2_PROFILE_ENV`] value: `None` for an empty one (the
+    /// CPU table's profile), [`Error::UnsupportedBackend`] for a name no
+    /// profile has.
+    fn from_name(name: &str) -> Result<Option<Avx2Profile>, Error> {
+        match name.trim() {
+            "" => Ok(None),
+            wanted => Avx2Profile::ALL
+                .iter()
+                .copied()
+                .find(|p| p.name() == wanted)
+                .map(Some)
+                .ok_or(Error::UnsupportedBackend),
+        }
+    }
+
+    /// The profile [`AVX2_PROFILE_ENV`] forces, read once per process
+    /// (`None`: the CPU table's).
+    pub(crate) fn forced() -> Result<Option<Avx2Profile>, Error> {
+        static FORCED: OnceLock<Result<Option<Avx2Profile>, Error>> = OnceLock::new();
+        *FORCED.get_or_init(|| match std::env::var(AVX2_PROFILE_ENV) {
+            Ok(value) => Avx2Profile::from_name(&value),
+            Err(std::env::VarError::NotPresent) => Ok(None),
             Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
         })
     }
@@ -234,6 +303,22 @@ mod tests {
             avx2_supported(),
             "avx2 exactly where the CPU has it"
         );
+    }
+
+    #[test]
+    fn profile_names_parse() {
+        assert_eq!(Avx2Profile::from_name(""), Ok(None));
+        assert_eq!(
+            Avx2Profile::from_name(" zen3 "),
+            Ok(Some(Avx2Profile::Zen3))
+        );
+        assert_eq!(
+            Avx2Profile::from_name("zen4"),
+            Err(Error::UnsupportedBackend)
+        );
+        for &profile in Avx2Profile::ALL {
+            assert_eq!(Avx2Profile::from_name(profile.name()), Ok(Some(profile)));
+        }
     }
 
     #[test]

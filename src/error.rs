@@ -24,7 +24,8 @@ pub enum Error {
     /// The modulus is longer than [`crate::mp::MAX_MODULUS_BITS`].
     ModulusTooLarge,
     /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
-    /// (or this build) cannot run.
+    /// (or this build) cannot run, or `OBLIVEX_AVX2_PROFILE` a tuning
+    /// profile that is unknown.
     UnsupportedBackend,
     /// An encoded group element is not canonical, not in the prime-order
     /// group, or the identity.
@@ -86,7 +87,8 @@ impl Error {
             Error::EvenModulus => c"the modulus is even (Montgomery arithmetic needs an odd modulus)",
             Error::ModulusTooLarge => c"the modulus is longer than 8192 bits",
             Error::UnsupportedBackend => {
-                c"OBLIVEX_BACKEND names a backend that is unknown or unsupported on this CPU"
+                c"OBLIVEX_BACKEND names a backend that is unknown or unsupported on this CPU, \
+                   or OBLIVEX_AVX2_PROFILE an unknown profile"
             }
             Error::InvalidElement => {
                 c"invalid group element: not canonical, not in the group, or the identity"

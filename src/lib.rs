@@ -57,7 +57,7 @@ pub mod rng;
 mod secret_marks;
 pub mod threshold;
 
-pub use backend::{Backend, BACKEND_ENV};
+pub use backend::{Backend, AVX2_PROFILE_ENV, BACKEND_ENV};
 pub use error::Error;
 
 /// The README's Rust example, compiled and run as a doctest.

@@ -119,6 +119,22 @@ fn a_backend_this_cpu_cannot_run_is_refused_before_the_run() {
 }
 
 #[test]
+fn an_unknown_avx2_profile_is_refused_before_the_run() {
+    let out = Command::new(env!("CARGO_BIN_EXE_oblivex"))
+        .args(["speed", "modexp", "--seconds", "0.01"])
+        .env("OBLIVEX_AVX2_PROFILE", "no-such-profile")
+        .output()
+        .expect("the oblivex binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing measured");
+    let why = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        why.contains("OBLIVEX_AVX2_PROFILE") && why.contains("no-such-profile"),
+        "{why}"
+    );
+}
+
+#[test]
 fn an_unwritable_svg_path_is_refused_before_the_run() {
     let out = oblivex(&["speed", "modexp", "--svg", "/nonexistent-dir/x.svg"]);
     assert_eq!(out.status.code(), Some(2));

@@ -44,7 +44,8 @@ var (
 	// ErrModulusTooLarge: the modulus is longer than MaxModulusBits.
 	ErrModulusTooLarge error = sentinel(C.OBLIVEX_ERR_MODULUS_TOO_LARGE)
 	// ErrUnsupportedBackend: the environment variable OBLIVEX_BACKEND
-	// names a backend that is unknown or that this CPU cannot run.
+	// names a backend that is unknown or that this CPU cannot run, or
+	// OBLIVEX_AVX2_PROFILE a tuning profile that is unknown.
 	ErrUnsupportedBackend error = sentinel(C.OBLIVEX_ERR_UNSUPPORTED_BACKEND)
 	// ErrInvalidElement: an encoded group element is not canonical, not in
 	// the prime-order group, or the identity.

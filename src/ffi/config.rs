@@ -11,7 +11,8 @@ use crate::mp;
 /// environment variable `OBLIVEX_BACKEND` (`portable`, `mulx`, `avx2`,
 /// `ifma` or `auto`, the default: the fastest this CPU runs). Returns
 /// "unsupported" when `OBLIVEX_BACKEND` names a backend that is unknown or
-/// that this CPU cannot run (exponentiations then fail with
+/// that this CPU cannot run, or `OBLIVEX_AVX2_PROFILE` an unknown tuning
+/// profile (exponentiations then fail with
 /// `OBLIVEX_ERR_UNSUPPORTED_BACKEND`). Static; never NULL; do not free.
 #[no_mangle]
 pub extern "C" fn oblivex_backend_name() -> *const c_char {

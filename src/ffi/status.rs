@@ -33,7 +33,7 @@ pub const OBLIVEX_ERR_MODULUS_TOO_LARGE: oblivex_status = oblivex_status(6);
 /// An output buffer is too small for the result (nothing was written).
 pub const OBLIVEX_ERR_BUFFER_TOO_SMALL: oblivex_status = oblivex_status(7);
 /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
-/// cannot run.
+/// cannot run, or `OBLIVEX_AVX2_PROFILE` a tuning profile that is unknown.
 pub const OBLIVEX_ERR_UNSUPPORTED_BACKEND: oblivex_status = oblivex_status(8);
 /// An encoded group element is not canonical, not in the prime-order group,
 /// or the identity.

@@ -154,14 +154,21 @@ fn main() -> ExitCode {
         }
     };
     // A backend forced by name (`OBLIVEX_BACKEND`) that this CPU cannot
-    // run, or a name no backend has, is refused before anything runs: the
-    // curves would otherwise run their portable paths and the tables print
-    // them under the forced name.
+    // run, or a name no backend has (or no AVX2 tuning profile, for
+    // `OBLIVEX_AVX2_PROFILE`), is refused before anything runs: the curves
+    // would otherwise run their portable paths and the tables print them
+    // under the forced name.
     let backend = match oblivex::Backend::selected() {
         Ok(backend) => backend,
         Err(error) => {
-            let forced = std::env::var_os("OBLIVEX_BACKEND").unwrap_or_default();
-            eprintln!("oblivex speed: OBLIVEX_BACKEND={forced:?}: {error}");
+            let forced = |name: &str| std::env::var_os(name).unwrap_or_default();
+            eprintln!(
+                "oblivex speed: {}={:?}, {}={:?}: {error}",
+                oblivex::BACKEND_ENV,
+                forced(oblivex::BACKEND_ENV),
+                oblivex::AVX2_PROFILE_ENV,
+                forced(oblivex::AVX2_PROFILE_ENV),
+            );
             return ExitCode::from(2);
         }
     };

@@ -43,7 +43,8 @@ public enum OblivexError: Error, Hashable, Sendable, CustomStringConvertible {
     case bufferTooSmall
     /// `OBLIVEX_ERR_UNSUPPORTED_BACKEND`: the environment variable
     /// `OBLIVEX_BACKEND` names a backend that is unknown or that this CPU
-    /// cannot run (see ``Library/backendName``).
+    /// cannot run, or `OBLIVEX_AVX2_PROFILE` a tuning profile that is
+    /// unknown (see ``Library/backendName``).
     case unsupportedBackend
     /// `OBLIVEX_ERR_INVALID_ELEMENT`: an encoded group element is not
     /// canonical, not in the prime-order group, or the identity.

@@ -167,9 +167,14 @@ pub(crate) fn longest_tail_for_mulx() -> usize {
     tuning::longest_tail_for_mulx(profile())
 }
 
-/// This CPU's tuning profile (`cpu_table.rs`).
+/// The tuning profile: the one `OBLIVEX_AVX2_PROFILE` names, else this
+/// CPU's (`cpu_table.rs`). (A name no profile has never gets here: it
+/// fails the backend's selection.)
 fn profile() -> tuning::ProfileId {
-    super::cpu::CpuRow::current(cpu_table::TABLE).profile
+    crate::backend::Avx2Profile::forced()
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| super::cpu::CpuRow::current(cpu_table::TABLE).profile)
 }
 
 impl<'a> LaneArith<'a> for Avx2Arith<'a> {

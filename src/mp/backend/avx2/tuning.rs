@@ -24,17 +24,8 @@ pub(super) struct Tuning {
     pub(super) karatsuba: bool,
 }
 
-/// The tuning profiles: one per family of cores whose best shapes differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ProfileId {
-    /// AMD Zen 3: two VPMULUDQ per cycle, about 1.5 products with their
-    /// additions per cycle in the steady sweep.
-    Zen3,
-    /// Intel's Golden Cove and Raptor Cove cores: two VPMULUDQ per cycle
-    /// as on Zen 3, but on ports 0 and 1, which the additions share with
-    /// port 5 only; the longest reduction blocks pay there.
-    GoldenCove,
-}
+/// The tuning profiles, named where `OBLIVEX_AVX2_PROFILE` may force one.
+pub(super) use crate::backend::Avx2Profile as ProfileId;
 
 /// The shapes of `profile` for `digits`-digit moduli.
 pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
