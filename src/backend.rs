@@ -143,7 +143,8 @@ impl Backend {
 /// table gives: for a CPU the table does not know, and for the
 /// constant-time check under valgrind, whose CPUID names a Haswell (the
 /// Karatsuba kernels run only in `golden-cove`'s shapes). Unset or empty:
-/// the table's. A name no profile has fails [`Backend::selected`], as an
+/// the table's. A name no profile has fails [`Backend::selected`] (so the
+/// exponentiations fail, and the curves' engines do not run), as an
 /// unknown backend does.
 pub const AVX2_PROFILE_ENV: &str = "OBLIVEX_AVX2_PROFILE";
 

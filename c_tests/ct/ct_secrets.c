@@ -324,6 +324,16 @@ int main(int argc, char **argv) {
     const char *forced = getenv("OBLIVEX_BACKEND");
     if (forced != NULL && strcmp(backend, "unsupported") == 0 &&
         (strcmp(forced, "avx2") == 0 || strcmp(forced, "mulx") == 0)) {
+#if defined(__x86_64__)
+        /* Refused on a CPU with AVX2: OBLIVEX_AVX2_PROFILE names no profile
+         * (a failure, not a skip, or the check it forces would vanish). */
+        if (strcmp(forced, "avx2") == 0 && __builtin_cpu_supports("avx2")) {
+            const char *profile = getenv("OBLIVEX_AVX2_PROFILE");
+            fprintf(stderr, "ct_secrets: OBLIVEX_BACKEND=avx2 refused on a CPU with AVX2 (OBLIVEX_AVX2_PROFILE=%s)\n",
+                    profile != NULL ? profile : "(unset)");
+            return 2;
+        }
+#endif
         printf("ct_secrets: skipped, this CPU cannot run the %s backend\n", forced);
         return 77;
     }

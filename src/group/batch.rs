@@ -295,7 +295,7 @@ pub fn msm_short_vartime<G: PrimeOrderGroup>(
         .and_then(|cpu| {
             engine_msm(
                 cpu,
-                Timing::Variable,
+                Timing::VariableThenUnblind,
                 &short_bytes(scalars),
                 &batch,
                 bits,

@@ -17,9 +17,13 @@ use crate::Error;
 pub enum Timing {
     /// Constant time in the scalars: the balancer's secret factors.
     Constant,
-    /// Public points and scalars: a client's check of an answer once its
-    /// coins are spent, a proof's composites.
+    /// Public points and scalars: a proof's composites.
     Variable,
+    /// Public points and scalars of an answer the client unblinds next
+    /// (its check, once its coins are spent): as [`Timing::Variable`], and
+    /// the engine may keep in the batch's decoded points what the
+    /// unblinding reads.
+    VariableThenUnblind,
 }
 
 /// A group's 8-lane engine: its operations on whole batches, each from the
@@ -85,11 +89,11 @@ pub trait LaneEngine {
     /// `Σ d_i·X_i` for the elements of `encoded` (the points those of
     /// `decoded` where it holds them) and scalars `d_i < 2^bits` given as
     /// little-endian bytes, constant time in the `d_i` (the balancer's
-    /// short factors). With [`Timing::Variable`] the points and scalars
+    /// short factors). With the other [`Timing`]s the points and scalars
     /// are public (a client's check of an answer once its coins are spent,
     /// a proof's composites): an engine may then compute in variable time,
-    /// and keep in `decoded` what the operations that follow read. `None`
-    /// if the engine declines.
+    /// and for [`Timing::VariableThenUnblind`] keep in `decoded` what the
+    /// unblinding reads. `None` if the engine declines.
     fn msm(
         cpu: LaneCpu,
         timing: Timing,

@@ -14,10 +14,13 @@
 //! ymm registers per digit) as `lanes::avx2::p256`. This module's entry
 //! points run the one the `LaneCpu` names.
 //!
-//! Constant time in keys, blinds, inverses, factors and hashed inputs:
-//! the argument is in `engine/scalar_mul.rs` (digits as lane masks, every
-//! table entry read, the additions' exceptional cases handled by masks,
-//! not branches), `engine/map.rs` and `engine/msm.rs`. valgrind runs the
+//! Constant time in keys, blinds, inverses, the balancer's factors and
+//! hashed inputs: the argument is in `engine/scalar_mul.rs` (digits as
+//! lane masks, every table entry read, the additions' exceptional cases
+//! handled by masks, not branches), `engine/map.rs` and `engine/msm.rs`.
+//! The one variable-time operation, [`msm`] with a variable [`Timing`], takes
+//! public points and scalars only (an answer's check once the coins are
+//! spent, a proof's composites). valgrind runs the
 //! AVX2 engine (not AVX-512); `tests/dudect_oprf.rs` times the server's
 //! evaluation and the client's blinding and unblinding with sparse against
 //! random scalars.
@@ -66,7 +69,8 @@ pub(crate) fn mul_by_key(
 }
 
 /// As [`mul_by_key`], each element `X_i` with its own secret `s_i < q`
-/// (little-endian bytes) in `scalars` (a client's unblinding).
+/// (little-endian bytes) in `scalars` (a client's unblinding), from the
+/// affine tables an answer's check kept in `decoded` where it did.
 pub(crate) fn mul_each(
     cpu: LaneCpu,
     scalars: &[[u8; 32]],
@@ -108,11 +112,11 @@ pub(crate) fn hash_mul_encode(
 /// given decoded (`decoded`: a check kept them, or the client computed
 /// them). [`Timing::Constant`]: constant time in the `d_i` (the balancer's
 /// secret short factors). [`Timing::Variable`], for public points and
-/// scalars (a client's check of an answer once its coins are spent, a
-/// proof's composites): faster (incomplete additions of affine table
-/// entries), variable time where a server's points make two partial sums
-/// meet, and the affine tables of `decoded`'s points kept in it for a
-/// [`mul_each`] that follows.
+/// scalars (a proof's composites): faster (incomplete additions of affine
+/// table entries), variable time where a server's points make two partial
+/// sums meet. [`Timing::VariableThenUnblind`] (a client's check of an
+/// answer once its coins are spent): the same, the affine tables of
+/// `decoded`'s points kept in it for the [`mul_each`] that follows.
 pub(crate) fn msm(
     cpu: LaneCpu,
     timing: Timing,

@@ -171,7 +171,9 @@ pub(crate) fn longest_tail_for_mulx() -> usize {
 /// CPU's (`cpu_table.rs`). (A name no profile has never gets here: it
 /// fails the backend's selection.)
 fn profile() -> tuning::ProfileId {
-    crate::backend::Avx2Profile::forced()
+    let forced = crate::backend::Avx2Profile::forced();
+    debug_assert!(forced.is_ok(), "the backend's selection refuses it first");
+    forced
         .ok()
         .flatten()
         .unwrap_or_else(|| super::cpu::CpuRow::current(cpu_table::TABLE).profile)

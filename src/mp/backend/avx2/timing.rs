@@ -343,8 +343,10 @@ fn tuning_sweep() {
         configs.sort_by(|a, b| a.1.total_cmp(&b.1));
         let row = super::super::cpu::CpuRow::current(super::cpu_table::TABLE);
         println!(
-            "{bits} bits: this CPU runs the row {:?} ({:?})",
-            row.name, row.provenance
+            "{bits} bits: this CPU runs the row {:?} ({:?}), profile {:?}",
+            row.name,
+            row.provenance,
+            super::profile()
         );
         for (tuning, best) in configs.iter().take(6) {
             println!("{bits} bits: {tuning:?}: {:.1} µs per value", best * 1e6);

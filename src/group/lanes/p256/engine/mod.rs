@@ -15,12 +15,15 @@ mod scalar_mul;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use oblivex_macros::lane_features;
 
 use super::p256_field as field;
 use super::{chains, scan};
+use crate::group::lanes::toolkit::{pass_ranges, LANES};
 use crate::group::lanes::Timing;
 pub(crate) use coordinates::Coordinates;
 pub(crate) use map::UNIFORM_LEN;
@@ -33,11 +36,11 @@ pub(crate) struct DecodedBatch {
     vectors: Vec<point::Jacobian8>,
     /// How many elements the vectors hold.
     elements: usize,
-    /// The affine tables `1·P .. 8·P` of the vectors, once a variable-time
-    /// multi-scalar multiplication (a client's check of an answer) has
-    /// computed them: the unblinding that follows reads them instead of
-    /// computing them again. The points are public (a message's), and so
-    /// are their multiples.
+    /// The affine tables `1·P .. 8·P` of the vectors, once a client's check
+    /// of an answer ([`Timing::VariableThenUnblind`]) has computed them:
+    /// the unblinding that follows reads them instead of computing them
+    /// again. The points are public (a message's), and so are their
+    /// multiples.
     tables: OnceLock<Vec<[point::Affine8; 8]>>,
 }
 
@@ -61,13 +64,18 @@ impl DecodedBatch {
         Self::holding(batch, count).map(|b| b.vectors.as_slice())
     }
 
-    /// The affine tables of the vectors, computed on first use.
+    /// The affine tables of the vectors, computed on first use, a pass of
+    /// vectors at a time (one inversion each, and no more than a pass's
+    /// Jacobian multiples alive at once).
     #[lane_features]
     fn affine_tables(&self) -> &[[point::Affine8; 8]] {
         if let Some(tables) = self.tables.get() {
             return tables;
         }
-        let tables = scalar_mul::affine_tables(&self.vectors);
+        let mut tables = Vec::with_capacity(self.vectors.len());
+        for pass in pass_ranges(self.vectors.len(), scalar_mul::VECTORS_PER_INVERSION) {
+            tables.extend(scalar_mul::affine_tables(&self.vectors[pass]));
+        }
         self.tables.get_or_init(|| tables)
     }
 }
@@ -146,19 +154,29 @@ pub(crate) fn msm(
         return None;
     }
     let decoded = DecodedBatch::holding(decoded, scalars.len());
-    if timing == Timing::Constant {
-        let vectors = decoded.map(|batch| batch.vectors.as_slice());
-        return msm::msm_ct(encoded, vectors, scalars, bits);
-    }
-    let computed;
-    let tables = match decoded {
-        Some(batch) => batch.affine_tables(),
-        None => {
-            computed = scalar_mul::affine_tables(&scalar_mul::decode_all(encoded)?);
-            &computed[..]
+    let vectors = decoded.map(|batch| batch.vectors.as_slice());
+    match (timing, decoded) {
+        (Timing::Constant, _) => msm::msm_ct(encoded, vectors, scalars, bits),
+        (Timing::VariableThenUnblind, Some(batch)) => {
+            let tables = batch.affine_tables();
+            msm::msm_vartime(|pass| tables.get(pass).map(Cow::Borrowed), scalars, bits)
         }
-    };
-    Some(msm::msm_vartime(tables, scalars, bits))
+        // Each pass's tables, dropped after it: nothing reads them again.
+        (Timing::Variable | Timing::VariableThenUnblind, _) => {
+            let pass_tables = |pass: Range<usize>| {
+                let points = pass
+                    .map(|slot| match vectors {
+                        Some(vectors) => Some(vectors[slot]),
+                        None => scalar_mul::decode_vector(
+                            encoded.chunks(LANES * codec::ENCODING_LEN).nth(slot)?,
+                        ),
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Cow::Owned(scalar_mul::affine_tables(&points)))
+            };
+            msm::msm_vartime(pass_tables, scalars, bits)
+        }
+    }
 }
 
 /// `lanes::p256::mul_each_coordinates` on this instruction set (its documentation

@@ -16,6 +16,9 @@
 //!   operands meet are found and redone ([`Jacobian8::add_mixed_vartime`]);
 //!   its tables are those the unblinding reads next.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use oblivex_macros::lane_features;
 use zeroize::Zeroizing;
 
@@ -86,8 +89,10 @@ pub(super) fn msm_ct(
 /// `Σ d_i·P_i` as [`msm_ct`] gives it, for *public* points and scalars `d_i
 /// < 2^bits` (little-endian bytes; a client's check of an answer once its
 /// coins are spent, a proof's composites), given the affine tables
-/// `1·P .. 8·P` of every vector of points (`scalar_mul::affine_tables`:
-/// the unblinding that follows the check reads the same tables). Variable
+/// `1·P .. 8·P` of each pass's vectors of points (`pass_tables`, as
+/// `scalar_mul::affine_tables` computes them: an answer's, kept for the
+/// unblinding that follows, or computed for the pass; `None`: an invalid
+/// encoding). Variable
 /// time in the rare cases only: each lane's sum is kept in Jacobian
 /// coordinates with the incomplete mixed addition (7M + 4S, against 12M
 /// and 2 by `b` for the complete addition of [`msm_ct`]), and where a
@@ -96,18 +101,18 @@ pub(super) fn msm_ct(
 /// redone as a doubling, or its lane marked as the identity. Every digit
 /// is read in the same order whatever its value.
 #[lane_features]
-pub(super) fn msm_vartime(
-    tables: &[[Affine8; 8]],
+pub(super) fn msm_vartime<'t>(
+    mut pass_tables: impl FnMut(Range<usize>) -> Option<Cow<'t, [[Affine8; 8]]>>,
     scalars: &[&[u8]],
     bits: usize,
-) -> Zeroizing<(Coordinates, u8)> {
-    debug_assert_eq!(tables.len(), scalars.len().div_ceil(LANES));
+) -> Option<Zeroizing<(Coordinates, u8)>> {
     let empty = Affine8 {
         x: Fe8::zero(),
         y: Fe8::zero(),
     };
     let mut total = Projective8::identity();
-    for pass in pass_ranges(tables.len(), SLOTS_PER_PASS) {
+    for pass in pass_ranges(scalars.len().div_ceil(LANES), SLOTS_PER_PASS) {
+        let tables = pass_tables(pass.clone())?;
         let digits: Vec<_> = pass
             .clone()
             .map(|slot| {
@@ -123,7 +128,7 @@ pub(super) fn msm_vartime(
             if acc_identity != u8::MAX {
                 acc = acc.double_times(4);
             }
-            for (table, digits) in tables[pass.clone()].iter().zip(&digits) {
+            for (table, digits) in tables.iter().zip(&digits) {
                 let (entry, entry_identity) = select(table, empty, &digits[position]);
                 (acc, acc_identity) = acc.add_mixed_vartime(&entry, acc_identity, entry_identity);
             }
@@ -132,7 +137,7 @@ pub(super) fn msm_vartime(
             Projective8::from_jacobian(&acc).select(&Projective8::identity(), acc_identity);
         total = total.add(&pass_sum);
     }
-    lanes_summed(&total)
+    Some(lanes_summed(&total))
 }
 
 /// The sum of the 8 lanes of `total` as affine coordinates and whether it

@@ -14,7 +14,10 @@
 //!   operand there, and [`Jacobian8::add_or_double`] also replaces the
 //!   lanes where the operands are equal by the doubling (the one addition
 //!   of a scalar multiplication where that can happen is its last; see
-//!   `scalar_mul.rs`).
+//!   `scalar_mul.rs`);
+//! - for public operands only, [`Jacobian8::add_mixed_vartime`] finds the
+//!   lanes whose operands share their `x` and only then redoes them (the
+//!   doubling, or the identity), exact for every pair (`msm.rs`).
 
 use oblivex_macros::lane_features;
 

@@ -2,7 +2,8 @@
 //! vector, the products encoded with one inversion per pass of about 256
 //! elements (`toolkit::passes`): the server's evaluation (decode the blinded elements,
 //! multiply each by the key) and the client's unblinding (decode the
-//! answers, multiply each by its blind's inverse).
+//! answers, multiply each by its blind's inverse; from the affine tables
+//! the answer's check kept, where it ran: `mul_each_tabled`).
 //!
 //! Constant time in the scalars (key, blinds and their inverses) and the
 //! hashed inputs (`map.rs` merges its cases by masks): each scalar's
@@ -49,7 +50,7 @@ const SCALAR_BITS: usize = 256;
 
 /// Vectors of 8 points whose tables share one inversion, and whose
 /// encodings another (up to an eighth more: `toolkit::passes`).
-const VECTORS_PER_INVERSION: usize = 32;
+pub(super) const VECTORS_PER_INVERSION: usize = 32;
 
 /// The multiples `1·P .. 8·P` of 8 points.
 pub(super) type Table = [Jacobian8; 8];

@@ -636,11 +636,16 @@ fn variable_time_msm_matches_p256_where_partial_sums_meet() {
         let expected = coordinates(&sum_of(&points[..count], &bytes));
         // SAFETY: the CPU has this set's features (checked above).
         let batch = unsafe { super::decode(&encoded) }.unwrap();
-        for decoded in [None, Some(&batch), Some(&batch)] {
+        // Tables computed per pass, then kept and read again.
+        for (timing, decoded) in [
+            (Timing::Variable, None),
+            (Timing::Variable, Some(&batch)),
+            (Timing::VariableThenUnblind, Some(&batch)),
+            (Timing::VariableThenUnblind, Some(&batch)),
+        ] {
             // SAFETY: as above.
-            let sum =
-                unsafe { super::msm(Timing::Variable, &encoded, decoded, &bytes, bits) }.unwrap();
-            assert_eq!(*sum, expected, "count {count}, bits {bits}");
+            let sum = unsafe { super::msm(timing, &encoded, decoded, &bytes, bits) }.unwrap();
+            assert_eq!(*sum, expected, "count {count}, bits {bits}, {timing:?}");
         }
     }
     // A sum that is the identity: d·P + d·(−P).
@@ -658,19 +663,24 @@ fn unblinding_after_a_check_reads_its_tables() {
     if !supported() {
         return;
     }
-    let scalars = edge_and_random_scalars(40);
-    let points = random_points(40, 12);
+    // 38 vectors, the last partly used: two passes of tables.
+    let scalars = edge_and_random_scalars(299);
+    let points = random_points(299, 12);
     let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
     let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
     let factors: Vec<&[u8]> = bytes.iter().map(|s| &s[..8]).collect();
+    let expected = coordinates(&sum_of(&points, &factors));
     // SAFETY: the CPU has this set's features (checked above).
     let batch = unsafe { super::decode(&encoded) }.unwrap();
-    assert!(batch.tables.get().is_none());
-    // SAFETY: as above.
-    let sum =
-        unsafe { super::msm(Timing::Variable, &encoded, Some(&batch), &factors, 64) }.unwrap();
-    assert_eq!(*sum, coordinates(&sum_of(&points, &factors)));
-    assert_eq!(batch.tables.get().map(Vec::len), Some(5));
+    for (timing, kept) in [
+        (Timing::Variable, None),
+        (Timing::VariableThenUnblind, Some(38)),
+    ] {
+        // SAFETY: as above.
+        let sum = unsafe { super::msm(timing, &encoded, Some(&batch), &factors, 64) }.unwrap();
+        assert_eq!(*sum, expected, "{timing:?}");
+        assert_eq!(batch.tables.get().map(Vec::len), kept, "{timing:?}");
+    }
     let mut out = vec![0u8; encoded.len()];
     // SAFETY: as above.
     assert!(unsafe { super::mul_each(&bytes, &encoded, Some(&batch), &mut out) });
