@@ -129,11 +129,7 @@ impl Backend {
         static SELECTED: OnceLock<Result<Backend, Error>> = OnceLock::new();
         *SELECTED.get_or_init(|| {
             Avx2Profile::forced()?;
-            match std::env::var(BACKEND_ENV) {
-                Ok(value) => Backend::from_name(&value),
-                Err(std::env::VarError::NotPresent) => Ok(Backend::best_available()),
-                Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
-            }
+            from_env(BACKEND_ENV, Backend::from_name, Backend::best_available)
         })
     }
 }
@@ -194,11 +190,22 @@ impl Avx2Profile {
     /// (`None`: the CPU table's).
     pub(crate) fn forced() -> Result<Option<Avx2Profile>, Error> {
         static FORCED: OnceLock<Result<Option<Avx2Profile>, Error>> = OnceLock::new();
-        *FORCED.get_or_init(|| match std::env::var(AVX2_PROFILE_ENV) {
-            Ok(value) => Avx2Profile::from_name(&value),
-            Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
-        })
+        *FORCED.get_or_init(|| from_env(AVX2_PROFILE_ENV, Avx2Profile::from_name, || None))
+    }
+}
+
+/// Environment variable `name` as `parse` reads it, `unset()` where it is
+/// absent; [`Error::UnsupportedBackend`] where it is not Unicode (a
+/// forced choice never falls back silently).
+fn from_env<T>(
+    name: &str,
+    parse: impl FnOnce(&str) -> Result<T, Error>,
+    unset: impl FnOnce() -> T,
+) -> Result<T, Error> {
+    match std::env::var(name) {
+        Ok(value) => parse(&value),
+        Err(std::env::VarError::NotPresent) => Ok(unset()),
+        Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnsupportedBackend),
     }
 }
 

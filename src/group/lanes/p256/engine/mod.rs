@@ -16,14 +16,13 @@ mod scalar_mul;
 mod tests;
 
 use std::borrow::Cow;
-use std::ops::Range;
 use std::sync::OnceLock;
 
 use oblivex_macros::lane_features;
 
 use super::p256_field as field;
 use super::{chains, scan};
-use crate::group::lanes::toolkit::{pass_ranges, LANES};
+use crate::group::lanes::toolkit::pass_ranges;
 use crate::group::lanes::Timing;
 pub(crate) use coordinates::Coordinates;
 pub(crate) use map::UNIFORM_LEN;
@@ -162,20 +161,11 @@ pub(crate) fn msm(
             msm::msm_vartime(|pass| tables.get(pass).map(Cow::Borrowed), scalars, bits)
         }
         // Each pass's tables, dropped after it: nothing reads them again.
-        (Timing::Variable | Timing::VariableThenUnblind, _) => {
-            let pass_tables = |pass: Range<usize>| {
-                let points = pass
-                    .map(|slot| match vectors {
-                        Some(vectors) => Some(vectors[slot]),
-                        None => scalar_mul::decode_vector(
-                            encoded.chunks(LANES * codec::ENCODING_LEN).nth(slot)?,
-                        ),
-                    })
-                    .collect::<Option<Vec<_>>>()?;
-                Some(Cow::Owned(scalar_mul::affine_tables(&points)))
-            };
-            msm::msm_vartime(pass_tables, scalars, bits)
-        }
+        (Timing::Variable | Timing::VariableThenUnblind, _) => msm::msm_vartime(
+            |pass| msm::pass_tables(encoded, vectors, pass),
+            scalars,
+            bits,
+        ),
     }
 }
 

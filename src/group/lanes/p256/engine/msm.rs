@@ -27,7 +27,7 @@ use super::complete::Projective8;
 use super::coordinates::{sum_coordinates, Coordinates};
 use super::field::Fe8;
 use super::point::{Affine8, Jacobian8};
-use super::scalar_mul::{decode_vector, multiples};
+use super::scalar_mul::{affine_tables, decode_vector, multiples};
 use super::scan::select;
 use crate::group::lanes::toolkit::{pass_ranges, per_lane_digits, wipe, LANES};
 use crate::group::straus::digit_count;
@@ -60,15 +60,10 @@ pub(super) fn msm_ct(
         let mut tables = Vec::with_capacity(pass.len());
         let mut digits = Vec::with_capacity(pass.len());
         for slot in pass {
-            let point = match decoded {
-                Some(vectors) => vectors[slot],
-                None => decode_vector(encoded.chunks(LANES * ENCODING_LEN).nth(slot)?)?,
-            };
-            let mut multiples = multiples(&point);
+            let mut multiples = multiples(&slot_points(encoded, decoded, slot)?);
             tables.push(multiples.map(|p| Projective8::from_jacobian(&p)));
             wipe(&mut multiples);
-            let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
-            digits.push(per_lane_digits(lane_scalars, bits));
+            digits.push(slot_digits(scalars, slot, bits));
         }
         let mut acc = Projective8::identity();
         for position in (0..digit_count(bits)).rev() {
@@ -115,10 +110,7 @@ pub(super) fn msm_vartime<'t>(
         let tables = pass_tables(pass.clone())?;
         let digits: Vec<_> = pass
             .clone()
-            .map(|slot| {
-                let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
-                per_lane_digits(lane_scalars, bits)
-            })
+            .map(|slot| slot_digits(scalars, slot, bits))
             .collect();
         // Every lane starts as the identity; its coordinates are ignored
         // until an addition replaces them.
@@ -138,6 +130,38 @@ pub(super) fn msm_vartime<'t>(
         total = total.add(&pass_sum);
     }
     Some(lanes_summed(&total))
+}
+
+/// The affine tables of the vectors of points in slots `pass` (given
+/// `decoded`, else decoded from `encoded`; `None`: an invalid encoding),
+/// for a [`msm_vartime`] that keeps none of them.
+#[lane_features]
+pub(super) fn pass_tables(
+    encoded: &[u8],
+    decoded: Option<&[Jacobian8]>,
+    pass: Range<usize>,
+) -> Option<Cow<'static, [[Affine8; 8]]>> {
+    let points = pass
+        .map(|slot| slot_points(encoded, decoded, slot))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Cow::Owned(affine_tables(&points)))
+}
+
+/// The 8 points of slot `slot`: `decoded`'s where given, else decoded from
+/// `encoded` (`None`: an invalid encoding).
+#[lane_features]
+fn slot_points(encoded: &[u8], decoded: Option<&[Jacobian8]>, slot: usize) -> Option<Jacobian8> {
+    match decoded {
+        Some(vectors) => Some(vectors[slot]),
+        None => decode_vector(encoded.chunks(LANES * ENCODING_LEN).nth(slot)?),
+    }
+}
+
+/// The signed digits of slot `slot`'s scalars, one per lane (padding
+/// lanes: zero).
+fn slot_digits(scalars: &[&[u8]], slot: usize, bits: usize) -> Zeroizing<Vec<[i64; LANES]>> {
+    let lane_scalars = &scalars[slot * LANES..scalars.len().min(slot * LANES + LANES)];
+    per_lane_digits(lane_scalars, bits)
 }
 
 /// The sum of the 8 lanes of `total` as affine coordinates and whether it

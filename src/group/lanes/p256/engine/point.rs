@@ -172,8 +172,7 @@ impl Jacobian8 {
         other_identity: u8,
     ) -> Jacobian8 {
         let (sum, _) = self.add_mixed_incomplete(other);
-        sum.select(&Jacobian8::from_affine(other.x, other.y), self_identity)
-            .select(self, other_identity & !self_identity)
+        self.or_operand_where_identity(sum, other, self_identity, other_identity)
     }
 
     /// `self + other` for *public* operands (variable time in their
@@ -193,9 +192,7 @@ impl Jacobian8 {
         other_identity: u8,
     ) -> (Jacobian8, u8) {
         let (sum, difference) = self.add_mixed_incomplete(other);
-        let sum = sum
-            .select(&Jacobian8::from_affine(other.x, other.y), self_identity)
-            .select(self, other_identity & !self_identity);
+        let sum = self.or_operand_where_identity(sum, other, self_identity, other_identity);
         let identity = self_identity & other_identity;
         let same_x = difference.h.is_zero() & !(self_identity | other_identity);
         if same_x == 0 {
@@ -218,8 +215,24 @@ impl Jacobian8 {
     ) -> Jacobian8 {
         let (sum, difference) = self.add_mixed_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
-        sum.select(&self.double(), equal)
-            .select(&Jacobian8::from_affine(other.x, other.y), self_identity)
+        let sum = sum.select(&self.double(), equal);
+        self.or_operand_where_identity(sum, other, self_identity, other_identity)
+    }
+
+    /// `sum` (of `self` and an affine `other`), with the other operand in
+    /// the lanes where one is the identity (`self_identity`,
+    /// `other_identity`): `other` where `self` is, else `self` where
+    /// `other` is.
+    #[lane_features]
+    #[inline]
+    fn or_operand_where_identity(
+        &self,
+        sum: Jacobian8,
+        other: &Affine8,
+        self_identity: u8,
+        other_identity: u8,
+    ) -> Jacobian8 {
+        sum.select(&Jacobian8::from_affine(other.x, other.y), self_identity)
             .select(self, other_identity & !self_identity)
     }
 
