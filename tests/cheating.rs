@@ -505,6 +505,31 @@ fn honest_servers_always_pass_with_semi_honest_outputs() {
     honest_trials::<Ffdhe2048>(50);
 }
 
+/// The committed-key client blinds additively where the group's engine
+/// has fixed-base tables (P-256 on IFMA and AVX2) and multiplicatively
+/// elsewhere: at every length around a vector's and a pass's edges (the
+/// balancer adds one element) its outputs are the semi-honest client's.
+#[test]
+fn committed_key_outputs_are_the_semi_honest_outputs_at_every_length() {
+    fn outputs_agree<G: PrimeOrderGroup>(lengths: impl Iterator<Item = usize>) {
+        let server = OprfServer::<G>::generate(&mut rng());
+        let checked = client(Check::CommittedKey, Kappa::DEFAULT, &server);
+        for n in lengths {
+            let inputs: Vec<Vec<u8>> = (0..n).map(|i| format!("{n}/{i}").into_bytes()).collect();
+            let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+            let batch = checked.blind(&refs, &mut rng()).unwrap();
+            let response = server.evaluate(batch.request());
+            let outputs = batch.finalize(&response).unwrap();
+            let plain = OprfClient::<G>::new().blind(&refs, &mut rng()).unwrap();
+            let response = server.evaluate(plain.request());
+            let expected = plain.finalize(&response).unwrap();
+            assert_eq!(outputs, expected, "{} n = {n}", G::SUITE_ID);
+        }
+    }
+    outputs_agree::<P256>((1..=17).chain([23, 24, 25, 255, 256, 257, 300]));
+    outputs_agree::<Ristretto255>([1, 7, 8, 9, 16].into_iter());
+}
+
 /// With κ = 4 a compensated cheat (`+E` on one answer, `−E` on another)
 /// passes exactly when the two factors agree: probability 1/16.
 #[test]

@@ -48,6 +48,7 @@ use oblivex::threshold::dkg::{
     DkgParams, DkgParty, Received, PEDERSEN_GENERATOR_DST, SESSION_ID_LEN,
 };
 use oblivex::threshold::{deal, evaluate_share, Commitments, KeyShare, Response};
+use oblivex::Backend;
 use rand_core::Rng;
 use support::replay_rng::ReplayRng;
 use support::rsa_keys::{RsaTestKey, TestRng};
@@ -493,6 +494,27 @@ fn blinded_by<G: PrimeOrderGroup>(inputs: &[&[u8]], blinds: &[G::Scalar]) -> Vec
     batch.request().elements().to_vec()
 }
 
+/// What the committed-key checked client sends for the replayed blinds:
+/// `H(x_i) + r_i·B` where it blinds additively (P-256 where its engine
+/// runs: the ifma and avx2 backends; docs/PROTOCOLS.md §3), else
+/// `r_i·H(x_i)`.
+fn checked_blinded_by<G: PrimeOrderGroup>(
+    inputs: &[&[u8]],
+    blinds: &[G::Scalar],
+) -> Vec<G::Element> {
+    let engine = matches!(Backend::selected(), Ok(Backend::Ifma | Backend::Avx2));
+    if G::SUITE_ID != P256::SUITE_ID || !engine {
+        return blinded_by::<G>(inputs, blinds);
+    }
+    let ones = vec![G::scalar_from_u64(1); inputs.len()];
+    let hashed = blinded_by::<G>(inputs, &ones);
+    hashed
+        .iter()
+        .zip(blinds)
+        .map(|(h, r)| G::add(h, &G::mul_base(r)))
+        .collect()
+}
+
 fn evaluate<G: PrimeOrderGroup>(
     key: &G::Scalar,
     request: &BlindedElements<G>,
@@ -548,7 +570,7 @@ fn client_batches_are_wiped<G: InMemory>() {
             wire
         },
     );
-    coins.assert_match(&blinded_by::<G>(&inputs, &coins.blinds), &wire);
+    coins.assert_match(&checked_blinded_by::<G>(&inputs, &coins.blinds), &wire);
 
     // The threshold client (2 of 3), and a batch dropped unused.
     let (shares, commitments) =

@@ -31,6 +31,17 @@ pub struct LaneBatch<G: PrimeOrderGroup> {
     tail: Vec<G::Element>,
 }
 
+impl<G: PrimeOrderGroup> LaneBatch<G> {
+    /// The points of a batch the engine computed whole (a client's
+    /// blinded elements): no tail.
+    pub(super) fn of_head(vectors: <Lanes<G> as LaneEngine>::Decoded) -> Self {
+        LaneBatch {
+            vectors,
+            tail: Vec::new(),
+        }
+    }
+}
+
 /// What [`check`] keeps of a batch it validated, and [`hash_and_blind`] of
 /// a batch it computed.
 pub enum CheckedBatch<G: PrimeOrderGroup> {
@@ -82,12 +93,12 @@ impl<'a, G: PrimeOrderGroup> ReceivedBatch<'a, G> {
         }
     }
 
-    fn count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         self.encoded.len() / G::ELEMENT_LEN
     }
 
     /// The engine's points, if kept.
-    fn vectors(&self) -> Option<&'a <Lanes<G> as LaneEngine>::Decoded> {
+    pub(super) fn vectors(&self) -> Option<&'a <Lanes<G> as LaneEngine>::Decoded> {
         self.lanes.map(|lanes| &lanes.vectors)
     }
 
@@ -114,7 +125,7 @@ impl<'a, G: PrimeOrderGroup> ReceivedBatch<'a, G> {
     /// The last `tail` elements as a batch of their own, with the elements
     /// where they are decoded (by the check, or by whoever built the
     /// batch).
-    fn tail(&self, tail: usize) -> ReceivedBatch<'a, G> {
+    pub(super) fn tail(&self, tail: usize) -> ReceivedBatch<'a, G> {
         let count = self.count();
         let elements = self
             .lanes
@@ -346,11 +357,7 @@ pub fn hash_and_blind<G: PrimeOrderGroup>(
         if let Some(vectors) = Lanes::<G>::hash_and_blind(cpu, inputs, dst, blinds, out) {
             // The blinded elements are sent: public from here.
             crate::secret_marks::declassify(&*out);
-            let tail = Vec::new();
-            return Ok(CheckedBatch::Lanes(LaneBatch {
-                vectors: vectors?,
-                tail,
-            }));
+            return Ok(CheckedBatch::Lanes(LaneBatch::of_head(vectors?)));
         }
     }
     // H(x_i) is as private as x_i: wiped, and tested in constant time

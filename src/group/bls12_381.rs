@@ -256,6 +256,8 @@ mod engine {
         type Element = G1;
         type Scalar = Fr;
         type Decoded = DecodedBatch;
+        /// None: the client blinds by multiplication.
+        type FixedBase = core::convert::Infallible;
 
         fn runs() -> Option<LaneCpu> {
             LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma)

@@ -16,6 +16,7 @@ mod ffdhe_params;
 pub mod fuzzing;
 pub(crate) mod lanes;
 mod msm;
+pub(crate) mod offset;
 pub mod p256;
 pub mod ristretto255;
 mod straus;

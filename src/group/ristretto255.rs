@@ -122,6 +122,8 @@ mod engine {
         type Element = RistrettoPoint;
         type Scalar = Scalar;
         type Decoded = DecodedBatch;
+        /// None: the client blinds by multiplication.
+        type FixedBase = core::convert::Infallible;
 
         fn runs() -> Option<LaneCpu> {
             LaneCpu::detect()

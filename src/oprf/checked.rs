@@ -5,11 +5,14 @@
 //! batch evaluation ([`super::OprfServer::evaluate`]) on one more element,
 //! and no proof is exchanged.
 
+use std::sync::Arc;
+
 use rand_core::CryptoRng;
 
 use super::client::{finalize_outputs, finalize_received, Output};
 use super::context::{Context, Mode};
 use crate::blinding::Blinding;
+use crate::group::offset::FixedBases;
 use crate::group::PrimeOrderGroup;
 use crate::message::{BlindedElements, EvaluatedElements};
 use crate::oblivious::{Check, Kappa, Request};
@@ -23,17 +26,28 @@ pub struct CheckedOprfClient<G: PrimeOrderGroup> {
     context: Context,
     /// The server's public key (committed-key check), or none (key-free).
     public_key: Option<G::Element>,
+    /// The engine's tables of the generator and the public key, where it
+    /// has them: the committed-key check's batches are then blinded
+    /// additively (docs/PROTOCOLS.md §3), else multiplicatively.
+    bases: Option<Arc<FixedBases<G>>>,
     kappa: Kappa,
 }
 
 impl<G: PrimeOrderGroup> CheckedOprfClient<G> {
     /// Batches checked against the server's public key `C = k·B`: every
     /// answer must use that key ([`Error::InvalidElement`] for the
-    /// identity).
+    /// identity). Where the group's 8-lane engine runs and multiplies fixed
+    /// points by tables (P-256), the batches are blinded additively,
+    /// `H(x) + r·B`, and unblinded as `Y − r·C`, by tables of `B` and `C`
+    /// computed here (about a millisecond each); elsewhere as RFC 9497
+    /// blinds, `r·H(x)`. The outputs are the same either way, and so is
+    /// what the server sees: uniformly random elements.
     pub fn committed_key(public_key: G::Element, kappa: Kappa) -> Result<Self, Error> {
+        let public_key = super::client::usable_key::<G>(public_key)?;
         Ok(CheckedOprfClient {
             context: Context::new::<G>(Mode::Oprf),
-            public_key: Some(super::client::usable_key::<G>(public_key)?),
+            bases: FixedBases::new(&public_key),
+            public_key: Some(public_key),
             kappa,
         })
     }
@@ -44,6 +58,7 @@ impl<G: PrimeOrderGroup> CheckedOprfClient<G> {
         CheckedOprfClient {
             context: Context::new::<G>(Mode::Oprf),
             public_key: None,
+            bases: None,
             kappa,
         }
     }
@@ -66,7 +81,11 @@ impl<G: PrimeOrderGroup> CheckedOprfClient<G> {
         inputs: &[&[u8]],
         rng: &mut R,
     ) -> Result<CheckedOprfBatch<G>, Error> {
-        let blinding = Blinding::random(&self.context.hash_to_group_dst, inputs, rng)?;
+        let dst = &self.context.hash_to_group_dst;
+        let blinding = match &self.bases {
+            Some(bases) => Blinding::random_offset(dst, inputs, bases, rng)?,
+            None => Blinding::random(dst, inputs, rng)?,
+        };
         let request = match &self.public_key {
             Some(key) => Request::committed_key(&blinding.request, key, self.kappa, rng)?,
             None => Request::key_free(&blinding.request, self.kappa, rng)?,

@@ -96,8 +96,9 @@ pub fn speed(ns: &[usize], ns_given: bool, seconds: f64, json: bool, report: &mu
         println!(
             "bal/sh: balancer / semi-honest (goal: server within 1/n + 1%, client ≤ 1.08 at n ≥ 256);\n\
              x srv, x cli: the VOPRF proof's extra cost over semi-honest divided by the balancer's\n\
-             (goal: ≥ 10 for the server, ≥ 3 for the client; \"noise\": the balancer's extra is\n\
-             below this run's timing noise)."
+             (goal: ≥ 10 for the server, ≥ 3 for the client; \"none\": the balancer costs no more\n\
+             than semi-honest in this run: timing noise, or the committed-key client's additive\n\
+             blinding, which makes it cheaper)."
         );
     }
     backends(seconds, json);
@@ -209,15 +210,16 @@ fn compare<G: PrimeOrderGroup>(n: usize, seconds: f64, json: bool) -> Vec<OprfFi
     let us = |i: usize| median(rounds.iter().map(|r| r.0[i]).collect()) * 1e6 / n as f64;
     let ratio = |a: usize, b: usize| median(rounds.iter().map(|r| r.0[a] / r.0[b]).collect());
     // The proof's extra cost over the balancer's: medians of the per-round
-    // differences; `None` when the balancer's extra is below the noise
-    // (its median difference is not positive).
+    // differences; `None` when the balancer costs nothing extra (its
+    // median difference is not positive: timing noise, or a client the
+    // check makes faster, as additive blinding does on P-256).
     let extra = |side: usize| {
         let difference =
             |a: usize| median(rounds.iter().map(|r| r.0[side + a] - r.0[side]).collect());
         let balancer = difference(1);
         (balancer > 0.0).then(|| difference(2) / balancer)
     };
-    let show = |x: Option<f64>| x.map_or("noise".to_string(), |x| format!("{x:.1}"));
+    let show = |x: Option<f64>| x.map_or("none".to_string(), |x| format!("{x:.1}"));
     let json_number = |x: Option<f64>| x.map_or("null".to_string(), |x| format!("{x:.2}"));
     let figures: Vec<f64> = (0..6).map(us).collect();
     if json {

@@ -116,6 +116,57 @@ pub trait LaneEngine {
         out: &mut [u8],
     ) -> Option<Result<Self::Decoded, Error>>;
 
+    /// The tables of one fixed public point (the generator, a server's
+    /// public key) for products by it without doublings: the
+    /// committed-key client's additive blinding
+    /// ([`LaneEngine::hash_and_offset`], [`LaneEngine::offset_each`]).
+    type FixedBase: Send + Sync + 'static;
+
+    /// The tables of `base` (public, not the identity), or `None` where
+    /// the engine has no fixed-base products, as by default: the client
+    /// then blinds by multiplication, which costs less than additive
+    /// blinding without them.
+    fn fixed_base(_cpu: LaneCpu, _base: &Self::Element) -> Option<Self::FixedBase> {
+        None
+    }
+
+    /// `H(x_i) + r_i·P` encoded into `out` for every input `x_i` and
+    /// secret `r_i`, `H` the group's hash to the group under `dst` and `P`
+    /// the point of `base` (the generator): the committed-key client's
+    /// additive blinding, constant time in the inputs and the `r_i`. The
+    /// blinded points are kept (they are public); [`Error::InvalidInput`]
+    /// if an input hashes to the identity, `Ok(None)` if a blinded
+    /// element is the identity (probability about one in the group's
+    /// order per element: the caller draws new `r_i`). `None` if the
+    /// engine declines, as it does by default.
+    fn hash_and_offset(
+        _cpu: LaneCpu,
+        _inputs: &[&[u8]],
+        _dst: &[u8],
+        _base: &Self::FixedBase,
+        _scalars: &[Self::Scalar],
+        _out: &mut [u8],
+    ) -> Option<Result<Option<Self::Decoded>, Error>> {
+        None
+    }
+
+    /// `Y_i + s_i·P` encoded into `out` (as long as `encoded`) for the
+    /// elements `Y_i` of `encoded` (the points those of `decoded` where it
+    /// holds them), secret scalars `s_i` and `P` the point of `base` (the
+    /// server's public key): the committed-key client's unblinding, with
+    /// `s_i = −r_i`, constant time in the scalars and elements. `false` if
+    /// the engine declines, as it does by default.
+    fn offset_each(
+        _cpu: LaneCpu,
+        _base: &Self::FixedBase,
+        _scalars: &[Self::Scalar],
+        _encoded: &[u8],
+        _decoded: Option<&Self::Decoded>,
+        _out: &mut [u8],
+    ) -> bool {
+        false
+    }
+
     /// The group's elements for the first `count` points of `decoded` (a
     /// batch the engine's check decoded), where handing them over costs
     /// less than decoding the encodings again. `None` if the engine
@@ -148,6 +199,7 @@ impl<Element, Scalar> LaneEngine for NoLanes<Element, Scalar> {
     type Element = Element;
     type Scalar = Scalar;
     type Decoded = Infallible;
+    type FixedBase = Infallible;
 
     fn runs() -> Option<LaneCpu> {
         None

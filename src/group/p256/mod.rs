@@ -84,7 +84,9 @@ mod engine {
 
     use super::coordinates::{coordinates_of, point_of_coordinates};
     use super::{le_bytes, Scalar};
-    use crate::group::lanes::p256::{self as lanes, Coordinates, DecodedBatch, UNIFORM_LEN};
+    use crate::group::lanes::p256::{
+        self as lanes, Coordinates, DecodedBatch, FixedBase, UNIFORM_LEN,
+    };
     use crate::group::lanes::{LaneCpu, LaneEngine, LaneSet, Timing};
     use crate::group::xmd::expand_each_sha256;
     use crate::Error;
@@ -101,6 +103,7 @@ mod engine {
         type Element = ProjectivePoint;
         type Scalar = Scalar;
         type Decoded = DecodedBatch;
+        type FixedBase = FixedBase;
 
         fn runs() -> Option<LaneCpu> {
             LaneCpu::detect()
@@ -177,6 +180,44 @@ mod engine {
             let uniform = expand_each_sha256::<UNIFORM_LEN>(inputs, dst);
             let blinded = lanes::hash_mul_encode(cpu, &uniform, &le_bytes_each(blinds), out)?;
             Some(blinded.ok_or(Error::InvalidInput))
+        }
+
+        /// The multiples `(1..8)·16^j·P` for every digit position `j`, in
+        /// every lane (`None` for the identity, which has no tables).
+        fn fixed_base(cpu: LaneCpu, base: &ProjectivePoint) -> Option<FixedBase> {
+            let (xy, identity) = coordinates_of(base);
+            (!bool::from(identity)).then(|| lanes::fixed_base(cpu, &xy))
+        }
+
+        /// As [`LaneEngine::hash_and_blind`]'s hashing, each hashed point
+        /// added to its scalar's multiple of `base`'s point.
+        fn hash_and_offset(
+            cpu: LaneCpu,
+            inputs: &[&[u8]],
+            dst: &[u8],
+            base: &FixedBase,
+            scalars: &[Scalar],
+            out: &mut [u8],
+        ) -> Option<Result<Option<DecodedBatch>, Error>> {
+            let uniform = expand_each_sha256::<UNIFORM_LEN>(inputs, dst);
+            let bytes = le_bytes_each(scalars);
+            let blinded = lanes::hash_offset_encode(cpu, &uniform, base, &bytes, out)?;
+            Some(match blinded {
+                None => Err(Error::InvalidInput),
+                Some((_, true)) => Ok(None),
+                Some((points, false)) => Ok(Some(points)),
+            })
+        }
+
+        fn offset_each(
+            cpu: LaneCpu,
+            base: &FixedBase,
+            scalars: &[Scalar],
+            encoded: &[u8],
+            decoded: Option<&DecodedBatch>,
+            out: &mut [u8],
+        ) -> bool {
+            lanes::offset_each(cpu, base, &le_bytes_each(scalars), encoded, decoded, out)
         }
 
         /// From the points' affine coordinates (one `p256` inversion each,

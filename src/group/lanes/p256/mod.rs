@@ -5,8 +5,10 @@
 //! inversion per batch), the client's hashing to the curve with its
 //! blinding and its unblinding (each element its own scalar), the
 //! balancer's and the check's multi-scalar multiplications and a VOPRF
-//! proof's composites (`engine/msm.rs`), and `mul_each` on `p256` points
-//! (`engine/coordinates.rs`).
+//! proof's composites (`engine/msm.rs`), `mul_each` on `p256` points
+//! (`engine/coordinates.rs`), and the committed-key client's additive
+//! blinding and unblinding by tables of a fixed point
+//! (`engine/fixed_base.rs`).
 //!
 //! One engine (`engine/`), compiled once per instruction set: with AVX-512
 //! IFMA over `field_ifma` (radix 2^52, one zmm register per digit) as
@@ -103,6 +105,88 @@ pub(crate) fn hash_mul_encode(
             .map(|b| b.map(BySet::Avx2)),
     };
     blinded.map(|b| b.map(DecodedBatch))
+}
+
+/// The tables of one public point `P` (not the identity) for
+/// [`hash_offset_encode`] and [`offset_each`], as one instruction set's
+/// engine computed them: the multiples `(1..8)·16^j·P`, so that a product
+/// by `P` needs no doubling (`engine/fixed_base.rs`).
+pub struct FixedBase(BySet<ifma::p256::FixedBase, avx2::p256::FixedBase>);
+
+/// The tables of the point of affine coordinates `xy` (on the curve, not
+/// the identity: a public key or the generator).
+pub(crate) fn fixed_base(cpu: LaneCpu, xy: &Coordinates) -> FixedBase {
+    FixedBase(match cpu.set() {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
+        // this set).
+        LaneSet::Ifma => BySet::Ifma(unsafe { ifma::p256::fixed_base(xy) }),
+        // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+        LaneSet::Avx2 => BySet::Avx2(unsafe { avx2::p256::fixed_base(xy) }),
+    })
+}
+
+/// `H_i + s_i·P` encoded into `out` (33 bytes per input), for `H_i` the
+/// element RFC 9380's `P256_XMD:SHA-256_SSWU_RO_` gives the 96 bytes
+/// `expand_message_xmd` made of input `i` (`uniform[i]`), `P` the point
+/// of `base` and the secret `s_i < q` (little-endian bytes; the
+/// committed-key client's additive blinding), constant time in the
+/// inputs and scalars. `None` if the lengths disagree or `base` is
+/// another set's, `Some(None)` if some `H_i` is the identity, else the
+/// sums for later use and whether one of them is the identity (the
+/// caller then blinds again).
+pub(crate) fn hash_offset_encode(
+    cpu: LaneCpu,
+    uniform: &[[u8; UNIFORM_LEN]],
+    base: &FixedBase,
+    scalars: &[[u8; 32]],
+    out: &mut [u8],
+) -> Option<Option<(DecodedBatch, bool)>> {
+    let blinded = match (cpu.set(), &base.0) {
+        (LaneSet::Ifma, BySet::Ifma(base)) => {
+            // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu`
+            // naming this set).
+            let blinded = unsafe { ifma::p256::hash_offset_encode(uniform, base, scalars, out) };
+            blinded?.map(|(b, any_identity)| (BySet::Ifma(b), any_identity))
+        }
+        (LaneSet::Avx2, BySet::Avx2(base)) => {
+            // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+            let blinded = unsafe { avx2::p256::hash_offset_encode(uniform, base, scalars, out) };
+            blinded?.map(|(b, any_identity)| (BySet::Avx2(b), any_identity))
+        }
+        _ => return None,
+    };
+    Some(blinded.map(|(b, any_identity)| (DecodedBatch(b), any_identity)))
+}
+
+/// `Y_i + s_i·P` encoded into `out` (as long as `encoded`) for every
+/// element `Y_i` of a batch, `P` the point of `base` and the secret `s_i
+/// < q` (little-endian bytes; the committed-key client's unblinding, with
+/// the negated blinds and the server's public key), constant time in the
+/// scalars and elements. The points are those of `decoded` when it holds
+/// the batch, else decoded from `encoded`. `false` when an encoding is
+/// invalid or `base` is another set's (the caller then uses the portable
+/// method).
+pub(crate) fn offset_each(
+    cpu: LaneCpu,
+    base: &FixedBase,
+    scalars: &[[u8; 32]],
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    out: &mut [u8],
+) -> bool {
+    let decoded = decoded.map(|d| &d.0);
+    match (cpu.set(), &base.0) {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
+        // this set).
+        (LaneSet::Ifma, BySet::Ifma(base)) => unsafe {
+            ifma::p256::offset_each(base, scalars, encoded, BySet::ifma(decoded), out)
+        },
+        // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+        (LaneSet::Avx2, BySet::Avx2(base)) => unsafe {
+            avx2::p256::offset_each(base, scalars, encoded, BySet::avx2(decoded), out)
+        },
+        _ => false,
+    }
 }
 
 /// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,

@@ -8,6 +8,9 @@ mod codec;
 mod complete;
 mod coordinates;
 mod exponents;
+mod fixed_base;
+#[cfg(test)]
+mod fixed_base_tests;
 mod map;
 mod msm;
 mod point;
@@ -25,6 +28,7 @@ use super::{chains, scan};
 use crate::group::lanes::toolkit::pass_ranges;
 use crate::group::lanes::Timing;
 pub(crate) use coordinates::Coordinates;
+pub(crate) use fixed_base::FixedBase;
 pub(crate) use map::UNIFORM_LEN;
 
 /// The points of a batch, 8 per vector in order, kept beside its
@@ -79,6 +83,14 @@ impl DecodedBatch {
     }
 }
 
+/// The number of elements of `encoded` where `out` has its length and
+/// there is one scalar per element (a per-element operation's inputs),
+/// else `None`.
+fn one_scalar_each(scalars: &[[u8; 32]], encoded: &[u8], out: &[u8]) -> Option<usize> {
+    let count = encoded.len() / codec::ENCODING_LEN;
+    (out.len() == encoded.len() && scalars.len() == count).then_some(count)
+}
+
 /// `lanes::p256::decode` on this instruction set (its documentation
 /// says what it computes).
 #[lane_features]
@@ -112,10 +124,9 @@ pub(crate) fn mul_each(
     decoded: Option<&DecodedBatch>,
     out: &mut [u8],
 ) -> bool {
-    let count = encoded.len() / codec::ENCODING_LEN;
-    if out.len() != encoded.len() || scalars.len() != count {
+    let Some(count) = one_scalar_each(scalars, encoded, out) else {
         return false;
-    }
+    };
     let decoded = DecodedBatch::holding(decoded, count);
     if let Some(tables) = decoded.and_then(|batch| batch.tables.get()) {
         return scalar_mul::mul_each_tabled(scalars, tables, out);
@@ -137,6 +148,50 @@ pub(crate) fn hash_mul_encode(
     }
     let vectors = scalar_mul::hash_mul_encode(uniform, scalars, out);
     Some(vectors.map(|vectors| DecodedBatch::new(vectors, uniform.len())))
+}
+
+/// `lanes::p256::fixed_base` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn fixed_base(xy: &Coordinates) -> FixedBase {
+    FixedBase::new(xy)
+}
+
+/// `lanes::p256::hash_offset_encode` on this instruction set (its
+/// documentation says what it computes).
+#[lane_features]
+pub(crate) fn hash_offset_encode(
+    uniform: &[[u8; UNIFORM_LEN]],
+    base: &FixedBase,
+    scalars: &[[u8; 32]],
+    out: &mut [u8],
+) -> Option<Option<(DecodedBatch, bool)>> {
+    if scalars.len() != uniform.len() || out.len() != codec::ENCODING_LEN * uniform.len() {
+        return None;
+    }
+    let blinded = fixed_base::hash_offset_encode(uniform, base, scalars, out);
+    Some(
+        blinded.map(|(vectors, any_identity)| {
+            (DecodedBatch::new(vectors, uniform.len()), any_identity)
+        }),
+    )
+}
+
+/// `lanes::p256::offset_each` on this instruction set (its documentation
+/// says what it computes).
+#[lane_features]
+pub(crate) fn offset_each(
+    base: &FixedBase,
+    scalars: &[[u8; 32]],
+    encoded: &[u8],
+    decoded: Option<&DecodedBatch>,
+    out: &mut [u8],
+) -> bool {
+    let Some(count) = one_scalar_each(scalars, encoded, out) else {
+        return false;
+    };
+    let vectors = DecodedBatch::vectors_for(decoded, count);
+    fixed_base::offset_each_encode(base, scalars, vectors, encoded, out)
 }
 
 /// `lanes::p256::msm` on this instruction set (its documentation says

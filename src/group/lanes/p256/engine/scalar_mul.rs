@@ -246,10 +246,29 @@ pub(super) fn hash_mul_encode(
     scalars: &[[u8; 32]],
     out: &mut [u8],
 ) -> Option<Vec<Jacobian8>> {
+    let mut hashed = hash_vectors(uniform)?;
+    let digits = |vector: usize| per_lane_digits(&scalars[vector * LANES..], SCALAR_BITS);
+    let mut blinded = Vec::with_capacity(hashed.len());
+    let points = hashed.iter().map(|p| Some(*p));
+    let written = mul_vectors(points, digits, out, Some(&mut blinded));
+    debug_assert!(written, "every hashed point is a point");
+    wipe(&mut hashed);
+    // The blinded points are sent (as their encodings): public from here.
+    crate::secret_marks::declassify(blinded.as_slice());
+    Some(blinded)
+}
+
+/// The points `H_i` RFC 9380 hashes the `expand_message_xmd` outputs
+/// `uniform` to, 8 per vector (padding lanes: the hash of zeros), constant
+/// time in them; `None` (the points wiped) if some `H_i` is the identity,
+/// which is all that is revealed. They are as secret as the inputs: the
+/// caller wipes them.
+#[lane_features]
+pub(super) fn hash_vectors(uniform: &[[u8; UNIFORM_LEN]]) -> Option<Vec<Jacobian8>> {
     let mut hashed = Vec::with_capacity(uniform.len().div_ceil(LANES));
     let mut any_identity = 0u8;
     for chunk in uniform.chunks(LANES) {
-        // Padding lanes hash zeros; their scalars are zero.
+        // Padding lanes hash zeros.
         let mut lanes = Zeroizing::new([[0u8; UNIFORM_LEN]; LANES]);
         lanes[..chunk.len()].copy_from_slice(chunk);
         let point = hash_to_curve(&lanes);
@@ -263,15 +282,7 @@ pub(super) fn hash_mul_encode(
         wipe(&mut hashed);
         return None;
     }
-    let digits = |vector: usize| per_lane_digits(&scalars[vector * LANES..], SCALAR_BITS);
-    let mut blinded = Vec::with_capacity(hashed.len());
-    let points = hashed.iter().map(|p| Some(*p));
-    let written = mul_vectors(points, digits, out, Some(&mut blinded));
-    debug_assert!(written, "every hashed point is a point");
-    wipe(&mut hashed);
-    // The blinded points are sent (as their encodings): public from here.
-    crate::secret_marks::declassify(blinded.as_slice());
-    Some(blinded)
+    Some(hashed)
 }
 
 /// The vectors of a batch: `decoded` (all of them when given), else
@@ -280,7 +291,7 @@ pub(super) fn hash_mul_encode(
 /// uninitialized bytes where an odd batch ends, and a heap block would
 /// carry them (whatever earlier work left on the stack) to the allocator.
 #[lane_features]
-fn points_of<'a>(
+pub(super) fn points_of<'a>(
     decoded: Option<&'a [Jacobian8]>,
     encoded: &'a [u8],
 ) -> impl Iterator<Item = Option<Jacobian8>> + 'a {
@@ -350,34 +361,43 @@ fn mul_tables<'t>(
             products.push(product);
             identities.push(identity);
         }
-        // An identity lane (a zero scalar: padding) inverts 1 instead and
-        // encodes as zeros.
-        let mut inverses: Vec<Fe8> = products
-            .iter()
-            .zip(&identities)
-            .map(|(p, identity)| p.z.select(&Fe8::one(), *identity))
-            .collect();
-        invert_all(&mut inverses);
-        for ((p, inverse), (identity, answer)) in products.iter().zip(&inverses).zip(
-            identities
-                .iter()
-                .zip(answers.chunks_mut(LANES * ENCODING_LEN)),
-        ) {
-            let inverse_squared = inverse.square();
-            let mut x = p.x.mul(&inverse_squared);
-            let mut y = p.y.mul(&inverse_squared.mul(inverse));
-            let encodings = Zeroizing::new(encode_affine(&x, &y, *identity));
-            wipe(core::slice::from_mut(&mut x));
-            wipe(core::slice::from_mut(&mut y));
-            for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encodings.iter()) {
-                slot.copy_from_slice(encoding);
-            }
-        }
-        wipe(&mut products);
-        wipe(&mut inverses);
+        encode_products(&mut products, &identities, answers);
         if let Cow::Owned(tables) = &mut tables {
             wipe(tables);
         }
     }
     true
+}
+
+/// The compressed encodings of a pass's `products` (one inversion for all
+/// of them) written over `answers` (8 per vector, up to its length), the
+/// lanes of `identities` encoded as zeros (a zero scalar: padding). The
+/// products may be secret (a client's unblinded elements): they are wiped,
+/// and so is everything computed from them.
+#[lane_features]
+pub(super) fn encode_products(products: &mut [Jacobian8], identities: &[u8], answers: &mut [u8]) {
+    // An identity lane inverts 1 instead.
+    let mut inverses: Vec<Fe8> = products
+        .iter()
+        .zip(identities)
+        .map(|(p, identity)| p.z.select(&Fe8::one(), *identity))
+        .collect();
+    invert_all(&mut inverses);
+    for ((p, inverse), (identity, answer)) in products.iter().zip(&inverses).zip(
+        identities
+            .iter()
+            .zip(answers.chunks_mut(LANES * ENCODING_LEN)),
+    ) {
+        let inverse_squared = inverse.square();
+        let mut x = p.x.mul(&inverse_squared);
+        let mut y = p.y.mul(&inverse_squared.mul(inverse));
+        let encodings = Zeroizing::new(encode_affine(&x, &y, *identity));
+        wipe(core::slice::from_mut(&mut x));
+        wipe(core::slice::from_mut(&mut y));
+        for (slot, encoding) in answer.chunks_exact_mut(ENCODING_LEN).zip(encodings.iter()) {
+            slot.copy_from_slice(encoding);
+        }
+    }
+    wipe(products);
+    wipe(&mut inverses);
 }

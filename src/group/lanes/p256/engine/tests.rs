@@ -35,7 +35,7 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
 
 /// Whether this CPU runs this instruction set (whatever backend is
 /// selected: the tests run every engine the CPU can).
-fn supported() -> bool {
+pub(super) fn supported() -> bool {
     let runs = super::super::SET.is_available();
     if !runs {
         eprintln!("skipped: the CPU lacks this engine's instruction set");
@@ -176,7 +176,7 @@ fn batch_inversion_inverts() {
 }
 
 /// `k·G` for deterministic `k`, and their negatives.
-fn random_points(count: usize, seed: u64) -> Vec<ProjectivePoint> {
+pub(super) fn random_points(count: usize, seed: u64) -> Vec<ProjectivePoint> {
     let mut state = seed | 1;
     (0..count)
         .map(|i| {
@@ -193,7 +193,7 @@ fn random_points(count: usize, seed: u64) -> Vec<ProjectivePoint> {
 
 /// A point's affine coordinates (x then y, big-endian) and whether it is
 /// the identity (zeros and 1 then), as the engine's sums give them.
-fn coordinates(point: &ProjectivePoint) -> ([u8; 64], u8) {
+pub(super) fn coordinates(point: &ProjectivePoint) -> ([u8; 64], u8) {
     use p256::elliptic_curve::sec1::ToEncodedPoint;
     let encoded = point.to_affine().to_encoded_point(false);
     let mut xy = [0u8; 64];
@@ -207,7 +207,7 @@ fn coordinates(point: &ProjectivePoint) -> ([u8; 64], u8) {
     }
 }
 
-fn encoding(point: &ProjectivePoint) -> [u8; ENCODING_LEN] {
+pub(super) fn encoding(point: &ProjectivePoint) -> [u8; ENCODING_LEN] {
     let mut out = [0u8; ENCODING_LEN];
     P256::encode(point, &mut out);
     out
@@ -367,7 +367,7 @@ fn invalid_encodings_are_flagged_like_p256() {
 /// Scalars at the edges of the window method and of the formulas, then
 /// random ones: 0, 1, 2, small values, q − 1, q − 2 (its last addition is
 /// a doubling), q − 16 − 1, all-8 digits, all-ones bits below q.
-fn edge_and_random_scalars(count: usize) -> Vec<Scalar> {
+pub(super) fn edge_and_random_scalars(count: usize) -> Vec<Scalar> {
     let q = q();
     let from_big = |x: &BigUint| Scalar::from_repr(be32(x).into()).unwrap();
     let mut out: Vec<Scalar> = [0u64, 1, 2, 3, 8, 9, 15, 16, 17]
@@ -388,7 +388,7 @@ fn edge_and_random_scalars(count: usize) -> Vec<Scalar> {
     out
 }
 
-fn le_bytes(s: &Scalar) -> [u8; 32] {
+pub(super) fn le_bytes(s: &Scalar) -> [u8; 32] {
     let mut bytes: [u8; 32] = s.to_repr().into();
     bytes.reverse();
     bytes
@@ -461,7 +461,7 @@ fn invalid_encodings_stop_the_multiplication() {
 
 /// 96 bytes of expand_message_xmd per input, as `P256::hash_to_group`
 /// makes them.
-fn uniform_of(inputs: &[Vec<u8>], dst: &[u8]) -> Vec<[u8; UNIFORM_LEN]> {
+pub(super) fn uniform_of(inputs: &[Vec<u8>], dst: &[u8]) -> Vec<[u8; UNIFORM_LEN]> {
     inputs
         .iter()
         .map(|x| {
@@ -471,7 +471,7 @@ fn uniform_of(inputs: &[Vec<u8>], dst: &[u8]) -> Vec<[u8; UNIFORM_LEN]> {
         .collect()
 }
 
-fn test_inputs(count: usize) -> Vec<Vec<u8>> {
+pub(super) fn test_inputs(count: usize) -> Vec<Vec<u8>> {
     let mut state = 77u64;
     (0..count)
         .map(|i| match i {
