@@ -141,8 +141,11 @@ impl<G: PrimeOrderGroup> Blinding<G> {
         // without wiping them.
         let mut scalars = Vec::with_capacity(evaluated.len());
         scalars.resize(evaluated.len(), unchanged);
-        for (&slot, scalar) in slots.iter().zip(self.unblinding_scalars()) {
-            scalars[slot] = scalar;
+        // Copied, not moved out: a moved-out scalar wipes only itself, and
+        // the vector's buffer would be freed still holding it.
+        let unblinding = self.unblinding_scalars();
+        for (&slot, scalar) in slots.iter().zip(&unblinding) {
+            scalars[slot] = scalar.clone();
         }
         let mut all = Zeroizing::new(vec![0u8; evaluated.as_bytes().len()]);
         self.apply(&scalars, evaluated.received(), &mut all);

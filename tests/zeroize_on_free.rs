@@ -441,6 +441,18 @@ impl<G: InMemory> Coins<G> {
         all
     }
 
+    /// What the unblinding derives from the blinds, as secret as they:
+    /// `−r_i` (additive blinding) and `r_i^{-1}` (multiplicative), whichever
+    /// the client computes.
+    fn unblinding_secrets(&self) -> Vec<Vec<u8>> {
+        let zero = G::scalar_from_u64(0);
+        self.blinds
+            .iter()
+            .flat_map(|r| [G::scalar_sub(&zero, r), G::scalar_invert(r)])
+            .map(|s| G::scalar_in_memory(&s))
+            .collect()
+    }
+
     /// The same secrets dropped unwiped.
     fn drop_unwiped(&self) -> impl FnOnce() + use<G> {
         let mut scalars = self.blinds.clone();
@@ -502,7 +514,13 @@ fn checked_blinded_by<G: PrimeOrderGroup>(
     inputs: &[&[u8]],
     blinds: &[G::Scalar],
 ) -> Vec<G::Element> {
-    let engine = matches!(Backend::selected(), Ok(Backend::Ifma | Backend::Avx2));
+    let engine = match Backend::selected() {
+        Ok(Backend::Avx2) => true,
+        // The IFMA engines also need AVX-512DQ.
+        #[cfg(target_arch = "x86_64")]
+        Ok(Backend::Ifma) => std::is_x86_feature_detected!("avx512dq"),
+        _ => false,
+    };
     if G::SUITE_ID != P256::SUITE_ID || !engine {
         return blinded_by::<G>(inputs, blinds);
     }
@@ -557,9 +575,11 @@ fn client_batches_are_wiped<G: InMemory>() {
     // The checked client: blinds, factors, d, s.
     let seed = format!("{} checked", G::SUITE_ID);
     let coins = Coins::<G>::replay(seed.as_bytes(), n);
+    let mut secrets = coins.secrets();
+    secrets.extend(coins.unblinding_secrets());
     let wire = assert_wiped(
         &format!("{} checked client", G::SUITE_ID),
-        &coins.secrets(),
+        &secrets,
         coins.drop_unwiped(),
         || {
             let rng = &mut ReplayRng::new(seed.as_bytes());

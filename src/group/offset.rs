@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use zeroize::Zeroizing;
 
 use super::batch::{CheckedBatch, LaneBatch, ReceivedBatch};
-use super::lanes::{LaneCpu, LaneEngine};
+use super::lanes::{LaneCpu, LaneEngine, LaneSet};
 use super::PrimeOrderGroup;
 use crate::Error;
 
@@ -65,14 +65,17 @@ impl<G: PrimeOrderGroup> FixedBases<G> {
     }
 }
 
-/// How many public keys' tables the cache keeps, beside the generators'
-/// (kept for good): about 330 KB each on IFMA, 600 KB on AVX2.
+/// How many public keys' tables the cache keeps (the most recently used),
+/// beside the generators' (kept for good): about 330 KB each on IFMA,
+/// 600 KB on AVX2.
 const CACHED_KEYS: usize = 4;
 
-/// A cached point's tables: its group, its encoding, whether it is the
-/// group's generator (never dropped), the tables.
+/// A cached point's tables: its group, the instruction set of the engine
+/// that computed them, its encoding, whether it is the group's generator
+/// (never dropped), the tables.
 struct CacheEntry {
     suite: &'static str,
+    set: LaneSet,
     encoding: Vec<u8>,
     generator: bool,
     tables: Arc<dyn Any + Send + Sync>,
@@ -92,7 +95,10 @@ fn tables_of<G: PrimeOrderGroup>(cpu: LaneCpu, point: &G::Element) -> Option<Tab
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     };
-    let is_this = |entry: &CacheEntry| entry.suite == G::SUITE_ID && entry.encoding == encoding;
+    let is_this = |entry: &CacheEntry| {
+        entry.suite == G::SUITE_ID && entry.set == cpu.set() && entry.encoding == encoding
+    };
+    // One suite's tables are all of one type: the downcasts succeed.
     let cached = {
         let mut cache = lock();
         cache.iter().position(is_this).map(|at| {
@@ -102,8 +108,6 @@ fn tables_of<G: PrimeOrderGroup>(cpu: LaneCpu, point: &G::Element) -> Option<Tab
             tables
         })
     };
-    // An entry of another instruction set's engine (chosen differently
-    // before) does not downcast: computed again.
     if let Some(tables) = cached.and_then(|tables| tables.downcast().ok()) {
         return Some(tables);
     }
@@ -112,16 +116,15 @@ fn tables_of<G: PrimeOrderGroup>(cpu: LaneCpu, point: &G::Element) -> Option<Tab
     // client of a point shares one copy.
     let tables = Arc::new(Lanes::<G>::fixed_base(cpu, point)?);
     let mut cache = lock();
-    if let Some(at) = cache.iter().position(is_this) {
-        if let Ok(theirs) = Arc::clone(&cache[at].tables).downcast() {
-            return Some(theirs);
-        }
-        cache.remove(at);
+    let theirs = cache.iter().find(|entry| is_this(entry));
+    if let Some(theirs) = theirs.and_then(|entry| Arc::clone(&entry.tables).downcast().ok()) {
+        return Some(theirs);
     }
     cache.insert(
         0,
         CacheEntry {
             suite: G::SUITE_ID,
+            set: cpu.set(),
             encoding: encoding.clone(),
             generator: *point == G::generator(),
             tables: Arc::clone(&tables) as Arc<dyn Any + Send + Sync>,

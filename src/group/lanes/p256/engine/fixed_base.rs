@@ -145,7 +145,7 @@ pub(super) fn offset_vectors(
         let mut sums = Vec::with_capacity(vectors);
         let mut identities = Vec::with_capacity(vectors);
         for v in first..first + vectors {
-            let Some(point) = points.next().flatten() else {
+            let Some(mut point) = points.next().flatten() else {
                 wipe(&mut sums);
                 return None;
             };
@@ -154,12 +154,16 @@ pub(super) fn offset_vectors(
             let (mut multiple, multiple_identity) = base.multiply(&digits);
             // `X + s·P` meets equal operands only where `X = s·P`: a
             // doubling then, in those lanes (masks, not a branch).
-            let sum = point.add_or_double(&multiple, 0, multiple_identity);
-            wipe(core::slice::from_mut(&mut multiple));
+            let mut sum = point.add_or_double(&multiple, 0, multiple_identity);
             let identity = sum.z.is_zero();
             any_identity |= identity & ((1u16 << used) - 1) as u8;
             sums.push(sum);
             identities.push(identity);
+            // `H(x_i)`, `s_i·P` and the sum may be secret: the stack's
+            // copies wiped too.
+            for copy in [&mut point, &mut multiple, &mut sum] {
+                wipe(core::slice::from_mut(copy));
+            }
         }
         if keep {
             kept.extend_from_slice(&sums);
