@@ -196,14 +196,49 @@ pub fn mul_each<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     out: &mut [u8],
 ) {
-    if let Some(cpu) = Lanes::<G>::runs().filter(|_| scalars.len() == batch.count()) {
+    per_element(
+        Lanes::<G>::runs(),
+        scalars,
+        batch,
+        out,
+        |cpu, scalars, encoded, vectors, out| {
+            Lanes::<G>::mul_each(cpu, scalars, encoded, vectors, out)
+        },
+        |scalars, elements, out| {
+            // The products are secret: wiped.
+            let _products = Zeroizing::new(G::mul_each_encode(scalars, elements, out));
+        },
+    );
+}
+
+/// An operation on each element of a batch received with its own scalar,
+/// encoded into `out` (`ELEMENT_LEN` bytes each): `engine` on `cpu`
+/// takes the batch but its `portable_tail`, whose elements the check
+/// decoded one at a time and `one_at_a_time` takes; `one_at_a_time`
+/// takes the whole batch where there is no engine or it declines. The
+/// client's unblinding, in either blinding's form.
+pub(super) fn per_element<G: PrimeOrderGroup>(
+    cpu: Option<LaneCpu>,
+    scalars: &[G::Scalar],
+    batch: ReceivedBatch<'_, G>,
+    out: &mut [u8],
+    engine: impl FnOnce(
+        LaneCpu,
+        &[G::Scalar],
+        &[u8],
+        Option<&<Lanes<G> as LaneEngine>::Decoded>,
+        &mut [u8],
+    ) -> bool,
+    one_at_a_time: impl Fn(&[G::Scalar], &[G::Element], &mut [u8]),
+) {
+    if let Some(cpu) = cpu.filter(|_| scalars.len() == batch.count()) {
         let count = batch.count();
         let tail = Lanes::<G>::portable_tail(cpu, count);
         let head = count - tail;
         let (head_out, tail_out) = out.split_at_mut(head * G::ELEMENT_LEN);
         let head_encoded = &batch.encoded[..head_out.len()];
         if head == 0
-            || Lanes::<G>::mul_each(
+            || engine(
                 cpu,
                 &scalars[..head],
                 head_encoded,
@@ -212,18 +247,12 @@ pub fn mul_each<G: PrimeOrderGroup>(
             )
         {
             if tail > 0 {
-                let products = Zeroizing::new(G::mul_each_encode(
-                    &scalars[head..],
-                    &batch.tail(tail).elements(),
-                    tail_out,
-                ));
-                drop(products);
+                one_at_a_time(&scalars[head..], &batch.tail(tail).elements(), tail_out);
             }
             return;
         }
     }
-    let products = Zeroizing::new(G::mul_each_encode(scalars, &batch.elements(), out));
-    drop(products);
+    one_at_a_time(scalars, &batch.elements(), out);
 }
 
 /// `Σ d_i·X_i` on the engine for scalars given as little-endian bytes, if
@@ -360,16 +389,26 @@ pub fn hash_and_blind<G: PrimeOrderGroup>(
             return Ok(CheckedBatch::Lanes(LaneBatch::of_head(vectors?)));
         }
     }
-    // H(x_i) is as private as x_i: wiped, and tested in constant time
-    // (only whether some input hashed to the identity is public).
+    let hashed = hash_each::<G>(inputs, dst)?;
+    let blinded = G::mul_each_encode(blinds, &hashed, out);
+    // The blinded elements are sent: public from here.
+    G::declassify_elements(&blinded);
+    Ok(CheckedBatch::Elements(blinded))
+}
+
+/// `H(x_i)` for every input, [`PrimeOrderGroup::hash_to_group`] under
+/// `dst`, one at a time: as private as the inputs, so wiped, and tested
+/// in constant time ([`Error::InvalidInput`] if one is the identity, which
+/// is all that is revealed).
+pub(super) fn hash_each<G: PrimeOrderGroup>(
+    inputs: &[&[u8]],
+    dst: &[u8],
+) -> Result<Zeroizing<Vec<G::Element>>, Error> {
     let hashed: Zeroizing<Vec<G::Element>> =
         Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
     let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
     if crate::secret_marks::public_bool(any_identity) {
         return Err(Error::InvalidInput);
     }
-    let blinded = G::mul_each_encode(blinds, &hashed, out);
-    // The blinded elements are sent: public from here.
-    G::declassify_elements(&blinded);
-    Ok(CheckedBatch::Elements(blinded))
+    Ok(hashed)
 }

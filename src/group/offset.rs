@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use zeroize::Zeroizing;
 
-use super::batch::{CheckedBatch, LaneBatch, ReceivedBatch};
+use super::batch::{hash_each, per_element, CheckedBatch, LaneBatch, ReceivedBatch};
 use super::lanes::{LaneCpu, LaneEngine, LaneSet};
 use super::PrimeOrderGroup;
 use crate::Error;
@@ -161,14 +161,7 @@ pub(crate) fn hash_and_offset<G: PrimeOrderGroup>(
         crate::secret_marks::declassify(&*out);
         return Ok(Some(CheckedBatch::Lanes(LaneBatch::of_head(vectors))));
     }
-    // H(x_i) is as private as x_i: wiped, and tested in constant time
-    // (only whether some input hashed to the identity is public).
-    let hashed: Zeroizing<Vec<<G as PrimeOrderGroup>::Element>> =
-        Zeroizing::new(inputs.iter().map(|x| G::hash_to_group(&[x], dst)).collect());
-    let any_identity = hashed.iter().fold(false, |any, h| any | G::is_identity(h));
-    if crate::secret_marks::public_bool(any_identity) {
-        return Err(Error::InvalidInput);
-    }
+    let hashed = hash_each::<G>(inputs, dst)?;
     let generators = vec![G::generator(); blinds.len()];
     let multiples = Zeroizing::new(G::mul_each(blinds, &generators));
     let blinded = add_each::<G>(&hashed, &multiples);
@@ -193,32 +186,16 @@ pub(crate) fn offset_each<G: PrimeOrderGroup>(
     batch: ReceivedBatch<'_, G>,
     out: &mut [u8],
 ) {
-    let cpu = bases.cpu;
-    let count = batch.count();
-    if scalars.len() == count {
-        let tail = Lanes::<G>::portable_tail(cpu, count);
-        let head = count - tail;
-        let (head_out, tail_out) = out.split_at_mut(head * G::ELEMENT_LEN);
-        let head_encoded = &batch.encoded[..head_out.len()];
-        let vectors = batch.vectors();
-        if head == 0
-            || Lanes::<G>::offset_each(
-                cpu,
-                &bases.key,
-                &scalars[..head],
-                head_encoded,
-                vectors,
-                head_out,
-            )
-        {
-            if tail > 0 {
-                let elements = batch.tail(tail).elements();
-                offset_one_at_a_time(bases, &scalars[head..], &elements, tail_out);
-            }
-            return;
-        }
-    }
-    offset_one_at_a_time(bases, scalars, &batch.elements(), out);
+    per_element(
+        Some(bases.cpu),
+        scalars,
+        batch,
+        out,
+        |cpu, scalars, encoded, vectors, out| {
+            Lanes::<G>::offset_each(cpu, &bases.key, scalars, encoded, vectors, out)
+        },
+        |scalars, elements, out| offset_one_at_a_time(bases, scalars, elements, out),
+    );
 }
 
 /// `Y_i + s_i·C` for elements the caller holds, encoded into `out`, by
