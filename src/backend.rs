@@ -6,8 +6,7 @@
 //! both the batch exponentiation's IFMA arithmetic (`mp`) and the curves'
 //! 8-lane engines (`group`), which read the choice here; `avx2` selects the
 //! exponentiation's AVX2 arithmetic and the curves' engines compiled for
-//! AVX2 (P-256's and ristretto255's; BLS12-381 then takes its portable
-//! path); `mulx` selects the
+//! AVX2 (P-256's, ristretto255's and BLS12-381's); `mulx` selects the
 //! exponentiation's one-value MULX/ADX arithmetic. This module uses nothing
 //! of the library but [`Error`] and the leaf `secret_marks` (is valgrind
 //! running?), so both can stand on it.

@@ -1,6 +1,8 @@
 //! The lane engines' code compiled for AVX2: the shared chains and table
-//! scan, the P-256 engine over its radix 2^29 field and the ristretto255
-//! engine over its radix 2^25.5 field (8 lanes as two registers of 4). The same files as `ifma.rs` includes, their
+//! scan, the P-256 engine over its radix 2^29 field, the ristretto255
+//! engine over its radix 2^25.5 field and the BLS12-381 engine over its 14
+//! digits of 29 bits (8 lanes as two registers of 4). The same files as
+//! `ifma.rs` includes, their
 //! `#[lane_features]` turned into AVX2 by this module's `lane_features!`
 //! (`macros/`).
 
@@ -38,6 +40,13 @@ use super::p256::field_avx2 as p256_field;
 #[allow(clippy::duplicate_mod)]
 #[path = "p256/engine/mod.rs"]
 pub(crate) mod p256;
+
+/// The BLS12-381 G1 engine's field here.
+use super::bls12_381::field_avx2 as bls_field;
+
+#[allow(clippy::duplicate_mod)]
+#[path = "bls12_381/engine/mod.rs"]
+pub(crate) mod bls12_381;
 
 /// The ristretto255 engine's field here.
 use super::ristretto255::field_avx2 as r255_field;

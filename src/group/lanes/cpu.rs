@@ -34,6 +34,17 @@ impl LaneCpu {
     }
 }
 
+/// Whether this CPU runs `set` (whatever backend is selected: the tests
+/// run every engine the CPU can), saying so where it does not.
+#[cfg(test)]
+pub(crate) fn supported(set: LaneSet) -> bool {
+    let runs = set.is_available();
+    if !runs {
+        eprintln!("skipped: the CPU lacks this engine's instruction set");
+    }
+    runs
+}
+
 /// A value made by the engine of one instruction set, which only that
 /// set's engine reads (a group's decoded batch).
 pub(crate) enum BySet<I, A> {

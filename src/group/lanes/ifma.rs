@@ -1,6 +1,7 @@
 //! The lane engines' code compiled for AVX-512 IFMA (with AVX-512F and DQ):
 //! the shared chains and table scan, the P-256 engine over its radix 2^52
-//! field and the ristretto255 engine over its radix 2^51 field. Each included file marks its functions `#[lane_features]`,
+//! field, the ristretto255 engine over its radix 2^51 field and the
+//! BLS12-381 engine over its 8 limbs of 52 bits. Each included file marks its functions `#[lane_features]`,
 //! which this module's `lane_features!` turns into its target features
 //! (`macros/`); `avx2.rs` includes the same files for AVX2.
 
@@ -39,6 +40,13 @@ use super::p256::field_ifma as p256_field;
 #[allow(clippy::duplicate_mod)]
 #[path = "p256/engine/mod.rs"]
 pub(crate) mod p256;
+
+/// The BLS12-381 G1 engine's field here.
+use super::bls12_381::field_ifma as bls_field;
+
+#[allow(clippy::duplicate_mod)]
+#[path = "bls12_381/engine/mod.rs"]
+pub(crate) mod bls12_381;
 
 /// The ristretto255 engine's field here.
 use super::ristretto255::field_ifma as r255_field;

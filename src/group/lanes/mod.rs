@@ -8,8 +8,8 @@
 //!   [`NoLanes`] for a group without one;
 //! - [`cpu`]: when the engines may run, and on which instruction set
 //!   ([`LaneCpu`], [`LaneSet`]);
-//! - `ifma` and `avx2`: the code compiled once per instruction set. An
-//!   engine written for both (P-256's) is one source whose functions are
+//! - `ifma` and `avx2`: the code compiled once per instruction set. Each
+//!   engine (P-256's, ristretto255's, BLS12-381's) is one source whose functions are
 //!   marked `#[lane_features]` (`macros/`); each of these modules
 //!   includes the files and gives the mark its target features. So do the
 //!   batch inversion and exponentiation chains (`chains.rs`) and the table
@@ -21,7 +21,7 @@
 //!   written once for every such field (predicates, selection, batch
 //!   inversion, interleaved exponentiation chains);
 //! - `montgomery`: Montgomery arithmetic modulo a generic prime, for any
-//!   limb count (the fields without a special form: BLS12-381's);
+//!   limb count (the IFMA fields without a special form: BLS12-381's);
 //! - `sha512`: SHA-512 of 8 messages at once (ristretto255's hashing);
 //! - one folder per engine: `ristretto255`, `p256`, `bls12_381`.
 //!

@@ -189,31 +189,6 @@ pub(crate) struct DigitMasks {
     pub(crate) zero: u8,
 }
 
-/// `other` in the lanes of `mask`, `self` elsewhere, for AVX-512 points
-/// made of `__m512i` limbs only: every vector read whole and chosen bit by
-/// bit ([`bitselect`] under [`opaque_lanes`]), so a secret mask selects no
-/// memory.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) fn blend_where<T: PlainLimbs>(value: &T, other: &T, mask: u8) -> T {
-    let keep = opaque_lanes(mask);
-    let mut chosen = *value;
-    let len = core::mem::size_of::<T>() / core::mem::size_of::<__m512i>();
-    // SAFETY: an AVX-512 point is `__m512i` limbs only, without padding
-    // (`PlainLimbs`, as the callers' impls state), so both are `len`
-    // aligned vectors, and any bits are a valid vector.
-    let (chosen_limbs, other_limbs) = unsafe {
-        (
-            core::slice::from_raw_parts_mut((&mut chosen as *mut T).cast::<__m512i>(), len),
-            core::slice::from_raw_parts((other as *const T).cast::<__m512i>(), len),
-        )
-    };
-    for (c, o) in chosen_limbs.iter_mut().zip(other_limbs) {
-        *c = bitselect(keep, *o, *c);
-    }
-    chosen
-}
-
 /// All-ones in the lanes of `mask`, zeros elsewhere, as a vector the
 /// optimiser cannot see through. A blend or masked operation written with
 /// the mask itself lets the compiler load an operand under the mask (a

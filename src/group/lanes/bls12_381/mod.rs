@@ -1,118 +1,78 @@
-//! BLS12-381 G1 arithmetic on 8 points at once with AVX-512 IFMA, where
-//! `blst` takes about 145 µs per element of a server's evaluation here:
-//! the check of a message's encodings (48-byte compressed decoding with
-//! the subgroup check, the points kept), the server's evaluation (multiply
-//! by the key, encode with one inversion per pass), the client's hashing
-//! to the group (RFC 9380, `map.rs`) with its blinding, and its unblinding
-//! (each element its own scalar), and the balancer's, the check's and a
-//! VOPRF proof's multi-scalar multiplications (`msm.rs`). The field is the generic
-//! Montgomery arithmetic of `lanes::montgomery` with 8 limbs (`field.rs`);
-//! scalar multiplication splits the scalar in base `|z|` through the
-//! points' multiples by `|z|` that the subgroup check computes, and by the
-//! GLV endomorphism where those are not at hand (`decompose.rs`,
-//! `scalar_mul.rs`).
+//! BLS12-381 G1 arithmetic on 8 points at once, where `blst` takes about
+//! 145 to 165 µs per element of a server's evaluation: the check of a message's
+//! encodings (48-byte compressed decoding with the subgroup check, the
+//! points kept), the server's evaluation (multiply by the key, encode with
+//! one inversion per pass), the client's hashing to the group (RFC 9380,
+//! `engine/map.rs`) with its blinding, and its unblinding (each element
+//! its own scalar), and the balancer's, the check's and a VOPRF proof's
+//! multi-scalar multiplications (`engine/msm.rs`). Scalar multiplication
+//! splits the scalar in base `|z|` through the points' multiples by `|z|`
+//! that the subgroup check computes, and by the GLV endomorphism where
+//! those are not at hand (`engine/decompose.rs`, `engine/scalar_mul.rs`).
+//!
+//! One engine (`engine/`), compiled once per instruction set: with AVX-512
+//! IFMA over `field_ifma` (8 limbs of 52 bits, the generic Montgomery
+//! arithmetic of `lanes::montgomery`) as `lanes::ifma::bls12_381`, and
+//! with AVX2 over `field_avx2` (14 digits of 29 bits, its products in
+//! generated assembly) as `lanes::avx2::bls12_381`. This module's entry
+//! points run the one the `LaneCpu` names.
 //!
 //! Constant time in keys, blinds' inverses and the unblinded products: the
-//! argument is in `scalar_mul.rs` (divisions by the public `|z|` and λ
-//! made of masks, digits as lane masks, every table entry read, the additions'
-//! exceptional cases handled by masks, not branches) and `codec.rs`
-//! (encoding); decoding and its subgroup check work on received, public
-//! encodings.
-//!
-//! Reached only with a `LaneCpu` (the `ifma` backend and AVX-512DQ).
+//! argument is in `engine/scalar_mul.rs` (divisions by the public `|z|`
+//! and λ made of masks, digits as lane masks, every table entry read, the
+//! additions' exceptional cases handled by masks, not branches) and
+//! `engine/codec.rs` (encoding); decoding and its subgroup check work on
+//! received, public encodings.
 
-mod codec;
-mod complete;
-mod decompose;
-mod field;
-mod map;
-mod msm;
-mod point;
-mod scalar_mul;
-#[cfg(test)]
-mod tests;
-#[cfg(test)]
-mod timing;
+pub(crate) mod exponents;
+pub(crate) mod field_avx2;
+pub(crate) mod field_ifma;
 
-use crate::group::lanes::montgomery::be_of_limbs;
-use crate::group::lanes::toolkit::LANES;
-use crate::group::lanes::LaneCpu;
-pub(crate) use map::UNIFORM_LEN;
-pub(crate) use msm::Coordinates;
+use super::cpu::{on_engine, BySet};
+use super::{avx2, ifma, LaneCpu, LaneSet};
+pub(crate) use ifma::bls12_381::{Coordinates, UNIFORM_LEN};
 
-/// The points of a batch a message's check decoded (with their multiples
-/// by `|z|`, which its subgroup check computed), or a client's blinding
-/// computed (without), 8 per vector in order (padding lanes: the
-/// generator), kept beside its encodings for the engine.
-pub struct DecodedBatch {
-    vectors: Vec<point::Affine8>,
-    /// `|z|·P` for each vector, or none.
-    times_u: Vec<point::Jacobian8>,
-    /// How many elements the vectors hold.
-    elements: usize,
-}
-
-impl DecodedBatch {
-    /// The vectors that hold elements of a batch of `count` elements in
-    /// every lane they use: all of them if they hold the whole batch, else
-    /// the full ones of a head of it (a check leaves a tail to blst: its
-    /// partial last vector has padding where the batch goes on); the rest
-    /// is decoded from the encodings.
-    fn vectors(batch: Option<&DecodedBatch>, count: usize) -> scalar_mul::Kept<'_> {
-        let Some(batch) = batch else {
-            return scalar_mul::Kept::NONE;
-        };
-        let used = match batch.elements {
-            elements if elements == count => batch.vectors.len(),
-            elements if elements < count => elements / LANES,
-            _ => 0,
-        };
-        scalar_mul::Kept {
-            points: &batch.vectors[..used],
-            times_u: &batch.times_u[..used.min(batch.times_u.len())],
-        }
-    }
-}
+/// The points of a batch as the engine of one instruction set decoded
+/// them (or a client's blinding computed them), kept beside the batch's
+/// encodings (see each engine's `DecodedBatch`).
+pub struct DecodedBatch(BySet<ifma::bls12_381::DecodedBatch, avx2::bls12_381::DecodedBatch>);
 
 /// The points of the 48-byte encodings in `encoded` if every one is valid,
 /// not the identity and in G1 (as `Bls12381G1::decode` requires), else
 /// `None`.
-pub(crate) fn decode(_cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    let decoded = unsafe { scalar_mul::decode_all(encoded) }?;
-    Some(DecodedBatch {
-        vectors: decoded.iter().map(|d| d.point).collect(),
-        times_u: decoded.iter().map(|d| d.times_u).collect(),
-        elements: encoded.len() / codec::ENCODING_LEN,
-    })
+pub(crate) fn decode(cpu: LaneCpu, encoded: &[u8]) -> Option<DecodedBatch> {
+    match cpu.set() {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
+        // this set).
+        LaneSet::Ifma => unsafe { ifma::bls12_381::decode(encoded) }.map(BySet::Ifma),
+        // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+        LaneSet::Avx2 => unsafe { avx2::bls12_381::decode(encoded) }.map(BySet::Avx2),
+    }
+    .map(DecodedBatch)
 }
 
 /// The affine coordinates of the first `count` points a check decoded
 /// (`decoded`), so the group's one-at-a-time code takes them without
 /// decoding the encodings again (a square root and a subgroup check each).
-/// `None` if `decoded` holds fewer. Public data: the points of a received
-/// message.
+/// `None` if `decoded` holds fewer, or another set's. Public data: the
+/// points of a received message.
 pub(crate) fn affine_coordinates(
-    _cpu: LaneCpu,
+    cpu: LaneCpu,
     decoded: &DecodedBatch,
     count: usize,
 ) -> Option<Vec<Coordinates>> {
-    if count > decoded.elements {
-        return None;
+    match (cpu.set(), &decoded.0) {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
+        // this set).
+        (LaneSet::Ifma, BySet::Ifma(batch)) => unsafe {
+            ifma::bls12_381::affine_coordinates(batch, count)
+        },
+        // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+        (LaneSet::Avx2, BySet::Avx2(batch)) => unsafe {
+            avx2::bls12_381::affine_coordinates(batch, count)
+        },
+        _ => None,
     }
-    let mut out = Vec::with_capacity(count);
-    for vector in decoded.vectors.iter().take(count.div_ceil(LANES)) {
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-        let (xs, ys) = unsafe { vector.canonical_coordinates() };
-        for (x, y) in xs.iter().zip(&ys).take(count - out.len()) {
-            let mut xy = [0u8; 96];
-            let (x_bytes, y_bytes) = xy.split_at_mut(48);
-            be_of_limbs(x, x_bytes);
-            be_of_limbs(y, y_bytes);
-            out.push(xy);
-        }
-    }
-    Some(out)
 }
 
 /// `k·X_i` encoded into `out` for every element `X_i` of a batch (`out` as
@@ -122,36 +82,25 @@ pub(crate) fn affine_coordinates(
 /// `false` when an encoding is invalid (the caller then uses the portable
 /// method).
 pub(crate) fn mul_by_key(
-    _cpu: LaneCpu,
+    cpu: LaneCpu,
     key: &[u8; 32],
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
     out: &mut [u8],
 ) -> bool {
-    if out.len() != encoded.len() {
-        return false;
-    }
-    let decoded = DecodedBatch::vectors(decoded, encoded.len() / codec::ENCODING_LEN);
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    unsafe { scalar_mul::mul_by_key(key, decoded, encoded, out) }
+    on_engine!(cpu, bls12_381, engine, batch <- decoded.map(|d| &d.0), engine::mul_by_key(key, encoded, batch, out))
 }
 
 /// As [`mul_by_key`], each element `X_i` with its own secret `s_i < r`
 /// (little-endian bytes) in `scalars` (a client's unblinding).
 pub(crate) fn mul_each(
-    _cpu: LaneCpu,
+    cpu: LaneCpu,
     scalars: &[[u8; 32]],
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
     out: &mut [u8],
 ) -> bool {
-    let count = encoded.len() / codec::ENCODING_LEN;
-    if out.len() != encoded.len() || scalars.len() != count {
-        return false;
-    }
-    let decoded = DecodedBatch::vectors(decoded, count);
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    unsafe { scalar_mul::mul_each(scalars, decoded, encoded, out) }
+    on_engine!(cpu, bls12_381, engine, batch <- decoded.map(|d| &d.0), engine::mul_each(scalars, encoded, batch, out))
 }
 
 /// `Σ d_i·P_i` as affine coordinates and whether it is the identity (1,
@@ -161,18 +110,13 @@ pub(crate) fn mul_each(
 /// disagree (the caller then uses the portable method). The points may be
 /// given decoded (`decoded`: a check kept them).
 pub(crate) fn msm_ct(
-    _cpu: LaneCpu,
+    cpu: LaneCpu,
     encoded: &[u8],
     decoded: Option<&DecodedBatch>,
     scalars: &[&[u8]],
     bits: usize,
 ) -> Option<zeroize::Zeroizing<(Coordinates, u8)>> {
-    if encoded.len() != scalars.len() * codec::ENCODING_LEN || scalars.is_empty() || bits > 256 {
-        return None;
-    }
-    let decoded = DecodedBatch::vectors(decoded, scalars.len());
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    unsafe { msm::msm_ct(encoded, decoded.points, scalars, bits) }
+    on_engine!(cpu, bls12_381, engine, batch <- decoded.map(|d| &d.0), engine::msm_ct(encoded, batch, scalars, bits))
 }
 
 /// `s_i·H_i` encoded into `out` (48 bytes per input), for `H_i` the point
@@ -182,22 +126,19 @@ pub(crate) fn msm_ct(
 /// both. `None` if the lengths disagree, `Some(None)` if some `H_i` is the
 /// identity, else the blinded points for later use.
 pub(crate) fn hash_mul_encode(
-    _cpu: LaneCpu,
+    cpu: LaneCpu,
     uniform: &[[u8; UNIFORM_LEN]],
     scalars: &[[u8; 32]],
     out: &mut [u8],
 ) -> Option<Option<DecodedBatch>> {
-    if uniform.is_empty()
-        || scalars.len() != uniform.len()
-        || out.len() != codec::ENCODING_LEN * uniform.len()
-    {
-        return None;
-    }
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (`LaneCpu`).
-    let vectors = unsafe { scalar_mul::hash_mul_encode(uniform, scalars, out) };
-    Some(vectors.map(|vectors| DecodedBatch {
-        vectors,
-        times_u: Vec::new(),
-        elements: uniform.len(),
-    }))
+    let blinded = match cpu.set() {
+        // SAFETY: the CPU has AVX-512F, DQ and IFMA (a `LaneCpu` naming
+        // this set).
+        LaneSet::Ifma => unsafe { ifma::bls12_381::hash_mul_encode(uniform, scalars, out) }
+            .map(|b| b.map(BySet::Ifma)),
+        // SAFETY: the CPU has AVX2 (a `LaneCpu` naming this set).
+        LaneSet::Avx2 => unsafe { avx2::bls12_381::hash_mul_encode(uniform, scalars, out) }
+            .map(|b| b.map(BySet::Avx2)),
+    };
+    blinded.map(|b| b.map(DecodedBatch))
 }

@@ -33,14 +33,9 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
     )
 }
 
-/// Whether this CPU runs this instruction set (whatever backend is
-/// selected: the tests run every engine the CPU can).
+/// Whether this CPU runs this instruction set (`cpu::supported`).
 pub(super) fn supported() -> bool {
-    let runs = super::super::SET.is_available();
-    if !runs {
-        eprintln!("skipped: the CPU lacks this engine's instruction set");
-    }
-    runs
+    crate::group::lanes::cpu::supported(super::super::SET)
 }
 
 fn q() -> BigUint {

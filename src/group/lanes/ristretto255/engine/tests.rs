@@ -14,14 +14,9 @@ use super::roots::sqrt_ratio_m1;
 use crate::group::straus::{short_msm_ct as generic_short_msm_ct, Elements};
 use crate::group::{Ristretto255, ShortScalar};
 
-/// Whether this CPU runs this instruction set (whatever backend is
-/// selected: the tests run every engine the CPU can).
+/// Whether this CPU runs this instruction set (`cpu::supported`).
 fn supported() -> bool {
-    let runs = super::super::SET.is_available();
-    if !runs {
-        eprintln!("skipped: the CPU lacks this engine's instruction set");
-    }
-    runs
+    crate::group::lanes::cpu::supported(super::super::SET)
 }
 
 fn p() -> BigUint {

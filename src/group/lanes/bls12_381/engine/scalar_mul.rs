@@ -66,8 +66,9 @@
 //! tables' additions `k·T + T` (`k` from 2 to 7) never meet equal or
 //! opposite operands (T has order r: P is in G1, and `u ≢ 0 (mod r)`).
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
+use super::chains::invert_all;
 use super::codec::{
     decode_each, encode_affine, times_u_vartime, Decoded8, ENCODING_LEN, GENERATOR_ENCODING,
 };
@@ -75,8 +76,7 @@ use super::decompose::{split, split_by_u, split_each, HALF_BITS, QUARTER_BITS};
 use super::field::Fp8;
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{affine_of, Affine8, Jacobian8};
-use crate::group::lanes::ifma::chains::invert_all;
-use crate::group::lanes::ifma::scan::select;
+use super::scan::select;
 use crate::group::lanes::toolkit::{
     broadcast_digits, lanes_of, passes, per_lane_digits, wipe, PlainLimbs, LANES,
 };
@@ -110,7 +110,7 @@ impl Kept<'_> {
 
 /// The points of up to 8 encodings if every one is valid (padding lanes:
 /// the generator).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn decode_vector(chunk: &[u8]) -> Option<Affine8> {
     let [decoded] = decode_chunks([chunk]);
     decoded.map(|decoded| decoded.point)
@@ -118,7 +118,7 @@ pub(super) fn decode_vector(chunk: &[u8]) -> Option<Affine8> {
 
 /// The points of `N` chunks of up to 8 encodings, if every one is valid
 /// (padding lanes: the generator), their square roots side by side.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Decoded8>; N] {
     let lanes = chunks.map(|chunk| lanes_of(chunk, &GENERATOR_ENCODING));
     let decoded = decode_each(&lanes.map(|(encodings, _)| encodings));
@@ -134,7 +134,7 @@ fn decode_chunks<const N: usize>(chunks: [&[u8]; N]) -> [Option<Decoded8>; N] {
 /// multiplier busy, so two square roots side by side (`toolkit::in_pairs`,
 /// which the engines of inlined 5-limb fields gain from) only moved twice
 /// the state through memory.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Decoded8>> + '_ {
     encoded.chunks(LANES * ENCODING_LEN).map(|chunk| {
         let [decoded] = decode_chunks([chunk]);
@@ -144,7 +144,7 @@ fn decode_vectors(encoded: &[u8]) -> impl Iterator<Item = Option<Decoded8>> + '_
 
 /// The points of the 48-byte compressed encodings in `encoded` (a whole
 /// number of them), 8 per vector, if every one is valid.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn decode_all(encoded: &[u8]) -> Option<Vec<Decoded8>> {
     decode_vectors(encoded).collect()
 }
@@ -153,7 +153,7 @@ pub(super) fn decode_all(encoded: &[u8]) -> Option<Vec<Decoded8>> {
 /// coordinates and `add` the addition of T (see the module documentation
 /// for why it meets no exceptional case).
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn multiples_with(t: &Jacobian8, add: impl Fn(&Jacobian8) -> Jacobian8) -> [Jacobian8; 8] {
     let mut table = [*t; 8];
     table[1] = t.double();
@@ -164,13 +164,13 @@ fn multiples_with(t: &Jacobian8, add: impl Fn(&Jacobian8) -> Jacobian8) -> [Jaco
 }
 
 /// `[1·P, …, 8·P]` for affine P.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn multiples(p: &Affine8) -> [Jacobian8; 8] {
     multiples_with(&Jacobian8::from_affine(p), |acc| acc.add_mixed(p, 0, 0))
 }
 
 /// `[1·Q, …, 8·Q]` for Q in Jacobian coordinates.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn multiples_of_jacobian(q: &Jacobian8) -> [Jacobian8; 8] {
     multiples_with(q, |acc| acc.add_incomplete(q).0)
 }
@@ -184,7 +184,7 @@ fn multiples_of_jacobian(q: &Jacobian8) -> [Jacobian8; 8] {
 /// with four) are its only large buffer, which keeps a batch's peak memory
 /// low enough for the allocator to reuse it rather than fault pages in
 /// anew.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn affine_tables<T, const B: usize, const D: usize>(
     points: &[T],
     multiples_of: impl Fn(&T) -> [[Jacobian8; 8]; B],
@@ -225,7 +225,7 @@ fn affine_tables<T, const B: usize, const D: usize>(
 }
 
 /// The four tables of decoded points: P, `Q = u·P`, σ(P), σ(Q).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn tables_with_times_u(points: &[Decoded8]) -> Vec<Tables<4>> {
     affine_tables(points, |d| {
         [multiples(&d.point), multiples_of_jacobian(&d.times_u)]
@@ -233,7 +233,7 @@ pub(super) fn tables_with_times_u(points: &[Decoded8]) -> Vec<Tables<4>> {
 }
 
 /// The two tables of points: P and σ(P).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn glv_tables(points: &[Affine8]) -> Vec<Tables<2>> {
     affine_tables(points, |p| [multiples(p)])
 }
@@ -243,11 +243,11 @@ pub(super) fn glv_tables(points: &[Affine8]) -> Vec<Tables<2>> {
 /// each), and the lanes where it is the identity: four doublings and `D`
 /// table additions per digit, from the top (see the module documentation
 /// for the additions' cases).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn multiply<const D: usize>(
     tables: &Tables<D>,
     digits: [&[[i64; LANES]]; D],
-) -> (Jacobian8, __mmask8) {
+) -> (Jacobian8, u8) {
     let top = digits[0].len() - 1;
     let empty = Affine8 {
         x: Fp8::zero(),
@@ -281,7 +281,7 @@ pub(super) fn multiply<const D: usize>(
 /// key). The batch's first vectors are those a check `kept`, the rest
 /// decoded from `encoded`; `false` (and `out` partly written) if an
 /// encoding is invalid. `out` has the length of `encoded`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_by_key(scalar: &[u8; 32], kept: Kept, encoded: &[u8], out: &mut [u8]) -> bool {
     let coefficients = split_by_u(scalar);
     let digits: [_; 4] = core::array::from_fn(|t| broadcast_digits(&coefficients[t], QUARTER_BITS));
@@ -296,7 +296,7 @@ pub(super) fn mul_by_key(scalar: &[u8; 32], kept: Kept, encoded: &[u8], out: &mu
 
 /// As [`mul_by_key`], each element with its own secret `s_i < r` in
 /// `scalars` (the client's inverses of its blinds).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn mul_each(scalars: &[[u8; 32]], kept: Kept, encoded: &[u8], out: &mut [u8]) -> bool {
     let coefficients = split_each(scalars, split_by_u);
     let digits = |vector: usize| -> [_; 4] {
@@ -316,7 +316,7 @@ pub(super) fn mul_each(scalars: &[[u8; 32]], kept: Kept, encoded: &[u8], out: &m
 /// (a client's blinding), constant time in both; `None` if some `H_i` is
 /// the identity (only that is revealed), else the products, 8 per vector
 /// (public, like their encodings). `out` holds 48 bytes per input.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn hash_mul_encode(
     uniform: &[[u8; UNIFORM_LEN]],
     scalars: &[[u8; 32]],
@@ -363,13 +363,15 @@ pub(super) fn hash_mul_encode(
     let written = mul_vectors(points, |p| glv_tables(p), digits, out, Some(&mut blinded));
     debug_assert!(written, "every hashed point is a point");
     wipe(&mut affine);
+    // The blinded points are sent (as their encodings): public from here.
+    crate::secret_marks::declassify(blinded.as_slice());
     Some(blinded)
 }
 
 /// The vectors of a batch: its first ones those `kept` (their multiples by
 /// u computed here where a blinding kept them without), the rest decoded
 /// from `encoded` (`None`: a vector holds an invalid encoding).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn points_of<'a>(kept: Kept<'a>, encoded: &'a [u8]) -> impl Iterator<Item = Option<Decoded8>> + 'a {
     let rest = &encoded[(kept.points.len() * LANES * ENCODING_LEN).min(encoded.len())..];
     let kept = kept.points.iter().enumerate().map(move |(v, point)| {
@@ -394,7 +396,7 @@ fn points_of<'a>(kept: Kept<'a>, encoded: &'a [u8]) -> impl Iterator<Item = Opti
 /// its input point, so that the kept points can serve as table input
 /// again). The products and their affine forms may be secret (a client's
 /// unblinded elements): wiped.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn mul_vectors<const D: usize, T: PlainLimbs>(
     mut points: impl Iterator<Item = Option<T>>,
     tables_of: impl Fn(&[T]) -> Vec<Tables<D>>,

@@ -18,13 +18,13 @@
 //! and handle each case exactly (masks, and a doubling computed in the
 //! rare vectors where some lane needs it).
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
 use super::decompose::U;
-use super::field::{splat, sqrt_candidate_each, Fp8, LIMBS, P_BYTES};
+use super::field::{splat, sqrt_candidate_each, Fp8};
 use super::point::{curve_rhs, Affine8, Jacobian8, BETA_SQUARED};
-use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
-use crate::group::lanes::toolkit::{bitselect, opaque_lanes, PlainLimbs, LANES};
+use crate::group::lanes::bls12_381::exponents::P_BYTES;
+use crate::group::lanes::toolkit::{lane_byte_mask, PlainLimbs, LANES};
 
 /// Bytes of a compressed encoding.
 pub(super) const ENCODING_LEN: usize = 48;
@@ -55,10 +55,10 @@ pub(super) struct Decoded8 {
 // SAFETY: points (`PlainLimbs`), nothing else.
 unsafe impl PlainLimbs for Decoded8 {}
 
-/// The limbs of x and the sign flag of an encoding whose bytes pass (the
+/// The bytes of x and the sign flag of an encoding whose bytes pass (the
 /// flags, x below p and not zero), else `None`. Public data (a received
 /// message): the checks may branch.
-fn x_of_bytes(encoding: &[u8; ENCODING_LEN]) -> Option<([u64; LIMBS], u8)> {
+fn x_of_bytes(encoding: &[u8; ENCODING_LEN]) -> Option<([u8; ENCODING_LEN], u8)> {
     if encoding[0] & (COMPRESSED | INFINITY) != COMPRESSED {
         return None;
     }
@@ -67,20 +67,20 @@ fn x_of_bytes(encoding: &[u8; ENCODING_LEN]) -> Option<([u64; LIMBS], u8)> {
     if x >= P_BYTES || x.iter().all(|&b| b == 0) {
         return None;
     }
-    Some((limbs_of_be(&x), (encoding[0] & LARGEST) >> 5))
+    Some((x, (encoding[0] & LARGEST) >> 5))
 }
 
 /// The points of `N` vectors of 8 compressed encodings each (with their
 /// multiples by u), and the mask of the lanes that hold a valid one (see
 /// the module documentation). The `N` square roots run side by side
 /// (`field::sqrt_candidate_each`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn decode_each<const N: usize>(
     encodings: &[[[u8; ENCODING_LEN]; LANES]; N],
-) -> [(Decoded8, __mmask8); N] {
+) -> [(Decoded8, u8); N] {
     let mut bytes_valid = [0u8; N];
     let mut largest = [0u8; N];
-    let mut xs = [[[0u64; LIMBS]; LANES]; N];
+    let mut xs = [[[0u8; ENCODING_LEN]; LANES]; N];
     for (i, vector) in encodings.iter().enumerate() {
         for (lane, encoding) in vector.iter().enumerate() {
             if let Some((x, sign)) = x_of_bytes(encoding) {
@@ -90,7 +90,7 @@ pub(super) fn decode_each<const N: usize>(
             }
         }
     }
-    let x = xs.map(|xs| Fp8::from_canonical_limbs(slice(&xs)));
+    let x = xs.map(|xs| Fp8::from_be_bytes_each(&xs));
     let rhs = x.map(|x| curve_rhs(&x));
     let roots = sqrt_candidate_each(&rhs);
     core::array::from_fn(|i| {
@@ -106,8 +106,8 @@ pub(super) fn decode_each<const N: usize>(
 /// `u·P` and the lanes where the points `p` (on the curve, or anything
 /// where the caller discards the lane) are in G1: `[z²]P = u·(u·P) = (β²x,
 /// −y)`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn in_subgroup(p: &Affine8) -> (Jacobian8, __mmask8) {
+#[lane_features]
+fn in_subgroup(p: &Affine8) -> (Jacobian8, u8) {
     let times_u = times_u_vartime(p);
     let product = times_u_with(&times_u, |acc| acc.add_or_double_vartime(&times_u));
     let zz = product.z.square();
@@ -121,7 +121,7 @@ fn in_subgroup(p: &Affine8) -> (Jacobian8, __mmask8) {
 
 /// `u·P` for points received or computed (public), the identity exact
 /// (points of small order; see [`add_public`]).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn times_u_vartime(p: &Affine8) -> Jacobian8 {
     times_u_with(&Jacobian8::from_affine(p), |acc| add_public(acc, p))
 }
@@ -129,7 +129,7 @@ pub(super) fn times_u_vartime(p: &Affine8) -> Jacobian8 {
 /// `u·start` by the bits of u from the top (63 doublings, 5 additions),
 /// `add_start(acc)` being `acc + start`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn times_u_with(start: &Jacobian8, add_start: impl Fn(&Jacobian8) -> Jacobian8) -> Jacobian8 {
     let mut acc = *start;
     for bit in (0..63).rev() {
@@ -145,7 +145,7 @@ fn times_u_with(start: &Jacobian8, add_start: impl Fn(&Jacobian8) -> Jacobian8) 
 /// gives `p`; equal operands the doubling, computed only for a vector
 /// where some lane needs it (a point of small order); opposite ones `Z =
 /// 0`, as the formula gives.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn add_public(acc: &Jacobian8, p: &Affine8) -> Jacobian8 {
     let acc_identity = acc.z.is_zero();
     let (sum, difference) = acc.add_mixed_incomplete(p);
@@ -160,26 +160,19 @@ fn add_public(acc: &Jacobian8, p: &Affine8) -> Jacobian8 {
 
 /// The compressed encodings of the affine points `(x, y)`, the identity's
 /// (`0xc0`, then zeros, as blst writes it) in the lanes of `identity`.
-/// Constant time in the points (an unblinded element is secret).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn encode_affine(x: &Fp8, y: &Fp8, identity: __mmask8) -> [[u8; ENCODING_LEN]; LANES] {
-    let keep = opaque_lanes(!identity);
-    let xs = unslice(&x.canonical().map(|l| _mm512_and_si512(l, keep)));
-    // The sign is secret (an unblinded element): a mask-free flag.
-    let largest = _mm512_and_si512(
-        opaque_lanes(y.is_largest()),
-        _mm512_set1_epi64(i64::from(LARGEST)),
-    );
-    let finite = _mm512_or_si512(largest, _mm512_set1_epi64(i64::from(COMPRESSED)));
-    let infinite = _mm512_set1_epi64(i64::from(COMPRESSED | INFINITY));
-    let flags = bitselect(keep, finite, infinite);
-    let mut lanes = [0u64; LANES];
-    // SAFETY: [u64; 8] and __m512i have the same size; unaligned store.
-    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), flags) };
+/// Constant time in the points (an unblinded element is secret): the
+/// identity's zero x is a selection, the flags byte masked arithmetic.
+#[lane_features]
+pub(super) fn encode_affine(x: &Fp8, y: &Fp8, identity: u8) -> [[u8; ENCODING_LEN]; LANES] {
+    let mut xs = x.select(&Fp8::zero(), identity).be_bytes_each();
+    let largest = y.is_largest();
     core::array::from_fn(|lane| {
-        let mut out = [0u8; ENCODING_LEN];
-        be_of_limbs(&xs[lane], &mut out);
-        out[0] |= lanes[lane] as u8;
+        let infinite = lane_byte_mask(identity, lane);
+        // The sign is secret (an unblinded element): a mask-free flag.
+        let finite = COMPRESSED | (LARGEST & lane_byte_mask(largest, lane));
+        let mut out = xs[lane];
+        out[0] |= (finite & !infinite) | (COMPRESSED | INFINITY) & infinite;
+        zeroize::Zeroize::zeroize(&mut xs[lane]);
         out
     })
 }

@@ -3,26 +3,28 @@
 //! multi-scalar multiplications through `group::batch`, whose engine path
 //! they take).
 
+use oblivex_macros::lane_features;
+
 use num_bigint::BigUint;
 
+use super::chains::invert_all;
 use super::codec::{decode_each, encode_affine, ENCODING_LEN, GENERATOR_ENCODING};
 use super::complete::Projective8;
 use super::decompose::{split, split_by_u, Coefficient, HALF_BITS, LAMBDA, QUARTER_BITS, U};
-use super::field::{sqrt_candidate_each, Fp8, LIMBS, MODULUS, P_BYTES};
+use super::field::{sqrt_candidate_each, Fp8};
 use super::map::{hash_to_curve, UNIFORM_LEN};
 use super::point::{Affine8, Jacobian8};
 use super::scalar_mul::{self, Kept};
 use crate::group::batch::{self, ReceivedBatch};
 use crate::group::bls12_381::{Fr, G1};
-use crate::group::lanes::ifma::chains::invert_all;
-use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
+use crate::group::lanes::bls12_381::exponents::P_BYTES;
 use crate::group::lanes::toolkit::LANES;
 use crate::group::straus::signed_digits;
 use crate::group::{Bls12381G1, PrimeOrderGroup, ShortScalar};
 
 /// The encodings of 8 points in Jacobian coordinates, with an inversion
 /// of their own.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
     let identity = p.z.is_zero();
     let inverse = p.z.select(&Fp8::one(), identity).invert();
@@ -35,7 +37,7 @@ fn encoded_lanes(p: &Jacobian8) -> [[u8; ENCODING_LEN]; LANES] {
 }
 
 fn supported() -> bool {
-    crate::group::lanes::LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).is_some()
+    crate::group::lanes::cpu::supported(super::super::SET)
 }
 
 fn p() -> BigUint {
@@ -106,45 +108,41 @@ fn values() -> Vec<BigUint> {
 }
 
 /// 8 values as an element (into Montgomery form).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn field_of(values: &[BigUint]) -> Fp8 {
-    let limbs: [[u64; LIMBS]; LANES] =
-        core::array::from_fn(|i| limbs_of_be(&be48(&values[i % values.len()])));
-    Fp8::from_canonical_limbs(slice(&limbs))
+    Fp8::from_be_bytes_each(&core::array::from_fn(|i| be48(&values[i % values.len()])))
 }
 
 /// The canonical values of an element.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn values_of(x: &Fp8) -> Vec<BigUint> {
-    unslice(&x.canonical())
+    x.be_bytes_each()
         .iter()
-        .map(|l| {
-            let mut bytes = [0u8; 48];
-            be_of_limbs(l, &mut bytes);
-            BigUint::from_bytes_be(&bytes)
-        })
+        .map(|bytes| BigUint::from_bytes_be(bytes))
         .collect()
 }
 
 #[test]
-fn limbs_and_bytes_round_trip() {
-    let mut state = 17u64;
-    for _ in 0..50 {
-        let mut bytes: [u8; 48] = random_bytes(&mut state);
-        bytes[0] &= 0x1f;
-        let limbs: [u64; LIMBS] = limbs_of_be(&bytes);
-        assert!(limbs.iter().all(|&l| l < 1 << 52));
-        let mut back = [0u8; 48];
-        be_of_limbs(&limbs, &mut back);
-        assert_eq!(back, bytes);
-        let value = BigUint::from_bytes_be(&bytes);
-        let from_limbs = limbs
-            .iter()
-            .rev()
-            .fold(BigUint::from(0u32), |acc, &l| (acc << 52u32) + l);
-        assert_eq!(value, from_limbs);
+fn bytes_round_trip_modulo_p() {
+    if !supported() {
+        return;
     }
-    assert_eq!(limbs_of_be::<LIMBS>(&P_BYTES), MODULUS.p);
+    let mut state = 17u64;
+    let p = p();
+    for _ in 0..50 {
+        let lanes: [[u8; 48]; LANES] = core::array::from_fn(|_| random_bytes(&mut state));
+        // SAFETY: the CPU has this set (`supported`).
+        let back = unsafe { Fp8::from_be_bytes_each(&lanes).be_bytes_each() };
+        for (bytes, back) in lanes.iter().zip(&back) {
+            assert_eq!(
+                BigUint::from_bytes_be(back),
+                BigUint::from_bytes_be(bytes) % &p
+            );
+        }
+    }
+    // SAFETY: as above.
+    let p_is_zero = unsafe { Fp8::from_be_bytes_each(&[P_BYTES; LANES]).is_zero() };
+    assert_eq!(p_is_zero, 0xff);
 }
 
 #[test]
@@ -157,7 +155,7 @@ fn field_operations_match_bigint() {
     let mut rotated = all.clone();
     rotated.rotate_left(5);
     for (a, b) in all.chunks(LANES).zip(rotated.chunks(LANES)) {
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this instruction set (checked above).
         let results = unsafe {
             let (x, y) = (field_of(a), field_of(b));
             [
@@ -213,7 +211,7 @@ fn chained_operations_match_bigint() {
     let all = values();
     let mut want: Vec<BigUint> = all[..LANES].to_vec();
     let others = &all[LANES..2 * LANES];
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this instruction set (checked above).
     unsafe {
         let mut x = field_of(&want);
         let y = field_of(others);
@@ -256,7 +254,7 @@ fn batch_inversion_inverts() {
         .into_iter()
         .filter(|v| v != &BigUint::from(0u32))
         .collect();
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this instruction set (checked above).
     let inverted: Vec<Vec<BigUint>> = unsafe {
         let mut elements: Vec<Fp8> = all.chunks(LANES).map(|c| field_of(c)).collect();
         invert_all(&mut elements);
@@ -444,7 +442,7 @@ fn decode_encode_add_double_match_blst() {
         }
         let other_bytes: [[u8; ENCODING_LEN]; LANES] =
             core::array::from_fn(|i| encoding(&others[i]));
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this instruction set (checked above).
         let (valid, valid_other, results) = unsafe {
             let [(a, valid), (b, valid_other)] = decode_each(&[bytes, other_bytes]);
             let (a, b) = (a.point, b.point);
@@ -498,7 +496,7 @@ fn decode_encode_add_double_match_blst() {
 
 /// The encodings of 8 points in projective coordinates, with an inversion
 /// of their own.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn encoded_projective(p: &Projective8) -> [[u8; ENCODING_LEN]; LANES] {
     let identity = p.z.is_zero();
     let inverse = p.z.select(&Fp8::one(), identity).invert();
@@ -517,7 +515,7 @@ fn complete_formulas_match_blst() {
     let others = random_points(LANES, 8);
     let bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&points[i]));
     let other_bytes: [[u8; ENCODING_LEN]; LANES] = core::array::from_fn(|i| encoding(&others[i]));
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this instruction set (checked above).
     let results = unsafe {
         let [(a, _), (b, _)] = decode_each(&[bytes, other_bytes]);
         let (a, b) = (
@@ -641,7 +639,7 @@ fn invalid_encodings_are_flagged_like_blst() {
     for chunk in cases.chunks(LANES) {
         let lanes: [[u8; ENCODING_LEN]; LANES] =
             core::array::from_fn(|i| *chunk.get(i).unwrap_or(&GENERATOR_ENCODING));
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this instruction set (checked above).
         let [(decoded, valid)] = unsafe { decode_each(&[lanes]) };
         // SAFETY: as above.
         let round_trip = unsafe { encoded_lanes(&Jacobian8::from_affine(&decoded.point)) };
@@ -677,7 +675,7 @@ fn invalid_encodings_anywhere_stop_the_batch() {
             let mut encoded = valid.clone();
             encoded[position * ENCODING_LEN..][..ENCODING_LEN].copy_from_slice(&bad);
             let mut out = vec![0u8; encoded.len()];
-            // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+            // SAFETY: the CPU has this instruction set (checked above).
             assert!(unsafe { scalar_mul::decode_all(&encoded) }.is_none());
             // SAFETY: as above.
             assert!(!unsafe { scalar_mul::mul_by_key(&[1; 32], Kept::NONE, &encoded, &mut out) });
@@ -758,7 +756,7 @@ fn key_multiplication_matches_blst() {
         for count in [1usize, 7, 8, 9, 17, 257, 270] {
             let encoded: Vec<u8> = points[..count].iter().flat_map(encoding).collect();
             let mut out = vec![0u8; encoded.len()];
-            // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+            // SAFETY: the CPU has this instruction set (checked above).
             let decoded = unsafe { scalar_mul::decode_all(&encoded) }.unwrap();
             let affine: Vec<Affine8> = decoded.iter().map(|d| d.point).collect();
             let times_u: Vec<Jacobian8> = decoded.iter().map(|d| d.times_u).collect();
@@ -808,7 +806,7 @@ fn per_element_multiplication_matches_blst() {
     let encoded: Vec<u8> = points.iter().flat_map(encoding).collect();
     let bytes: Vec<[u8; 32]> = scalars.iter().map(le_bytes).collect();
     let mut out = vec![0u8; encoded.len()];
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this instruction set (checked above).
     assert!(unsafe { scalar_mul::mul_each(&bytes, Kept::NONE, &encoded, &mut out) });
     for (i, answer) in out.chunks_exact(ENCODING_LEN).enumerate() {
         // The zero scalar's product, the identity, encodes as blst's.
@@ -935,7 +933,7 @@ fn hash_to_curve_matches_blst() {
     let uniform = uniform_of(&inputs, dst);
     for (chunk, inputs) in uniform.chunks(LANES).zip(inputs.chunks(LANES)) {
         let lanes: [[u8; UNIFORM_LEN]; LANES] = core::array::from_fn(|i| chunk[i]);
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this instruction set (checked above).
         let points = unsafe { encoded_lanes(&hash_to_curve(&lanes)) };
         for (lane, input) in inputs.iter().enumerate() {
             let expected = Bls12381G1::hash_to_group(&[input], dst);
@@ -957,7 +955,7 @@ fn hashing_and_blinding_matches_blst() {
         let blinds = &blinds[1..]; // no zero blind
         let bytes: Vec<[u8; 32]> = blinds.iter().map(le_bytes).collect();
         let mut out = vec![0u8; ENCODING_LEN * count];
-        // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+        // SAFETY: the CPU has this instruction set (checked above).
         let kept = unsafe { scalar_mul::hash_mul_encode(&uniform, &bytes, &mut out) }.unwrap();
         assert_eq!(kept.len(), count.div_ceil(LANES));
         for (i, blinded) in out.chunks_exact(ENCODING_LEN).enumerate() {

@@ -10,11 +10,13 @@
 //! inputs): every case is a mask, including the additions' (an operand
 //! the identity, equal operands).
 
-use super::field::{splat, Fp8, LIMBS};
+use oblivex_macros::lane_features;
+
+use super::chains::pow_each;
+use super::field::{constant, constants, splat, Constant, Fp8};
 use super::point::Jacobian8;
-use crate::group::lanes::ifma::chains::pow_each;
-use crate::group::lanes::montgomery::{limbs_of_be, slice};
 use crate::group::lanes::toolkit::LANES;
+use zeroize::Zeroizing;
 
 /// Bytes of `expand_message_xmd` per input: two field elements of 64.
 pub(crate) const UNIFORM_LEN: usize = 128;
@@ -31,7 +33,7 @@ const P_MINUS_3_OVER_4: [u8; 48] = [
 ];
 
 /// `A'` of the isogenous curve, in Montgomery form.
-const A_PRIME: [u64; LIMBS] = [
+const A_PRIME: Constant = constant([
     0xef04ef21a1d3d,
     0xbbb7dd060d393,
     0xff807c891fa32,
@@ -40,10 +42,10 @@ const A_PRIME: [u64; LIMBS] = [
     0x1b290faa81f81,
     0x9d3a96a7ea346,
     0x000000000f49b,
-];
+]);
 
 /// `B'` of the isogenous curve, in Montgomery form.
-const B_PRIME: [u64; LIMBS] = [
+const B_PRIME: Constant = constant([
     0x3b73bc2a9d2a5,
     0x15a68b00ba2c3,
     0x9cc6f3e45ccb6,
@@ -52,10 +54,10 @@ const B_PRIME: [u64; LIMBS] = [
     0x09f7da2e4af85,
     0xb2d5637f0c3a9,
     0x0000000013315,
-];
+]);
 
 /// RFC 9380's `Z = 11`, in Montgomery form.
-const Z: [u64; LIMBS] = [
+const Z: Constant = constant([
     0xd18a1420da52d,
     0x668c0a2ed1269,
     0xa4219d0526a63,
@@ -64,10 +66,10 @@ const Z: [u64; LIMBS] = [
     0x1c842acdc01ab,
     0xafa7a8a245d49,
     0x000000001499a,
-];
+]);
 
 /// `Z·A'`, in Montgomery form (the denominator where `−A'·tv2` is 0).
-const Z_A_PRIME: [u64; LIMBS] = [
+const Z_A_PRIME: Constant = constant([
     0xa53646721419d,
     0x18be87429319b,
     0x78290c58db82e,
@@ -76,10 +78,10 @@ const Z_A_PRIME: [u64; LIMBS] = [
     0x84d566bfcf9ba,
     0x09aee94096640,
     0x000000000c249,
-];
+]);
 
 /// `sqrt(−Z³)`, in Montgomery form.
-const SQRT_MINUS_Z_CUBED: [u64; LIMBS] = [
+const SQRT_MINUS_Z_CUBED: Constant = constant([
     0x1609a746f34c0,
     0x2471ecbcf7b4e,
     0xe27bda0f54066,
@@ -88,24 +90,11 @@ const SQRT_MINUS_Z_CUBED: [u64; LIMBS] = [
     0x4d90f06070654,
     0x8fc33dff483e8,
     0x000000000cc7d,
-];
-
-/// `2^384·R² mod p` as plain limbs: the Montgomery product of a plain
-/// value by it is the value times 2^384, in Montgomery form.
-const TWO_POW_384_R_SQUARED: [u64; LIMBS] = [
-    0xa88c5d24834b0,
-    0xd5359b14b0f9e,
-    0x9c8a4699a6624,
-    0x7ab4b3203bbb9,
-    0x2f932a92b246b,
-    0x02bcfcd2a29d1,
-    0x433fdf679d883,
-    0x00000000127a0,
-];
+]);
 
 /// The isogeny's `x` numerator `k_(1,0) .. k_(1,11)` (RFC 9380 appendix
 /// E.2), lowest degree first, in Montgomery form.
-const X_NUM: [[u64; LIMBS]; 12] = [
+const X_NUM: [Constant; 12] = constants([
     [
         0xc30e54cea954c,
         0x2c005849d7971,
@@ -226,10 +215,10 @@ const X_NUM: [[u64; LIMBS]; 12] = [
         0xb32401cd85fe7,
         0x0000000003653,
     ],
-];
+]);
 
 /// The `x` denominator `k_(2,0) .. k_(2,9)` (monic, degree 10).
-const X_DEN: [[u64; LIMBS]; 10] = [
+const X_DEN: [Constant; 10] = constants([
     [
         0xffddaabaf4fbb,
         0x461a3978d1a87,
@@ -330,10 +319,10 @@ const X_DEN: [[u64; LIMBS]; 10] = [
         0x3517f42efb781,
         0x0000000000ec2,
     ],
-];
+]);
 
 /// The `y` numerator `k_(3,0) .. k_(3,15)`.
-const Y_NUM: [[u64; LIMBS]; 16] = [
+const Y_NUM: [Constant; 16] = constants([
     [
         0xf9dad592d7b8c,
         0xf850a6da6e97d,
@@ -494,10 +483,10 @@ const Y_NUM: [[u64; LIMBS]; 16] = [
         0x71f515f9f7db6,
         0x0000000017f2e,
     ],
-];
+]);
 
 /// The `y` denominator `k_(4,0) .. k_(4,14)` (monic, degree 15).
-const Y_DEN: [[u64; LIMBS]; 15] = [
+const Y_DEN: [Constant; 15] = constants([
     [
         0xc4db6a5bce253,
         0x83fa8395c58ae,
@@ -648,29 +637,13 @@ const Y_DEN: [[u64; LIMBS]; 15] = [
         0x4fa3ee4679341,
         0x0000000001623,
     ],
-];
-
-/// The field elements of 8 big-endian 64-byte strings reduced modulo p
-/// (`hi·2^384 + lo` for their first 16 and last 48 bytes; `lo` below
-/// `2^384` is a valid operand of the product that enters Montgomery form).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn field_of_64(strings: [&[u8]; LANES]) -> Fp8 {
-    let parts: [([u64; LIMBS], [u64; LIMBS]); LANES] = core::array::from_fn(|i| {
-        (
-            limbs_of_be(&strings[i][..16]),
-            limbs_of_be(&strings[i][16..64]),
-        )
-    });
-    let high = Fp8(slice(&parts.map(|(h, _)| h)));
-    let low = Fp8::from_canonical_limbs(slice(&parts.map(|(_, l)| l)));
-    high.mul(&splat(TWO_POW_384_R_SQUARED)).add(&low)
-}
+]);
 
 /// RFC 9380 `map_to_curve_simple_swu` to E' of each of `N` vectors (the
 /// straight-line form for p ≡ 3 mod 4, `sqrt_ratio`'s exponentiations
 /// side by side), each result `(xn/xd, y)` in Jacobian coordinates
 /// `(xn·xd, y·xd³, xd)` (no inversion).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn map_to_isogenous_each<const N: usize>(u: &[Fp8; N]) -> [Jacobian8; N] {
     let (a, b, z) = (splat(A_PRIME), splat(B_PRIME), splat(Z));
     let uu = u.map(|u| u.square());
@@ -716,8 +689,8 @@ fn map_to_isogenous_each<const N: usize>(u: &[Fp8; N]) -> [Jacobian8; N] {
 /// `coefficients` (lowest degree first, and a leading 1 after them where
 /// `monic`), given `w[k] = W^k`: Horner's rule, each step `acc·X +
 /// c_i·W^(d−i)`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn homogeneous(coefficients: &[[u64; LIMBS]], monic: bool, x: &Fp8, w: &[Fp8; 16]) -> Fp8 {
+#[lane_features]
+fn homogeneous(coefficients: &[Constant], monic: bool, x: &Fp8, w: &[Fp8; 16]) -> Fp8 {
     let degree = coefficients.len() - usize::from(!monic);
     let mut acc = if monic {
         Fp8::one()
@@ -735,7 +708,7 @@ fn homogeneous(coefficients: &[[u64; LIMBS]], monic: bool, x: &Fp8, w: &[Fp8; 16
 /// polynomials `Nx = W^11·x_num(X/W)`, `Dx = W^10·x_den`, `Ny =
 /// W^15·y_num`, `Dy = W^15·y_den`, returned as `(xn·xd·yd², yn·xd³·yd²,
 /// xd·yd)`. A point of the isogeny's kernel gives `Z = 0`, the identity.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn isogeny(p: &Jacobian8) -> Jacobian8 {
     let mut w = [Fp8::one(); 16];
     w[1] = p.z.square();
@@ -756,7 +729,7 @@ fn isogeny(p: &Jacobian8) -> Jacobian8 {
 
 /// `h_eff·Q = (|z| + 1)·Q`: the bits of `|z|` from the top (a public
 /// constant), every addition complete by masks (`Jacobian8::add_or_double`).
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn clear_cofactor(q: &Jacobian8) -> Jacobian8 {
     let mut acc = *q;
     for bit in (0..63).rev() {
@@ -772,10 +745,16 @@ fn clear_cofactor(q: &Jacobian8) -> Jacobian8 {
 /// `h_eff·(iso(map(u0)) + iso(map(u1)))`, the two maps side by side. The
 /// result is the identity (`Z = 0`) where RFC 9380's is; the caller tests
 /// `Z`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn hash_to_curve(uniform: &[[u8; UNIFORM_LEN]; LANES]) -> Jacobian8 {
-    let u0 = field_of_64(core::array::from_fn(|i| &uniform[i][..64]));
-    let u1 = field_of_64(core::array::from_fn(|i| &uniform[i][64..]));
+    // Copies of private inputs' hashes: wiped.
+    let half = |start: usize| -> Zeroizing<[[u8; 64]; LANES]> {
+        Zeroizing::new(core::array::from_fn(|i| {
+            uniform[i][start..start + 64].try_into().expect("64 bytes")
+        }))
+    };
+    let u0 = Fp8::from_be_64_bytes_each(&half(0));
+    let u1 = Fp8::from_be_64_bytes_each(&half(64));
     let [q0, q1] = map_to_isogenous_each(&[u0, u1]);
     let sum = isogeny(&q0).add_or_double(&isogeny(&q1));
     clear_cofactor(&sum)

@@ -23,19 +23,19 @@
 //! Bounds. The formulas' linear steps are unreduced (`Fp8::combination`:
 //! one carry, no subtraction of `2p`), and Y3 sums two products before
 //! one reduction (`Fp8::mul_sum`), so a point's coordinates are below
-//! `18p` (X), `2p` (Y) and `6p` (Z) (the additions' X below `8p`): they only feed products (which take
-//! operands up to `2^17·p`), the formulas' combinations (whose biases
-//! cover those bounds), selections and zero tests. Each combination's
-//! bound is asserted in debug builds.
+//! `18p` (X), `2p` (Y) and `6p` (Z) (the additions' X below `8p`): they only
+//! feed products (which take operands up to `2^11·p` on AVX2, `2^17·p` on
+//! IFMA), the formulas' combinations (whose biases cover those bounds),
+//! selections and zero tests. Each combination's bound is asserted in debug
+//! builds.
 
-use core::arch::x86_64::*;
+use oblivex_macros::lane_features;
 
-use super::field::{splat, Fp8, LIMBS};
-use crate::group::lanes::montgomery::unslice;
+use super::field::{constant, splat, Constant, Fp8};
 use crate::group::lanes::toolkit::{LanePoints, PlainLimbs, LANES};
 
 /// `b = 4` of the curve equation, in Montgomery form.
-const B: [u64; LIMBS] = [
+const B: Constant = constant([
     0xc203aa3a7e6bb,
     0x99c5b63f91e5d,
     0xec2218e49b9f5,
@@ -44,12 +44,12 @@ const B: [u64; LIMBS] = [
     0xaac3b92d6d85a,
     0x25d100f5559b6,
     0x5208,
-];
+]);
 
 /// β, a primitive cube root of unity mod p, in Montgomery form: `(x, y) ↦
 /// (βx, y)` multiplies the points of G1 by `λ = u² − 1` (the GLV
 /// endomorphism; blst's `beta`).
-pub(super) const BETA: [u64; LIMBS] = [
+pub(super) const BETA: Constant = constant([
     0xa424657e25648,
     0xc75706049e739,
     0xb59085299e0e2,
@@ -58,10 +58,10 @@ pub(super) const BETA: [u64; LIMBS] = [
     0x35e995b239c7e,
     0x82faa0ff3c329,
     0x17601,
-];
+]);
 
 /// β² in Montgomery form (the subgroup check's `σ²`).
-pub(super) const BETA_SQUARED: [u64; LIMBS] = [
+pub(super) const BETA_SQUARED: Constant = constant([
     0xd75aaff33455f,
     0xd095356b7cbb6,
     0x953a2f6fa079f,
@@ -70,7 +70,7 @@ pub(super) const BETA_SQUARED: [u64; LIMBS] = [
     0x01f71fd6896ec,
     0xd9dd9cc172747,
     0x7d91,
-];
+]);
 
 /// 8 points in Jacobian coordinates.
 #[derive(Clone, Copy)]
@@ -95,17 +95,27 @@ pub(super) struct Affine8 {
 unsafe impl PlainLimbs for Affine8 {}
 
 impl Affine8 {
-    /// The lanes' canonical coordinates (below p), as radix-2^52 limbs per
-    /// lane.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn canonical_coordinates(&self) -> ([[u64; LIMBS]; LANES], [[u64; LIMBS]; LANES]) {
-        (unslice(&self.x.canonical()), unslice(&self.y.canonical()))
+    /// The lanes' canonical coordinates (below p), as 48 big-endian bytes
+    /// each.
+    #[lane_features]
+    pub(super) fn canonical_coordinates(&self) -> ([[u8; 48]; LANES], [[u8; 48]; LANES]) {
+        (self.x.be_bytes_each(), self.y.be_bytes_each())
+    }
+
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[lane_features]
+    #[inline]
+    pub(super) fn select(&self, other: &Affine8, mask: u8) -> Affine8 {
+        Affine8 {
+            x: self.x.select(&other.x, mask),
+            y: self.y.select(&other.y, mask),
+        }
     }
 
     /// `−self` in the lanes of `mask`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Affine8 {
+    #[lane_features]
+    pub(super) fn negate_where(&self, mask: u8) -> Affine8 {
         Affine8 {
             x: self.x,
             y: self.y.negate_where(mask),
@@ -114,7 +124,7 @@ impl Affine8 {
 
     /// `(βx, y)`: λ times the points (of G1).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn endomorphism(&self) -> Affine8 {
         Affine8 {
             x: self.x.mul(&splat(BETA)),
@@ -124,12 +134,12 @@ impl Affine8 {
 }
 
 impl LanePoints for Affine8 {
-    type Set = crate::group::lanes::ifma::Set;
+    type Set = super::super::Set;
 
     #[inline]
     unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { crate::group::lanes::toolkit::blend_where(self, other, mask) }
+        unsafe { self.select(other, mask) }
     }
 
     #[inline]
@@ -151,7 +161,7 @@ pub(super) struct Difference {
 impl Jacobian8 {
     /// The points of affine coordinates `(x, y)`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
+    #[lane_features]
     pub(super) fn from_affine(p: &Affine8) -> Jacobian8 {
         Jacobian8 {
             x: p.x,
@@ -161,10 +171,10 @@ impl Jacobian8 {
     }
 
     /// `2·self` (`dbl-2009-l`, `a = 0`, as 3S, 2M and a sum of two
-    /// products reduced once: 1,496 multiply-adds), its linear steps unreduced (`Fp8::combination`;
+    /// products reduced once: 1,496 multiply-adds on IFMA), its linear steps unreduced (`Fp8::combination`;
     /// bounds in multiples of p in the comments).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn double(&self) -> Jacobian8 {
         let a = self.x.square();
         let b = self.y.square();
@@ -176,7 +186,7 @@ impl Jacobian8 {
         // X3 = E² − 2D < 18.
         let x = Fp8::combination::<16, 18, 1, 1>([(&e.square(), 0)], [(&xb, 3)]);
         // Y3 = E·(D − X3) − 8C = E·(D − X3) + B·(16p − 8B) < 2, one
-        // reduction (D − X3 < 26, 16p − 8B ≤ 16: 6·26 + 2·16 < 2^35).
+        // reduction (D − X3 < 26, 16p − 8B ≤ 16: 6·26 + 2·16 < 2^25 < R/p).
         let d_minus_x = Fp8::combination::<18, 26, 1, 1>([(&xb, 2)], [(&x, 0)]);
         let minus_eight_b = Fp8::combination::<16, 17, 0, 1>([], [(&b, 3)]);
         let y = e.mul_sum(&d_minus_x, &b, &minus_eight_b);
@@ -186,7 +196,7 @@ impl Jacobian8 {
 
     /// `2^k·self`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn double_times(&self, k: u32) -> Jacobian8 {
         let mut p = *self;
         for _ in 0..k {
@@ -198,7 +208,7 @@ impl Jacobian8 {
     /// `madd-2007-bl` (`other` affine) as is: right unless an operand is
     /// the identity or the operands are equal; also returns `H` and `r`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_mixed_incomplete(&self, other: &Affine8) -> (Jacobian8, Difference) {
         let z1z1 = self.z.square();
         let u2 = other.x.mul(&z1z1);
@@ -214,7 +224,7 @@ impl Jacobian8 {
         // X3 = r² − J − 2V < 8.
         let x = Fp8::combination::<6, 8, 1, 2>([(&r.square(), 0)], [(&j, 0), (&v, 1)]);
         // Y3 = r·(V − X3) + Y1·(4p − 2J) < 2, one reduction for the two
-        // products (V − X3 < 10, 4p − 2J ≤ 4: 8·10 + 2·4 < 2^35).
+        // products (V − X3 < 10, 4p − 2J ≤ 4: 8·10 + 2·4 < 2^25 < R/p).
         let v_minus_x = Fp8::combination::<8, 10, 1, 1>([(&v, 0)], [(&x, 0)]);
         let minus_two_j = Fp8::combination::<4, 5, 0, 1>([], [(&j, 1)]);
         let y = r.mul_sum(&v_minus_x, &self.y, &minus_two_j);
@@ -231,12 +241,12 @@ impl Jacobian8 {
     /// (their coordinates there are ignored), for operands that are not
     /// equal in the other lanes (opposite ones give `Z = 0`).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_mixed(
         &self,
         other: &Affine8,
-        self_identity: __mmask8,
-        other_identity: __mmask8,
+        self_identity: u8,
+        other_identity: u8,
     ) -> Jacobian8 {
         let (sum, _) = self.add_mixed_incomplete(other);
         sum.select(&Jacobian8::from_affine(other), self_identity)
@@ -245,12 +255,12 @@ impl Jacobian8 {
 
     /// As [`Jacobian8::add_mixed`], right also where the operands are
     /// equal (the doubling is computed too and taken in those lanes).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_mixed_or_double(
         &self,
         other: &Affine8,
-        self_identity: __mmask8,
-        other_identity: __mmask8,
+        self_identity: u8,
+        other_identity: u8,
     ) -> Jacobian8 {
         let (sum, difference) = self.add_mixed_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
@@ -264,7 +274,7 @@ impl Jacobian8 {
     /// `r = 2(S2 − S1)`, with the same meaning as in [`Difference`]). Its
     /// linear steps unreduced, as in [`Jacobian8::add_mixed_incomplete`].
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_incomplete(&self, other: &Jacobian8) -> (Jacobian8, Difference) {
         let z1z1 = self.z.square();
         let z2z2 = other.z.square();
@@ -283,7 +293,7 @@ impl Jacobian8 {
         // X3 = r² − J − 2V < 8.
         let x = Fp8::combination::<6, 8, 1, 2>([(&r.square(), 0)], [(&j, 0), (&v, 1)]);
         // Y3 = r·(V − X3) + S1·(4p − 2J) < 2, one reduction for the two
-        // products (V − X3 < 10, 4p − 2J ≤ 4: 8·10 + 2·4 < 2^35).
+        // products (V − X3 < 10, 4p − 2J ≤ 4: 8·10 + 2·4 < 2^25 < R/p).
         let v_minus_x = Fp8::combination::<8, 10, 1, 1>([(&v, 0)], [(&x, 0)]);
         let minus_two_j = Fp8::combination::<4, 5, 0, 1>([], [(&j, 1)]);
         let y = r.mul_sum(&v_minus_x, &s1, &minus_two_j);
@@ -301,7 +311,7 @@ impl Jacobian8 {
     /// operand, those where they are equal the doubling, and opposite ones
     /// give `Z = 0`. Every case is a mask, computed in every lane
     /// (constant time: the hash to the curve adds secret points).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_or_double(&self, other: &Jacobian8) -> Jacobian8 {
         let (sum, difference) = self.add_incomplete(other);
         let equal = difference.h.is_zero() & difference.r.is_zero();
@@ -316,7 +326,7 @@ impl Jacobian8 {
     /// As [`Jacobian8::add_or_double`] for public points (the subgroup
     /// check's): the doubling is computed only for a vector where some
     /// lane needs it, so the time depends on the points.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn add_or_double_vartime(&self, other: &Jacobian8) -> Jacobian8 {
         let (sum, difference) = self.add_incomplete(other);
         let (self_identity, other_identity) = (self.z.is_zero(), other.z.is_zero());
@@ -333,13 +343,13 @@ impl Jacobian8 {
     /// `b` where `a` is, and `a` where only `b` is (the identities' lanes
     /// given: each zero test is a reduction).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     fn or_operand(
         &self,
         a: &Jacobian8,
-        a_identity: __mmask8,
+        a_identity: u8,
         b: &Jacobian8,
-        b_identity: __mmask8,
+        b_identity: u8,
     ) -> Jacobian8 {
         self.select(b, a_identity)
             .select(a, b_identity & !a_identity)
@@ -348,15 +358,15 @@ impl Jacobian8 {
     /// The affine points, given `1/Z` (`inverse`; lanes where `Z = 0` give
     /// zeros).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn affine(&self, inverse: &Fp8) -> Affine8 {
         affine_of(&self.x, &self.y, inverse)
     }
 
     /// `other` in the lanes of `mask`, `self` elsewhere.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn select(&self, other: &Jacobian8, mask: __mmask8) -> Jacobian8 {
+    #[lane_features]
+    pub(super) fn select(&self, other: &Jacobian8, mask: u8) -> Jacobian8 {
         Jacobian8 {
             x: self.x.select(&other.x, mask),
             y: self.y.select(&other.y, mask),
@@ -368,7 +378,7 @@ impl Jacobian8 {
 /// `(X/Z², Y/Z³)` for the Jacobian coordinates `X`, `Y` and `1/Z`
 /// (`inverse`).
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn affine_of(x: &Fp8, y: &Fp8, inverse: &Fp8) -> Affine8 {
     let inverse_squared = inverse.square();
     Affine8 {
@@ -379,7 +389,7 @@ pub(super) fn affine_of(x: &Fp8, y: &Fp8, inverse: &Fp8) -> Affine8 {
 
 /// `x³ + 4`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn curve_rhs(x: &Fp8) -> Fp8 {
     x.square().mul(x).add(&splat(B))
 }

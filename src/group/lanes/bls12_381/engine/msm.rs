@@ -17,16 +17,17 @@
 //! table's 3 additions and 4 doublings, and a share of the pass's 68
 //! doublings.
 
+use oblivex_macros::lane_features;
+
 use zeroize::Zeroizing;
 
 use super::codec::ENCODING_LEN;
 use super::complete::Projective8;
-use super::field::{Fp8, LIMBS};
+use super::field::Fp8;
 use super::point::Affine8;
 use super::scalar_mul::decode_vector;
-use crate::group::lanes::ifma::scan::select;
-use crate::group::lanes::montgomery::{be_of_limbs, unslice};
-use crate::group::lanes::toolkit::{opaque_lanes, pass_ranges, per_lane_digits, wipe, LANES};
+use super::scan::select;
+use crate::group::lanes::toolkit::{pass_ranges, per_lane_digits, wipe, LANES};
 use crate::group::straus::digit_count;
 
 /// Slots (of 8 points) per pass: their tables (8 points each, 24 KiB per
@@ -41,7 +42,7 @@ pub(crate) type Coordinates = [u8; 96];
 /// `[1·P, …, 8·P]` by complete formulas: the even multiples doublings
 /// (`2k·P = 2·(k·P)`, cheaper than additions), the odd ones `(k − 1)·P +
 /// P`.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn multiples(p: &Affine8) -> [Projective8; 8] {
     let mut table = [Projective8::from_affine(p); 8];
     for k in 2..=8 {
@@ -62,7 +63,7 @@ fn multiples(p: &Affine8) -> [Projective8; 8] {
 /// digits become lane masks by vector comparisons, every table entry is
 /// read, the instruction stream depends only on the number of points and
 /// `bits`, and the secret sum leaves as coordinates.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 pub(super) fn msm_ct(
     encoded: &[u8],
     decoded: &[Affine8],
@@ -107,29 +108,17 @@ pub(super) fn msm_ct(
 /// The affine coordinates of the point in lane 0 of `sum` and whether it
 /// is the identity (`Z = 0`: coordinates zero), with an inversion of its
 /// own; constant time, the copies wiped.
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn sum_coordinates(sum: &Projective8) -> Zeroizing<(Coordinates, u8)> {
-    use core::arch::x86_64::_mm512_and_si512;
     let identity = sum.z.is_zero();
     let mut inverse = sum.z.select(&Fp8::one(), identity).invert();
-    let keep = opaque_lanes(!identity);
-    let mut x = sum
-        .x
-        .mul(&inverse)
-        .canonical()
-        .map(|l| _mm512_and_si512(l, keep));
-    let mut y = sum
-        .y
-        .mul(&inverse)
-        .canonical()
-        .map(|l| _mm512_and_si512(l, keep));
-    let xs: Zeroizing<[[u64; LIMBS]; LANES]> = Zeroizing::new(unslice(&x));
-    let ys: Zeroizing<[[u64; LIMBS]; LANES]> = Zeroizing::new(unslice(&y));
-    wipe(&mut x);
-    wipe(&mut y);
+    let mut coordinates = [sum.x, sum.y].map(|c| c.mul(&inverse).select(&Fp8::zero(), identity));
+    let xs = Zeroizing::new(coordinates[0].be_bytes_each());
+    let ys = Zeroizing::new(coordinates[1].be_bytes_each());
+    wipe(&mut coordinates);
     wipe(core::slice::from_mut(&mut inverse));
     let mut out = Zeroizing::new(([0u8; 96], identity & 1));
-    be_of_limbs(&xs[0], &mut out.0[..48]);
-    be_of_limbs(&ys[0], &mut out.0[48..]);
+    out.0[..48].copy_from_slice(&xs[0]);
+    out.0[48..].copy_from_slice(&ys[0]);
     out
 }

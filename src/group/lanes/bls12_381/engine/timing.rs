@@ -2,6 +2,8 @@
 //! `cargo test --release --lib bls12_381::timing -- --ignored
 //! --nocapture`). They print, and assert nothing about time.
 
+use oblivex_macros::lane_features;
+
 use core::hint::black_box;
 
 use super::codec::{decode_each, GENERATOR_ENCODING};
@@ -28,7 +30,7 @@ fn ticks(per: u64, mut run: impl FnMut()) -> f64 {
     samples[samples.len() / 2] as f64 / per as f64
 }
 
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+#[lane_features]
 fn generator() -> Affine8 {
     let [(decoded, valid)] = decode_each(&[[GENERATOR_ENCODING; LANES]]);
     assert_eq!(valid, 0xff);
@@ -38,11 +40,11 @@ fn generator() -> Affine8 {
 #[test]
 #[ignore = "prints cycle counts"]
 fn print_cycle_counts() {
-    if crate::group::lanes::LaneCpu::detect_for(crate::group::lanes::LaneSet::Ifma).is_none() {
+    if !crate::group::lanes::cpu::supported(super::super::SET) {
         return;
     }
     const K: u64 = 1000;
-    // SAFETY: the CPU has AVX-512F, DQ and IFMA (checked above).
+    // SAFETY: the CPU has this instruction set (checked above).
     unsafe {
         let g = generator();
         let (x, y) = (g.x, g.y);

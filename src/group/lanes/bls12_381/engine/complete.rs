@@ -17,11 +17,11 @@
 //! once). Operands are below `2p` (products, sums of products, decoded
 //! coordinates, the identity's 0 and 1); the unreduced values stay below
 //! `148p`, and every product below `1,924·p²` (the doubling's `(t0 −
-//! 3·3b·t2)·(t0 + 3b·t2)`, `74p · 26p`), far below the `2^34·p²` that
-//! `Fp8::mul` and `Fp8::mul_sum` take, so every coordinate returned is
-//! again below `2p`.
+//! 3·3b·t2)·(t0 + 3b·t2)`, `74p · 26p`), far below what `Fp8::mul` and
+//! `Fp8::mul_sum` take (operands up to `2^11·p` on AVX2, `2^17·p` on
+//! IFMA), so every coordinate returned is again below `2p`.
 
-use core::arch::x86_64::__mmask8;
+use oblivex_macros::lane_features;
 
 use super::field::Fp8;
 use super::point::Affine8;
@@ -41,7 +41,7 @@ unsafe impl PlainLimbs for Projective8 {}
 impl Projective8 {
     /// The identity `(0 : 1 : 0)` in every lane.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
+    #[lane_features]
     pub(super) fn identity() -> Projective8 {
         Projective8 {
             x: Fp8::zero(),
@@ -50,9 +50,20 @@ impl Projective8 {
         }
     }
 
+    /// `other` in the lanes of `mask`, `self` elsewhere.
+    #[inline]
+    #[lane_features]
+    pub(super) fn select(&self, other: &Projective8, mask: u8) -> Projective8 {
+        Projective8 {
+            x: self.x.select(&other.x, mask),
+            y: self.y.select(&other.y, mask),
+            z: self.z.select(&other.z, mask),
+        }
+    }
+
     /// The points of affine coordinates.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
+    #[lane_features]
     pub(super) fn from_affine(p: &Affine8) -> Projective8 {
         Projective8 {
             x: p.x,
@@ -64,8 +75,8 @@ impl Projective8 {
     /// `self + other`, complete (algorithm 7 of the module's reference):
     /// 6 products, its linear steps unreduced combinations (`3b = 12` as
     /// shifts), and its three coordinates each a pair of products reduced
-    /// once (2,688 multiply-adds).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    /// once (2,688 multiply-adds on IFMA).
+    #[lane_features]
     pub(super) fn add(&self, other: &Projective8) -> Projective8 {
         let (x1, y1, z1) = (&self.x, &self.y, &self.z);
         let (x2, y2, z2) = (&other.x, &other.y, &other.z);
@@ -101,8 +112,8 @@ impl Projective8 {
 
     /// `2·self`, complete (algorithm 9 of the module's reference): 2
     /// squares, 4 products (a pair of them reduced once), the linear steps
-    /// unreduced (1,808 multiply-adds, two thirds of [`Projective8::add`]).
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    /// unreduced (1,808 multiply-adds on IFMA, two thirds of [`Projective8::add`]).
+    #[lane_features]
     pub(super) fn double(&self) -> Projective8 {
         let (x, y, z) = (&self.x, &self.y, &self.z);
         let t0 = y.square();
@@ -127,7 +138,7 @@ impl Projective8 {
 
     /// `2^k·self` by complete doublings.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[lane_features]
     pub(super) fn double_times(&self, k: u32) -> Projective8 {
         let mut p = *self;
         for _ in 0..k {
@@ -138,21 +149,19 @@ impl Projective8 {
 
     /// The 8 lanes rotated by `K` (lane `i` gets lane `i + K mod 8`).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
+    #[lane_features]
     pub(super) fn rotate_lanes<const K: i32>(&self) -> Projective8 {
-        use core::arch::x86_64::_mm512_alignr_epi64;
-        let rotate = |f: &Fp8| Fp8(f.0.map(|l| _mm512_alignr_epi64::<K>(l, l)));
         Projective8 {
-            x: rotate(&self.x),
-            y: rotate(&self.y),
-            z: rotate(&self.z),
+            x: self.x.rotate_lanes::<K>(),
+            y: self.y.rotate_lanes::<K>(),
+            z: self.z.rotate_lanes::<K>(),
         }
     }
 
     /// `−self` in the lanes of `mask`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn negate_where(&self, mask: __mmask8) -> Projective8 {
+    #[lane_features]
+    pub(super) fn negate_where(&self, mask: u8) -> Projective8 {
         Projective8 {
             x: self.x,
             y: self.y.negate_where(mask),
@@ -162,12 +171,12 @@ impl Projective8 {
 }
 
 impl LanePoints for Projective8 {
-    type Set = crate::group::lanes::ifma::Set;
+    type Set = super::super::Set;
 
     #[inline]
     unsafe fn chosen_where(&self, other: &Self, mask: u8) -> Self {
         // SAFETY: the caller's CPU has the features (trait contract).
-        unsafe { crate::group::lanes::toolkit::blend_where(self, other, mask) }
+        unsafe { self.select(other, mask) }
     }
 
     #[inline]

@@ -8,19 +8,22 @@
 
 use core::arch::x86_64::*;
 
+use super::exponents::{P_MINUS_2, SQRT_EXPONENT};
 use crate::group::lanes::field::lane_field;
 use crate::group::lanes::ifma::chains::pow_each;
 use crate::group::lanes::montgomery::{self, Modulus};
-use crate::group::lanes::toolkit::PlainLimbs;
+use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
+use crate::group::lanes::toolkit::{wipe, PlainLimbs, LANES};
+use zeroize::Zeroizing;
 
 /// Limbs of an element.
-pub(super) const LIMBS: usize = 8;
+pub(crate) const LIMBS: usize = 8;
 
 /// Product columns.
 const COLUMNS: usize = 2 * LIMBS;
 
 /// p, 2p and `−p^{-1} mod 2^52`.
-pub(super) const MODULUS: Modulus<LIMBS> = Modulus {
+pub(crate) const MODULUS: Modulus<LIMBS> = Modulus {
     p: [
         0xeffffffffaaab,
         0xfeb153ffffb9f,
@@ -43,28 +46,6 @@ pub(super) const MODULUS: Modulus<LIMBS> = Modulus {
     ],
     n0: 0x3fffcfffcfffd,
 };
-
-/// p, big-endian (what a received coordinate must be below).
-pub(super) const P_BYTES: [u8; 48] = [
-    0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
-    0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
-    0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab,
-];
-
-/// `p − 2`, big-endian: `x^(p−2) = 1/x`.
-const P_MINUS_2: [u8; 48] = [
-    0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
-    0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
-    0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xa9,
-];
-
-/// `(p + 1)/4`, big-endian: `x^((p+1)/4)` is the square root of a square
-/// `x` (p ≡ 3 mod 4).
-const SQRT_EXPONENT: [u8; 48] = [
-    0x06, 0x80, 0x44, 0x7a, 0x8e, 0x5f, 0xf9, 0xa6, 0x92, 0xc6, 0xe9, 0xed, 0x90, 0xd2, 0xeb, 0x35,
-    0xd9, 0x1d, 0xd2, 0xe1, 0x3c, 0xe1, 0x44, 0xaf, 0xd9, 0xcc, 0x34, 0xa8, 0x3d, 0xac, 0x3d, 0x89,
-    0x07, 0xaa, 0xff, 0xff, 0xac, 0x54, 0xff, 0xff, 0xee, 0x7f, 0xbf, 0xff, 0xff, 0xff, 0xea, 0xab,
-];
 
 /// `(p + 1)/2`: canonical values from it up are the "lexicographically
 /// largest" roots (the sign flag of the compressed encoding).
@@ -91,6 +72,19 @@ const R_SQUARED: [u64; LIMBS] = [
     0x8746,
 ];
 
+/// `2^384·R² mod p` as plain limbs: the Montgomery product of a plain
+/// value by it is the value times 2^384, in Montgomery form.
+const TWO_POW_384_R_SQUARED: [u64; LIMBS] = [
+    0xa88c5d24834b0,
+    0xd5359b14b0f9e,
+    0x9c8a4699a6624,
+    0x7ab4b3203bbb9,
+    0x2f932a92b246b,
+    0x02bcfcd2a29d1,
+    0x433fdf679d883,
+    0x00000000127a0,
+];
+
 /// `R mod p`: 1 in Montgomery form.
 const ONE: [u64; LIMBS] = [
     0x6480ea8e9b9af,
@@ -105,7 +99,7 @@ const ONE: [u64; LIMBS] = [
 
 /// 8 elements of GF(p) in Montgomery form, word-sliced.
 #[derive(Clone, Copy)]
-pub(super) struct Fp8(pub(super) [__m512i; LIMBS]);
+pub(crate) struct Fp8(pub(super) [__m512i; LIMBS]);
 
 // SAFETY: eight `__m512i`, nothing else.
 unsafe impl PlainLimbs for Fp8 {}
@@ -117,10 +111,24 @@ impl AsRef<[__m512i; LIMBS]> for Fp8 {
     }
 }
 
+/// A constant of the engine: its limbs in this field's Montgomery form.
+pub(crate) type Constant = [u64; LIMBS];
+
+/// The engine writes its constants once, as 8 limbs of 52 bits in this
+/// field's Montgomery form; here they are already what [`splat`] takes.
+pub(crate) const fn constant(limbs: [u64; LIMBS]) -> Constant {
+    limbs
+}
+
+/// [`constant`] of each.
+pub(crate) const fn constants<const N: usize>(limbs: [[u64; LIMBS]; N]) -> [Constant; N] {
+    limbs
+}
+
 /// A constant already in Montgomery form, broadcast to the 8 lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(super) fn splat(limbs: [u64; LIMBS]) -> Fp8 {
+pub(crate) fn splat(limbs: Constant) -> Fp8 {
     Fp8(montgomery::broadcast(&limbs))
 }
 
@@ -128,23 +136,66 @@ impl Fp8 {
     /// 0 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn zero() -> Fp8 {
+    pub(crate) fn zero() -> Fp8 {
         Fp8([_mm512_setzero_si512(); LIMBS])
     }
 
     /// 1 in every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn one() -> Fp8 {
+    pub(crate) fn one() -> Fp8 {
         splat(ONE)
     }
 
-    /// The elements of plain values given as limbs below 2^52 with a value
-    /// below p (decoded bytes), or below `2^384` (hashed bytes).
+    /// The elements of 8 plain (not Montgomery) values given as 48
+    /// big-endian bytes each, below 2^384 (a decoded coordinate, a hashed
+    /// string's part).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn from_canonical_limbs(limbs: [__m512i; LIMBS]) -> Fp8 {
-        Fp8(limbs).mul(&splat(R_SQUARED))
+    pub(crate) fn from_be_bytes_each(bytes: &[[u8; 48]; LANES]) -> Fp8 {
+        let mut limbs: [[u64; LIMBS]; LANES] = bytes.map(|b| limbs_of_be(&b));
+        let plain = Fp8(slice(&limbs));
+        zeroize::Zeroize::zeroize(&mut limbs);
+        plain.mul(&splat(R_SQUARED))
+    }
+
+    /// The field elements of 8 big-endian 64-byte strings reduced modulo
+    /// p (RFC 9380's `hash_to_field`): `hi·2^384 + lo` for their first 16
+    /// and last 48 bytes, `hi` taken as the Montgomery form of `hi/R`
+    /// and multiplied by the form of `2^384·R`.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(crate) fn from_be_64_bytes_each(strings: &[[u8; 64]; LANES]) -> Fp8 {
+        let mut high: [[u64; LIMBS]; LANES] =
+            core::array::from_fn(|i| limbs_of_be(&strings[i][..16]));
+        let low: Zeroizing<[[u8; 48]; LANES]> = Zeroizing::new(core::array::from_fn(|i| {
+            strings[i][16..].try_into().expect("48 bytes")
+        }));
+        let wide = Fp8(slice(&high)).mul(&splat(TWO_POW_384_R_SQUARED));
+        zeroize::Zeroize::zeroize(&mut high);
+        wide.add(&Fp8::from_be_bytes_each(&low))
+    }
+
+    /// The canonical plain values (`< p`) of the 8 lanes as 48 big-endian
+    /// bytes each (secret where the element is: the caller wipes them).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(crate) fn be_bytes_each(&self) -> [[u8; 48]; LANES] {
+        let mut canonical = self.canonical();
+        let mut limbs = unslice(&canonical);
+        let bytes = core::array::from_fn(|j| {
+            let mut out = [0u8; 48];
+            be_of_limbs(&limbs[j], &mut out);
+            out
+        });
+        wipe(core::slice::from_mut(&mut canonical));
+        zeroize::Zeroize::zeroize(&mut limbs);
+        bytes
+    }
+
+    /// The 8 lanes rotated by `K` (lane `i` gets lane `i + K mod 8`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn rotate_lanes<const K: i32>(&self) -> Fp8 {
+        Fp8(self.0.map(|l| _mm512_alignr_epi64::<K>(l, l)))
     }
 
     /// Debug builds check the bounds (limbs below 2^52, value about below
@@ -159,7 +210,7 @@ impl Fp8 {
     /// `self + other`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn add(&self, other: &Fp8) -> Fp8 {
+    pub(crate) fn add(&self, other: &Fp8) -> Fp8 {
         Fp8(montgomery::add(&self.0, &other.0, &MODULUS)).checked()
     }
 
@@ -167,7 +218,7 @@ impl Fp8 {
     /// an operand of [`Fp8::mul`] or [`Fp8::square`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn add_lazy(&self, other: &Fp8) -> Fp8 {
+    pub(crate) fn add_lazy(&self, other: &Fp8) -> Fp8 {
         Fp8(montgomery::add_lazy(&self.0, &other.0))
     }
 
@@ -179,7 +230,7 @@ impl Fp8 {
     /// [`Fp8::square`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn combination<const BIAS: u64, const BOUND: u64, const P: usize, const M: usize>(
+    pub(crate) fn combination<const BIAS: u64, const BOUND: u64, const P: usize, const M: usize>(
         plus: [(&Fp8, u32); P],
         minus: [(&Fp8, u32); M],
     ) -> Fp8 {
@@ -196,21 +247,21 @@ impl Fp8 {
     /// `self − other`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sub(&self, other: &Fp8) -> Fp8 {
+    pub(crate) fn sub(&self, other: &Fp8) -> Fp8 {
         Fp8(montgomery::sub(&self.0, &other.0, &MODULUS)).checked()
     }
 
     /// `−self`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn neg(&self) -> Fp8 {
+    pub(crate) fn neg(&self) -> Fp8 {
         Fp8::zero().sub(self)
     }
 
     /// `self · other / R` (operands below `2^17·p`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn mul(&self, other: &Fp8) -> Fp8 {
+    pub(crate) fn mul(&self, other: &Fp8) -> Fp8 {
         Fp8(montgomery::mul::<LIMBS, COLUMNS>(
             &self.0, &other.0, &MODULUS,
         ))
@@ -221,7 +272,7 @@ impl Fp8 {
     /// the two products below `R·p` together: each below `2^34·p²`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn mul_sum(&self, other: &Fp8, c: &Fp8, d: &Fp8) -> Fp8 {
+    pub(crate) fn mul_sum(&self, other: &Fp8, c: &Fp8, d: &Fp8) -> Fp8 {
         Fp8(montgomery::mul_sum::<LIMBS, COLUMNS>(
             &self.0, &other.0, &c.0, &d.0, &MODULUS,
         ))
@@ -231,13 +282,13 @@ impl Fp8 {
     /// `self² / R` (an operand below `2^17·p`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn square(&self) -> Fp8 {
+    pub(crate) fn square(&self) -> Fp8 {
         Fp8(montgomery::square::<LIMBS, COLUMNS>(&self.0, &MODULUS)).checked()
     }
 
     /// `self^(p − 2) = 1/self` (0 for 0).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn invert(&self) -> Fp8 {
+    pub(crate) fn invert(&self) -> Fp8 {
         let [inverse] = pow_each(&[*self], &P_MINUS_2);
         inverse
     }
@@ -245,14 +296,14 @@ impl Fp8 {
     /// The canonical plain value (`< p`) of each lane, as limbs below 2^52.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn canonical(&self) -> [__m512i; LIMBS] {
+    pub(crate) fn canonical(&self) -> [__m512i; LIMBS] {
         montgomery::canonical::<LIMBS, COLUMNS>(&self.0, &MODULUS)
     }
 
     /// Lanes whose canonical value is odd (RFC 9380's `sgn0`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn is_odd(&self) -> __mmask8 {
+    pub(crate) fn is_odd(&self) -> __mmask8 {
         _mm512_test_epi64_mask(self.canonical()[0], _mm512_set1_epi64(1))
     }
 
@@ -260,7 +311,7 @@ impl Fp8 {
     /// encoding's sign flag), constant time.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(super) fn is_largest(&self) -> __mmask8 {
+    pub(crate) fn is_largest(&self) -> __mmask8 {
         montgomery::at_least(&self.canonical(), &HALF_P_PLUS_1)
     }
 }
@@ -269,7 +320,7 @@ impl Fp8 {
 /// is a square, the chains side by side (the decoder takes its roots in
 /// pairs).
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) fn sqrt_candidate_each<const N: usize>(x: &[Fp8; N]) -> [Fp8; N] {
+pub(crate) fn sqrt_candidate_each<const N: usize>(x: &[Fp8; N]) -> [Fp8; N] {
     pow_each(x, &SQRT_EXPONENT)
 }
 
