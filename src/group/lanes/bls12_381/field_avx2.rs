@@ -27,7 +27,6 @@ use crate::group::lanes::halves::{
 };
 use crate::group::lanes::toolkit::{wipe, PlainLimbs, LANES};
 use crate::mp::backend::avx2::select::lane_mask_eq;
-use zeroize::Zeroizing;
 
 mod kernels;
 
@@ -236,10 +235,6 @@ const ONE: [u64; DIGITS] = digits_of(&pow2_mod_p(406));
 /// `R² mod p`: multiplying by it enters Montgomery form.
 const R_SQUARED: [u64; DIGITS] = digits_of(&pow2_mod_p(812));
 
-/// `2^384·R² mod p`: the Montgomery product of a plain value by it is the
-/// value times 2^384, in Montgomery form.
-const TWO_POW_384_R_SQUARED: [u64; DIGITS] = digits_of(&pow2_mod_p(384 + 812));
-
 /// `BIAS·p` with each of its thirteen low digits raised by `c·2^29` and
 /// the digit above lowered by `c`, `c = 8·terms`: a multiple of p whose low
 /// digits are at least any sum of `terms` digits below 2^29 scaled by up to 2^3,
@@ -355,25 +350,6 @@ impl Fp8 {
         let plain = Fp8(halves_of(&digits));
         zeroize::Zeroize::zeroize(&mut digits);
         plain.mul(&splat(R_SQUARED))
-    }
-
-    /// The field elements of 8 big-endian 64-byte strings reduced modulo
-    /// p (RFC 9380's `hash_to_field`): `hi·2^384 + lo` for their first 16
-    /// and last 48 bytes, `hi` taken as the Montgomery form of `hi/R`
-    /// and multiplied by the form of `2^384·R`.
-    #[target_feature(enable = "avx2")]
-    pub(crate) fn from_be_64_bytes_each(strings: &[[u8; 64]; LANES]) -> Fp8 {
-        let mut padded = Zeroizing::new([[0u8; 48]; LANES]);
-        for (padded, string) in padded.iter_mut().zip(strings) {
-            padded[32..].copy_from_slice(&string[..16]);
-        }
-        let mut high: [[u64; DIGITS]; LANES] = core::array::from_fn(|i| digits_of_be(&padded[i]));
-        let low: Zeroizing<[[u8; 48]; LANES]> = Zeroizing::new(core::array::from_fn(|i| {
-            strings[i][16..].try_into().expect("48 bytes")
-        }));
-        let wide = Fp8(halves_of(&high)).mul(&splat(TWO_POW_384_R_SQUARED));
-        zeroize::Zeroize::zeroize(&mut high);
-        wide.add(&Fp8::from_be_bytes_each(&low))
     }
 
     /// The canonical plain values (`< p`) of the 8 lanes as 48 big-endian

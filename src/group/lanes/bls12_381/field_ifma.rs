@@ -14,7 +14,6 @@ use crate::group::lanes::ifma::chains::pow_each;
 use crate::group::lanes::montgomery::{self, Modulus};
 use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
 use crate::group::lanes::toolkit::{wipe, PlainLimbs, LANES};
-use zeroize::Zeroizing;
 
 /// Limbs of an element.
 pub(crate) const LIMBS: usize = 8;
@@ -70,19 +69,6 @@ const R_SQUARED: [u64; LIMBS] = [
     0x98e5907ad91f5,
     0x2075d74507266,
     0x8746,
-];
-
-/// `2^384·R² mod p` as plain limbs: the Montgomery product of a plain
-/// value by it is the value times 2^384, in Montgomery form.
-const TWO_POW_384_R_SQUARED: [u64; LIMBS] = [
-    0xa88c5d24834b0,
-    0xd5359b14b0f9e,
-    0x9c8a4699a6624,
-    0x7ab4b3203bbb9,
-    0x2f932a92b246b,
-    0x02bcfcd2a29d1,
-    0x433fdf679d883,
-    0x00000000127a0,
 ];
 
 /// `R mod p`: 1 in Montgomery form.
@@ -157,22 +143,6 @@ impl Fp8 {
         let plain = Fp8(slice(&limbs));
         zeroize::Zeroize::zeroize(&mut limbs);
         plain.mul(&splat(R_SQUARED))
-    }
-
-    /// The field elements of 8 big-endian 64-byte strings reduced modulo
-    /// p (RFC 9380's `hash_to_field`): `hi·2^384 + lo` for their first 16
-    /// and last 48 bytes, `hi` taken as the Montgomery form of `hi/R`
-    /// and multiplied by the form of `2^384·R`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-    pub(crate) fn from_be_64_bytes_each(strings: &[[u8; 64]; LANES]) -> Fp8 {
-        let mut high: [[u64; LIMBS]; LANES] =
-            core::array::from_fn(|i| limbs_of_be(&strings[i][..16]));
-        let low: Zeroizing<[[u8; 48]; LANES]> = Zeroizing::new(core::array::from_fn(|i| {
-            strings[i][16..].try_into().expect("48 bytes")
-        }));
-        let wide = Fp8(slice(&high)).mul(&splat(TWO_POW_384_R_SQUARED));
-        zeroize::Zeroize::zeroize(&mut high);
-        wide.add(&Fp8::from_be_bytes_each(&low))
     }
 
     /// The canonical plain values (`< p`) of the 8 lanes as 48 big-endian

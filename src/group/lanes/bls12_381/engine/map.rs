@@ -32,6 +32,18 @@ const P_MINUS_3_OVER_4: [u8; 48] = [
     0x07, 0xaa, 0xff, 0xff, 0xac, 0x54, 0xff, 0xff, 0xee, 0x7f, 0xbf, 0xff, 0xff, 0xff, 0xea, 0xaa,
 ];
 
+/// `2^384`, in Montgomery form (`hash_to_field`'s high part).
+const TWO_POW_384: Constant = constant([
+    0x551039a1d2c25,
+    0xc857a984373dc,
+    0x3331128e8da66,
+    0xba38b82e8f651,
+    0xbb197b6252a29,
+    0xcbe4f4e32928c,
+    0x80ef81f158c5d,
+    0x000000000e91f,
+]);
+
 /// `A'` of the isogenous curve, in Montgomery form.
 const A_PRIME: Constant = constant([
     0xef04ef21a1d3d,
@@ -639,6 +651,22 @@ const Y_DEN: [Constant; 15] = constants([
     ],
 ]);
 
+/// The field elements of the 64-byte strings at `start` of 8 inputs,
+/// big-endian, reduced modulo p (RFC 9380's `hash_to_field`): `hi·2^384 +
+/// lo` for their first 16 and last 48 bytes, each entered as an element
+/// (below 2^384). The copies of the private strings are wiped.
+#[lane_features]
+fn field_of_64(uniform: &[[u8; UNIFORM_LEN]; LANES], start: usize) -> Fp8 {
+    let mut high = Zeroizing::new([[0u8; 48]; LANES]);
+    let mut low = Zeroizing::new([[0u8; 48]; LANES]);
+    for ((high, low), input) in high.iter_mut().zip(low.iter_mut()).zip(uniform) {
+        high[32..].copy_from_slice(&input[start..start + 16]);
+        low.copy_from_slice(&input[start + 16..start + 64]);
+    }
+    let high = Fp8::from_be_bytes_each(&high).mul(&splat(TWO_POW_384));
+    high.add(&Fp8::from_be_bytes_each(&low))
+}
+
 /// RFC 9380 `map_to_curve_simple_swu` to E' of each of `N` vectors (the
 /// straight-line form for p ≡ 3 mod 4, `sqrt_ratio`'s exponentiations
 /// side by side), each result `(xn/xd, y)` in Jacobian coordinates
@@ -747,14 +775,8 @@ fn clear_cofactor(q: &Jacobian8) -> Jacobian8 {
 /// `Z`.
 #[lane_features]
 pub(super) fn hash_to_curve(uniform: &[[u8; UNIFORM_LEN]; LANES]) -> Jacobian8 {
-    // Copies of private inputs' hashes: wiped.
-    let half = |start: usize| -> Zeroizing<[[u8; 64]; LANES]> {
-        Zeroizing::new(core::array::from_fn(|i| {
-            uniform[i][start..start + 64].try_into().expect("64 bytes")
-        }))
-    };
-    let u0 = Fp8::from_be_64_bytes_each(&half(0));
-    let u1 = Fp8::from_be_64_bytes_each(&half(64));
+    let u0 = field_of_64(uniform, 0);
+    let u1 = field_of_64(uniform, 64);
     let [q0, q1] = map_to_isogenous_each(&[u0, u1]);
     let sum = isogeny(&q0).add_or_double(&isogeny(&q1));
     clear_cofactor(&sum)
