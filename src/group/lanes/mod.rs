@@ -22,6 +22,8 @@
 //!   inversion, interleaved exponentiation chains);
 //! - `montgomery`: Montgomery arithmetic modulo a generic prime, for any
 //!   limb count (the IFMA fields without a special form: BLS12-381's);
+//! - `radix`: big-endian strings as digits of a power-of-two radix and
+//!   back (every P-256 and BLS12-381 field's byte conversions);
 //! - `sha512`: SHA-512 of 8 messages at once (ristretto255's hashing);
 //! - one folder per engine: `ristretto255`, `p256`, `bls12_381`.
 //!
@@ -44,6 +46,8 @@ pub(crate) mod ifma;
 pub(crate) mod montgomery;
 #[cfg(target_arch = "x86_64")]
 pub mod p256;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod radix;
 #[cfg(target_arch = "x86_64")]
 pub mod ristretto255;
 #[cfg(target_arch = "x86_64")]

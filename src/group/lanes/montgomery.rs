@@ -327,34 +327,6 @@ pub(crate) fn at_least<const N: usize>(a: &[__m512i; N], bound: &[u64; N]) -> __
     _mm512_cmpge_epi64_mask(less[N - 1], _mm512_setzero_si512())
 }
 
-/// The `N` limbs of 52 bits of a big-endian string of at most `52N` bits.
-pub(crate) fn limbs_of_be<const N: usize>(bytes: &[u8]) -> [u64; N] {
-    let mut limbs = [0u64; N];
-    for (k, &byte) in bytes.iter().rev().enumerate() {
-        let (limb, offset) = (8 * k / 52, 8 * k % 52);
-        limbs[limb] |= (u64::from(byte) << offset) & LOW_52;
-        if offset > 44 {
-            limbs[limb + 1] |= u64::from(byte) >> (52 - offset);
-        }
-    }
-    limbs
-}
-
-/// The big-endian string (`out.len()` bytes) of `N` limbs of 52 bits whose
-/// value fits in it.
-pub(crate) fn be_of_limbs<const N: usize>(limbs: &[u64; N], out: &mut [u8]) {
-    let len = out.len();
-    for (k, byte) in out.iter_mut().rev().enumerate() {
-        let (limb, offset) = (8 * k / 52, 8 * k % 52);
-        let mut value = limbs[limb] >> offset;
-        if offset > 44 && limb + 1 < N {
-            value |= limbs[limb + 1] << (52 - offset);
-        }
-        *byte = value as u8;
-    }
-    debug_assert!(8 * len <= 52 * N);
-}
-
 /// Word-sliced limbs of 8 values (lane `j`: `values[j]`).
 #[target_feature(enable = "avx512f")]
 pub(crate) fn slice<const N: usize>(values: &[[u64; N]; LANES]) -> [__m512i; N] {

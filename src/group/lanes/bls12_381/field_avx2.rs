@@ -25,6 +25,7 @@ use crate::group::lanes::avx2::chains::pow_each;
 use crate::group::lanes::halves::{
     avx2_lane_field, bitselect, digits_of_halves, halves_of, rotated,
 };
+use crate::group::lanes::radix::{be_of_digits, digits_of_be};
 use crate::group::lanes::toolkit::{wipe, PlainLimbs, LANES};
 use crate::mp::backend::avx2::select::lane_mask_eq;
 
@@ -346,7 +347,7 @@ impl Fp8 {
     /// string's part).
     #[target_feature(enable = "avx2")]
     pub(crate) fn from_be_bytes_each(bytes: &[[u8; 48]; LANES]) -> Fp8 {
-        let mut digits: [[u64; DIGITS]; LANES] = bytes.map(|b| digits_of_be(&b));
+        let mut digits: [[u64; DIGITS]; LANES] = bytes.map(|b| digits_of_be(&b, RADIX as usize));
         let plain = Fp8(halves_of(&digits));
         zeroize::Zeroize::zeroize(&mut digits);
         plain.mul(&splat(R_SQUARED))
@@ -358,7 +359,7 @@ impl Fp8 {
     pub(crate) fn be_bytes_each(&self) -> [[u8; 48]; LANES] {
         let mut canonical = self.canonical();
         let mut digits = digits_of_halves(&canonical);
-        let bytes = core::array::from_fn(|j| be_of_digits(&digits[j]));
+        let bytes = core::array::from_fn(|j| be_of_digits(&digits[j], RADIX as usize));
         wipe(core::slice::from_mut(&mut canonical));
         zeroize::Zeroize::zeroize(&mut digits);
         bytes
@@ -575,29 +576,6 @@ fn big_of_digits(digits: &[u64; DIGITS]) -> Big {
         }
     }
     value
-}
-
-/// The fourteen 29-bit digits of a big-endian 384-bit string.
-fn digits_of_be(bytes: &[u8; 48]) -> [u64; DIGITS] {
-    let mut value: Big = [0; WORDS];
-    for (i, word) in value.iter_mut().take(6).enumerate() {
-        let start = 48 - 8 * (i + 1);
-        *word = u64::from_be_bytes(bytes[start..start + 8].try_into().expect("8 bytes"));
-    }
-    let digits = digits_of(&value);
-    zeroize::Zeroize::zeroize(&mut value);
-    digits
-}
-
-/// The big-endian 384-bit string of an element's canonical digits.
-fn be_of_digits(digits: &[u64; DIGITS]) -> [u8; 48] {
-    let mut value = big_of_digits(digits);
-    let mut out = [0u8; 48];
-    for (i, word) in value.iter().take(6).enumerate() {
-        out[48 - 8 * (i + 1)..48 - 8 * i].copy_from_slice(&word.to_be_bytes());
-    }
-    zeroize::Zeroize::zeroize(&mut value);
-    out
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use core::arch::x86_64::*;
 use super::exponents::{P_MINUS_2, SQRT_EXPONENT};
 use crate::group::lanes::field::lane_field;
 use crate::group::lanes::ifma::chains::pow_each;
-use crate::group::lanes::montgomery::{self, Modulus};
-use crate::group::lanes::montgomery::{be_of_limbs, limbs_of_be, slice, unslice};
+use crate::group::lanes::montgomery::{self, slice, unslice, Modulus};
+use crate::group::lanes::radix::{be_of_digits, digits_of_be};
 use crate::group::lanes::toolkit::{wipe, PlainLimbs, LANES};
 
 /// Limbs of an element.
@@ -139,7 +139,7 @@ impl Fp8 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(crate) fn from_be_bytes_each(bytes: &[[u8; 48]; LANES]) -> Fp8 {
-        let mut limbs: [[u64; LIMBS]; LANES] = bytes.map(|b| limbs_of_be(&b));
+        let mut limbs: [[u64; LIMBS]; LANES] = bytes.map(|b| digits_of_be(&b, 52));
         let plain = Fp8(slice(&limbs));
         zeroize::Zeroize::zeroize(&mut limbs);
         plain.mul(&splat(R_SQUARED))
@@ -151,11 +151,7 @@ impl Fp8 {
     pub(crate) fn be_bytes_each(&self) -> [[u8; 48]; LANES] {
         let mut canonical = self.canonical();
         let mut limbs = unslice(&canonical);
-        let bytes = core::array::from_fn(|j| {
-            let mut out = [0u8; 48];
-            be_of_limbs(&limbs[j], &mut out);
-            out
-        });
+        let bytes = core::array::from_fn(|j| be_of_digits(&limbs[j], 52));
         wipe(core::slice::from_mut(&mut canonical));
         zeroize::Zeroize::zeroize(&mut limbs);
         bytes

@@ -29,10 +29,10 @@
 
 use core::arch::x86_64::*;
 
-use super::radix::{be_of_digits, digits_of_be};
 use crate::group::lanes::halves::{
     avx2_lane_field, bitselect, digits_of_halves, halves_of, rotated,
 };
+use crate::group::lanes::radix::{be_of_digits, digits_of_be};
 use crate::group::lanes::toolkit::{PlainLimbs, LANES};
 use crate::mp::backend::avx2::select::lane_mask_eq;
 

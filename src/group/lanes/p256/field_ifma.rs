@@ -18,8 +18,8 @@
 
 use core::arch::x86_64::*;
 
-use super::radix::{be_of_digits, digits_of_be};
 use crate::group::lanes::field::lane_field;
+use crate::group::lanes::radix::{be_of_digits, digits_of_be};
 use crate::group::lanes::toolkit::{bitselect, opaque_lanes, PlainLimbs, LANES};
 
 /// `2^52 − 1`.
@@ -159,7 +159,7 @@ impl Fe8 {
             unsafe { _mm512_storeu_si512(column.as_mut_ptr().cast(), limb) };
         }
         let bytes = core::array::from_fn(|j| {
-            be_of_digits::<5>(&core::array::from_fn(|i| columns[i][j]), 52)
+            be_of_digits::<32, 5>(&core::array::from_fn(|i| columns[i][j]), 52)
         });
         zeroize::Zeroize::zeroize(&mut columns);
         bytes

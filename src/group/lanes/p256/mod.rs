@@ -29,7 +29,6 @@
 
 pub(crate) mod field_avx2;
 pub(crate) mod field_ifma;
-mod radix;
 
 use super::cpu::{on_engine, BySet};
 use super::{avx2, ifma, LaneCpu, LaneSet, Timing};
