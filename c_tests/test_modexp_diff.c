@@ -1,10 +1,11 @@
 /* Differential test of oblivex's batch exponentiation against OpenSSL's
  * BN_mod_exp_mont_consttime and GMP's mpz_powm_sec: at least 10,000 random
  * cases over odd moduli of 64..4096 bits (every size around the multiples of
- * 52 and 64 bits and the avx2 backend's digit-size changes, the largest
- * moduli, then log-uniform sizes), random batch sizes (so lane groups end in
- * partial tails), bases shorter and longer than the modulus, exponents of
- * every length, and per-value-modulus batches. Uses only the public header. */
+ * 52 and 64 bits and the avx2 backend's digit-size and kernel-shape
+ * changes, the largest moduli, then log-uniform sizes), random batch sizes
+ * (so lane groups end in partial tails), bases shorter and longer than the
+ * modulus, exponents of every length, and per-value-modulus batches. Uses
+ * only the public header. */
 #include <gmp.h>
 #include <openssl/bn.h>
 
@@ -15,13 +16,16 @@
 #define MAX_MODULI 12
 
 /* The avx2 backend's digits go from 29 to 28 bits above 897-bit moduli and
- * from 28 to 27 above 3,554 (src/mp/backend/avx2/constants.rs); 8,192 bits
- * is the largest modulus any backend takes. */
+ * from 28 to 27 above 3,554 (src/mp/backend/avx2/constants.rs), and its
+ * kernels change shape between 40 and 41, 100 and 101 (Karatsuba, in the
+ * golden-cove profile) and 120 and 121 digits of 28 bits: 1118/1119,
+ * 2798/2799 and 3358/3359 bits (avx2/tuning.rs). 8,192 bits is the largest
+ * modulus any backend takes. */
 static const size_t interesting_bits[] = {
     64,   65,   103,  104,  105,  127,  128,  129,  155,  156,  157,  511,  512,  513,
-    519,  520,  521,  896,  897,  898,  1023, 1024, 1025, 1039, 1040, 1041, 1535, 1536,
-    1537, 2047, 2048, 2049, 2079, 2080, 2081, 3071, 3072, 3073, 3119, 3120, 3121, 3554,
-    3555, 4095, 4096, 8191, 8192};
+    519,  520,  521,  896,  897,  898,  1023, 1024, 1025, 1039, 1040, 1041, 1118, 1119,
+    1535, 1536, 1537, 2047, 2048, 2049, 2079, 2080, 2081, 2798, 2799, 3071, 3072, 3073,
+    3119, 3120, 3121, 3358, 3359, 3554, 3555, 4095, 4096, 8191, 8192};
 
 /* Above this many bits a batch is short and its exponents at most 64 bytes:
  * the kernels run at full size all the same, and the test stays quick. */

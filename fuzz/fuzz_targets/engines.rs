@@ -1,5 +1,5 @@
-//! The 8-lane curve engines (ristretto255, P-256 and BLS12-381 G1 on
-//! AVX-512 IFMA; P-256 on AVX2 too) against the portable path, on arbitrary
+//! The 8-lane curve engines (ristretto255, P-256 and BLS12-381 G1, on
+//! AVX-512 IFMA and on AVX2) against the portable path, on arbitrary
 //! bytes:
 //! - the hash-to-group maps on arbitrary uniform bytes (the engines' own
 //!   entry points, `oblivex::group::fuzzing`), against curve25519-dalek's
@@ -15,8 +15,8 @@
 //!   `hash_to_group` and a multiplication per input.
 //!
 //! The engines run where the backend selected has them: `ifma` (all
-//! three), `avx2` (P-256 and ristretto255; CI runs the target a second
-//! time with `OBLIVEX_BACKEND=avx2`). Elsewhere the batch paths are the
+//! three), `avx2` (all three too; CI runs the target a second time with
+//! `OBLIVEX_BACKEND=avx2`). Elsewhere the batch paths are the
 //! portable ones and still checked against the one-at-a-time results;
 //! the map comparisons then have nothing to compare and return early.
 
