@@ -21,8 +21,7 @@
 
 #include "../../c_tests/test_util.h"
 #include "harness.h"
-
-#define MAX_SIG 512
+#include "sign_jobs.h"
 
 static OSSL_LIB_CTX *libctx;
 
@@ -192,67 +191,11 @@ static void tls_premaster(EVP_PKEY *key) {
 
 /* One private operation in an ASYNC job: a PKCS #1 v1.5 signature of a
  * SHA-256 digest under `key`. */
-typedef struct {
-    OSSL_LIB_CTX *ctx;
-    EVP_PKEY *key;
-    unsigned char digest[32];
-    unsigned char sig[MAX_SIG];
-    size_t siglen;
-} sign_job;
-
-static int run_sign_job(void *arg) {
-    sign_job *job = arg;
-    EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(job->ctx, job->key, OBLIVEX);
-    job->siglen = MAX_SIG;
-    int ok = pctx != NULL && EVP_PKEY_sign_init(pctx) == 1 &&
-             EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) == 1 &&
-             EVP_PKEY_CTX_set_signature_md(pctx, EVP_sha256()) == 1 &&
-             EVP_PKEY_sign(pctx, job->sig, &job->siglen, job->digest, 32) == 1;
-    EVP_PKEY_CTX_free(pctx);
-    return ok;
-}
-
-/* run_async_jobs on sign jobs. */
-static size_t run_jobs_with(sign_job *jobs, size_t n, int callbacks, size_t abandon) {
-    void *args[MAX_JOBS];
-    for (size_t i = 0; i < n; i++) {
-        args[i] = &jobs[i];
-    }
-    return run_async_jobs(run_sign_job, args, n, callbacks, abandon);
-}
-
-static size_t run_jobs(sign_job *jobs, size_t n) {
-    return run_jobs_with(jobs, n, 0, n);
-}
-
 /* Two threads of 4 jobs each, one key: the batches may mix the threads'
  * jobs, a job of one woken by the other. */
 static void *run_four_jobs(void *arg) {
     sign_job *jobs = arg;
     return (void *)(size_t)run_jobs(jobs, 4);
-}
-
-/* `n` jobs signing digests under `keys[i % 2]`. */
-static void make_jobs(sign_job *jobs, size_t n, OSSL_LIB_CTX *ctx, EVP_PKEY *const keys[2]) {
-    for (size_t i = 0; i < n; i++) {
-        memset(&jobs[i], 0, sizeof(jobs[i]));
-        jobs[i].ctx = ctx;
-        jobs[i].key = keys[i % 2];
-        for (size_t b = 0; b < 32; b++) {
-            jobs[i].digest[b] = (unsigned char)(i * 31 + b);
-        }
-    }
-}
-
-/* A job's signature verifies under its own key (the default provider). */
-static int job_verifies(const sign_job *job) {
-    EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(libctx, job->key, DEFAULT);
-    int ok = pctx != NULL && EVP_PKEY_verify_init(pctx) == 1 &&
-             EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) == 1 &&
-             EVP_PKEY_CTX_set_signature_md(pctx, EVP_sha256()) == 1 &&
-             EVP_PKEY_verify(pctx, job->sig, job->siglen, job->digest, 32) == 1;
-    EVP_PKEY_CTX_free(pctx);
-    return ok;
 }
 
 static void batches_across_jobs(OSSL_PROVIDER *prov, EVP_PKEY *const keys[2]) {
