@@ -16,6 +16,16 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
+
+/* OpenSSL 3.2 and later reject bad PKCS #1 v1.5 padding implicitly (a
+ * synthetic message, no error) unless the "implicit-rejection" setting is
+ * 0; built against an older OpenSSL, the setting does not exist, as in its
+ * default provider. */
+#if defined(RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING) && \
+    defined(OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION)
+#define OBX_IMPLICIT_REJECTION_SETTING 1
+#endif
 
 typedef struct {
     obx_prov *prov;
@@ -26,6 +36,7 @@ typedef struct {
     unsigned char *label;
     size_t label_len;
     unsigned client_version, alt_version; /* RSA_PKCS1_WITH_TLS_PADDING */
+    unsigned implicit_rejection;          /* 1 unless set to 0 (3.2 and later) */
 } cipher_ctx;
 
 static void *cipher_newctx(void *provctx) {
@@ -33,6 +44,7 @@ static void *cipher_newctx(void *provctx) {
     if (ctx != NULL) {
         ctx->prov = provctx;
         ctx->pad_mode = RSA_PKCS1_PADDING;
+        ctx->implicit_rejection = 1;
     }
     return ctx;
 }
@@ -77,6 +89,7 @@ static int cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     }
     int pad_mode = ctx->pad_mode;
     unsigned client_version = ctx->client_version, alt_version = ctx->alt_version;
+    unsigned implicit_rejection = ctx->implicit_rejection;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE)) != NULL &&
         (!obx_pad_mode_from_param(p, &pad_mode) ||
          (pad_mode != RSA_PKCS1_PADDING && pad_mode != RSA_PKCS1_OAEP_PADDING &&
@@ -92,6 +105,12 @@ static int cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
          !OSSL_PARAM_get_uint(p, &alt_version))) {
         return 0;
     }
+#ifdef OBX_IMPLICIT_REJECTION_SETTING
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION)) != NULL &&
+        !OSSL_PARAM_get_uint(p, &implicit_rejection)) {
+        return 0;
+    }
+#endif
     void *label = NULL;
     size_t label_len = 0;
     const OSSL_PARAM *label_param = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL);
@@ -117,6 +136,7 @@ static int cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     ctx->pad_mode = pad_mode;
     ctx->client_version = client_version;
     ctx->alt_version = alt_version;
+    ctx->implicit_rejection = implicit_rejection != 0;
     return 1;
 }
 
@@ -132,6 +152,9 @@ static const OSSL_PARAM *cipher_settable_ctx_params(void *vctx, void *provctx) {
         OSSL_PARAM_octet_string(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
         OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
         OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+#ifdef OBX_IMPLICIT_REJECTION_SETTING
+        OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION, NULL),
+#endif
         OSSL_PARAM_END,
     };
     return settable;
@@ -179,6 +202,12 @@ static int cipher_get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         !OSSL_PARAM_set_uint(p, ctx->alt_version)) {
         return 0;
     }
+#ifdef OBX_IMPLICIT_REJECTION_SETTING
+    if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION)) != NULL &&
+        !OSSL_PARAM_set_uint(p, ctx->implicit_rejection)) {
+        return 0;
+    }
+#endif
     return 1;
 }
 
@@ -192,6 +221,9 @@ static const OSSL_PARAM *cipher_gettable_ctx_params(void *vctx, void *provctx) {
         OSSL_PARAM_octet_ptr(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
         OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
         OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+#ifdef OBX_IMPLICIT_REJECTION_SETTING
+        OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION, NULL),
+#endif
         OSSL_PARAM_END,
     };
     return gettable;
@@ -225,7 +257,13 @@ static int cipher_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t
         return 0;
     }
     if (ctx->pad_mode == RSA_PKCS1_PADDING || ctx->pad_mode == RSA_NO_PADDING) {
-        int len = RSA_private_decrypt((int)inlen, in, out, rsa, ctx->pad_mode);
+        int pad_mode = ctx->pad_mode;
+#ifdef OBX_IMPLICIT_REJECTION_SETTING
+        if (pad_mode == RSA_PKCS1_PADDING && !ctx->implicit_rejection) {
+            pad_mode = RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING;
+        }
+#endif
+        int len = RSA_private_decrypt((int)inlen, in, out, rsa, pad_mode);
         /* Whether it succeeded is what this call returns: public (where
          * OpenSSL has implicit rejection, a bad block succeeds too). */
         OBX_PUBLIC(len);

@@ -46,7 +46,7 @@ static EVP_PKEY *key_from(OSSL_PARAM_BLD *bld, int selection) {
         key = NULL;
     }
     EVP_PKEY_CTX_free(pctx);
-    OSSL_PARAM_clear_free(params); /* a key pair's private numbers */
+    OSSL_PARAM_free(params);
     return key;
 }
 
