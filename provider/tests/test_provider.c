@@ -77,12 +77,18 @@ static long crypt(EVP_PKEY *key, const char *propq, int decrypt, int pad,
     return ok ? (long)outlen : -1;
 }
 
+/* The digests signed with: the SHA-1, SHA-2 and SHA-3 families of the
+ * default provider. */
+static const char *const signature_digests[] = {
+    "SHA1",       "SHA224",   "SHA256",   "SHA384",   "SHA512",  "SHA512-224",
+    "SHA512-256", "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512"};
+#define SIGNATURE_DIGESTS (sizeof(signature_digests) / sizeof(signature_digests[0]))
+
 static void signatures_agree(EVP_PKEY *key, int bits) {
     static const unsigned char msg[] = "a message signed through the oblivex provider";
     unsigned char a[MAX_SIG], b[MAX_SIG];
-    static const char *const digests[] = {"SHA256", "SHA384", "SHA512"};
-    for (size_t d = 0; d < 3; d++) {
-        const char *md = digests[d];
+    for (size_t d = 0; d < SIGNATURE_DIGESTS; d++) {
+        const char *md = signature_digests[d];
         /* PKCS #1 v1.5 is deterministic: the same bytes as the default's. */
         size_t la = sign(libctx, key, OBLIVEX, RSA_PKCS1_PADDING, md, msg, sizeof(msg), a);
         size_t lb = sign(libctx, key, DEFAULT, RSA_PKCS1_PADDING, md, msg, sizeof(msg), b);
@@ -325,9 +331,9 @@ static void agreements_hold_alone_and_batched(OSSL_PROVIDER *prov, EVP_PKEY *key
     }
     uint64_t batched = count_of(prov, "oblivex-batched-operations");
     CHECK(run_async_jobs(agreements_hold, args, 8, 0, 8) == 8, "%d bits: a check failed in a job", bits);
-    /* Per job: 6 signatures (PKCS #1 v1.5 and PSS, 3 digests), 6
+    /* Per job: 2 signatures per digest (PKCS #1 v1.5 and PSS), 6
      * decryptions (3 modes, intact and corrupted), 2 TLS premasters. */
-    uint64_t per_job = 12 + (bits == 2048 ? 2 : 0);
+    uint64_t per_job = 2 * SIGNATURE_DIGESTS + 6 + (bits == 2048 ? 2 : 0);
     CHECK(!engine_batches() || count_of(prov, "oblivex-batched-operations") - batched == 8 * per_job,
           "%d bits: not every private operation of the jobs was batched", bits);
 }
