@@ -92,49 +92,21 @@ static void compare_batch(BN_CTX *ctx, size_t rounds) {
     }
 }
 
-/* Whether the AVX2 backend computes 1024-bit values one at a time here:
- * in Golden Cove's tuning profile (Intel's Golden Cove and Raptor Cove
- * cores, or forced by OBLIVEX_AVX2_PROFILE), not in Zen 3's. */
-static int avx2_one_at_a_time_at_1024_bits(void) {
-    const char *forced = getenv("OBLIVEX_AVX2_PROFILE");
-    size_t lanes = oblivex_batch_group_size_for_bits(1024);
-    CHECK(lanes == 1 || lanes == 4, "avx2 at 1024 bits: group size %zu", lanes);
-    if (forced != NULL && forced[0] != '\0') {
-        CHECK((lanes == 1) == (strcmp(forced, "golden-cove") == 0), "avx2 at 1024 bits, profile %s: group size %zu",
-              forced, lanes);
-    }
-    return lanes == 1;
-}
-
 /* Which path each count takes: the values of a batch that the header hands
- * to BN_mod_exp_mont_consttime (its tail, or all of it), per backend and
- * modulus size, and that a batch split so, its results written over its
- * own bases, is still right. */
+ * to BN_mod_exp_mont_consttime (its tail), per backend, and that a batch
+ * split so, its results written over its own bases, is still right. */
 static void path_per_count(BN_CTX *ctx) {
     const char *backend = oblivex_backend_name();
-    int avx2 = strcmp(backend, "avx2") == 0, ifma = strcmp(backend, "ifma") == 0;
-    int avx2_one_at_1024 = avx2 && avx2_one_at_a_time_at_1024_bits();
-    static const size_t sizes[] = {1024, 2048};
-    for (size_t s = 0; s < 2; s++) {
-        size_t bits = sizes[s];
-        CHECK(oblivex_batch_group_size_for_bits(bits) ==
-                  (avx2 ? (bits == 1024 && avx2_one_at_1024 ? 1 : 4) : ifma ? 8 : 1),
-              "%s, %zu bits: group size %zu", backend, bits, oblivex_batch_group_size_for_bits(bits));
-        for (size_t n = 1; n <= 17; n++) {
-            /* portable and mulx, one value at a time: every value on OpenSSL */
-            size_t expected = n;
-            if (avx2 && !(bits == 1024 && avx2_one_at_1024)) {
-                expected = n % 4; /* a tail of 1 to 3 values of a 4-lane group */
-            } else if (ifma) {
-                expected = n % 8 <= 2 ? n % 8 : 0; /* a tail of 1 or 2 of an 8-lane group */
-            }
-            CHECK(obx_detail_values_for_openssl(n, bits) == expected,
-                  "%s, %zu bits, %zu values: %zu on OpenSSL, expected %zu", backend, bits, n,
-                  obx_detail_values_for_openssl(n, bits), expected);
+    for (size_t n = 1; n <= 17; n++) {
+        size_t expected = n; /* portable and mulx, one value at a time: every value on OpenSSL */
+        if (strcmp(backend, "avx2") == 0) {
+            expected = n % 4; /* a tail of 1 to 3 values of a 4-lane group */
+        } else if (strcmp(backend, "ifma") == 0) {
+            expected = n % 8 <= 2 ? n % 8 : 0; /* a tail of 1 or 2 of an 8-lane group */
         }
+        CHECK(obx_detail_values_for_openssl(n) == expected, "%s, %zu values: %zu on OpenSSL, expected %zu", backend,
+              n, obx_detail_values_for_openssl(n), expected);
     }
-    CHECK(oblivex_batch_group_size_for_bits(0) == 0 && oblivex_batch_group_size_for_bits(8193) == 0,
-          "a group size for moduli no batch takes");
     enum { N = 11 };
     BIGNUM *m = random_bn(128, 0), *r[N], *want[N], *p[N];
     BN_set_bit(m, 1000);
@@ -148,7 +120,7 @@ static void path_per_count(BN_CTX *ctx) {
     handed_consttime = handed_plain = 0;
     CHECK(oblivex_BN_mod_exp_batch(r, (const BIGNUM *const *)r, (const BIGNUM *const *)p, m, N, ctx) == 1,
           "a batch over its own bases");
-    CHECK(handed_consttime == obx_detail_values_for_openssl(N, (size_t)BN_num_bits(m)) && handed_plain == 0,
+    CHECK(handed_consttime == obx_detail_values_for_openssl(N) && handed_plain == 0,
           "%s, %d values: %zu handed to the consttime path and %zu to BN_mod_exp", backend, N, handed_consttime,
           handed_plain);
     for (size_t i = 0; i < N; i++) {
@@ -241,7 +213,7 @@ static void path_per_operand(BN_CTX *ctx) {
         CHECK(oblivex_BN_mod_exp_batch(r, (const BIGNUM *const *)a, (const BIGNUM *const *)p, m, N, ctx) == 1,
               "%s", cases[c].what);
         size_t consttime = cases[c].path == CONSTTIME ? N
-                           : cases[c].path == OBLIVEX ? obx_detail_values_for_openssl(N, (size_t)BN_num_bits(m))
+                           : cases[c].path == OBLIVEX ? obx_detail_values_for_openssl(N)
                                                       : 0;
         size_t plain = cases[c].path == PLAIN ? N : 0;
         CHECK(handed_consttime == consttime && handed_plain == plain,

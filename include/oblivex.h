@@ -2424,18 +2424,6 @@ void oblivex_set_threads(size_t threads);
 size_t oblivex_batch_group_size(void);
 
 /**
- * How many values of a modulus of `modulus_bits` bits the selected backend
- * exponentiates together: `oblivex_batch_group_size()`, or 1 where this
- * CPU's tuning computes values of that size one at a time on the MULX/ADX
- * backend because that is no slower (the AVX2 backend on Intel's Golden
- * Cove cores, up to 1,118 bits). 0 when `OBLIVEX_BACKEND` names a backend
- * this CPU cannot run, or `modulus_bits` is 0 or above 8,192 (no batch
- * takes such a modulus). `oblivex_openssl.h` uses it to hand to OpenSSL
- * the values oblivex has no faster path for.
- */
-size_t oblivex_batch_group_size_for_bits(size_t modulus_bits);
-
-/**
  * The thread count in effect (see `oblivex_set_threads`).
  */
 size_t oblivex_threads(void);

@@ -31,8 +31,7 @@
  * value where a one-value backend runs: the portable one (about 3 times
  * slower than OpenSSL's MULX/ADX assembly) and the MULX/ADX one (0.76 to
  * 0.96 times OpenSSL's speed on AMD Zen 5, level on Intel's Emerald
- * Rapids, docs/PERFORMANCE.md), which is also where the AVX2 backend sends
- * every value of a modulus up to 1,118 bits on Intel's Golden Cove cores.
+ * Rapids, docs/PERFORMANCE.md).
  *
  * On failure (0 returned) no r[i] has been changed, except when OpenSSL
  * itself runs out of memory while storing the results.
@@ -103,22 +102,18 @@ static inline int obx_detail_fallback(BIGNUM *const r[], const BIGNUM *const a[]
     return ok;
 }
 
-/* Internal: how many of a batch of n values under a modulus of
- * modulus_bits bits (the last ones) this header hands to
- * BN_mod_exp_mont_consttime, because oblivex has no faster path for them.
- * A lane group costs about as much whether it is full or not;
+/* Internal: how many of a batch of n values (the last ones) this header
+ * hands to BN_mod_exp_mont_consttime, because oblivex has no faster path
+ * for them. A lane group costs about as much whether it is full or not;
  * on the AVX2 backend (4 lanes) a full group computes 4 values in the time
  * OpenSSL takes for 3.3 to 6 (1.1 to 1.5 times its throughput, Zen 3;
  * 4 to 5 on Intel's Emerald Rapids), so a tail of 1 to 3 values is
  * faster on OpenSSL; on the IFMA backend (8
  * lanes, about 3.5 times OpenSSL's throughput, Zen 4) a group costs about
  * 2.3 OpenSSL exponentiations, so tails of 1 or 2 are. On the portable
- * backend (1 lane) every value is, and so is every value of a size that
- * the library computes one at a time on its MULX/ADX path (a group size of
- * 1 for that size: the AVX2 backend on Intel's Golden Cove cores up to
- * 1,118 bits, where OpenSSL's MULX/ADX code is as fast). */
-static inline size_t obx_detail_values_for_openssl(size_t n, size_t modulus_bits) {
-    size_t lanes = oblivex_batch_group_size_for_bits(modulus_bits), tail, longest_tail;
+ * backend (1 lane) every value is. */
+static inline size_t obx_detail_values_for_openssl(size_t n) {
+    size_t lanes = oblivex_batch_group_size(), tail, longest_tail;
     if (lanes <= 1) {
         return n;
     }
@@ -216,7 +211,7 @@ static inline int oblivex_BN_mod_exp_batch_mont(BIGNUM *const r[], const BIGNUM 
     if (base_len > OBLIVEX_MAX_OPERAND_BYTES) {
         base_len = m_len; /* such bases are reduced by OpenSSL below */
     }
-    on_openssl = obx_detail_values_for_openssl(n, (size_t)BN_num_bits(m));
+    on_openssl = obx_detail_values_for_openssl(n);
     on_oblivex = n - on_openssl;
     if (on_oblivex == 0) {
         ok = obx_detail_fallback(r, a, p, m, n, ctx, 1);

@@ -46,24 +46,6 @@ pub extern "C" fn oblivex_batch_group_size() -> usize {
     catch_or(0, || Backend::selected().map_or(0, mp::group_size))
 }
 
-/// How many values of a modulus of `modulus_bits` bits the selected backend
-/// exponentiates together: `oblivex_batch_group_size()`, or 1 where this
-/// CPU's tuning computes values of that size one at a time on the MULX/ADX
-/// backend because that is no slower (the AVX2 backend on Intel's Golden
-/// Cove cores, up to 1,118 bits). 0 when `OBLIVEX_BACKEND` names a backend
-/// this CPU cannot run, or `modulus_bits` is 0 or above 8,192 (no batch
-/// takes such a modulus). `oblivex_openssl.h` uses it to hand to OpenSSL
-/// the values oblivex has no faster path for.
-#[no_mangle]
-pub extern "C" fn oblivex_batch_group_size_for_bits(modulus_bits: usize) -> usize {
-    catch_or(0, || {
-        if !(1..=mp::MAX_MODULUS_BITS).contains(&modulus_bits) {
-            return 0;
-        }
-        Backend::selected().map_or(0, |backend| mp::group_size_for_bits(backend, modulus_bits))
-    })
-}
-
 /// The thread count in effect (see `oblivex_set_threads`).
 #[no_mangle]
 pub extern "C" fn oblivex_threads() -> usize {

@@ -53,7 +53,7 @@ pub use multi::{
     mod_exp_batch_multi_vartime_on, multi_result_len,
 };
 pub use rsa_crt::RsaCrtKey;
-pub use schedule::{group_size, group_size_for_bits};
+pub use schedule::group_size;
 pub use threads::{set_threads, threads, MAX_THREADS, THREADS_ENV};
 #[cfg(feature = "ct-trace-harness")]
 #[doc(hidden)]

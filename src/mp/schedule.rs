@@ -170,39 +170,23 @@ pub fn group_size(backend: Backend) -> usize {
     }
 }
 
-/// Values of `modulus_bits`-bit moduli that `backend` exponentiates
-/// together: its lanes ([`group_size`]), or 1 where it hands every value
-/// of that size to the MULX/ADX backend ([`longest_tail_for_mulx`]: the
-/// AVX2 backend on Intel's Golden Cove cores, up to 1,118 bits).
-pub fn group_size_for_bits(backend: Backend, modulus_bits: usize) -> usize {
-    let lanes = group_size(backend);
-    if longest_tail_for_mulx(backend, modulus_bits) >= lanes {
-        1
-    } else {
-        lanes
-    }
-}
-
-/// The longest group of a class of `modulus_bits`-bit moduli (its last,
-/// partial lane group, or any group) that `backend` hands to the MULX/ADX
-/// backend, one value at a time, instead of padding its lanes. A group
-/// costs the same whatever it holds, so a short tail pays for the empty
-/// lanes. For AVX2 the CPU's tuning profile says how long (tails of 1 and
-/// 2 on Zen 3; on Intel's Golden Cove cores 1 to 3, and every group up to
-/// 1,118 bits, where one value on mulx costs less than a quarter of a
-/// group).
+/// The longest tail (a class's last, partial lane group) that `backend`
+/// hands to the MULX/ADX backend, one value at a time, instead of padding
+/// its lanes. A group costs the same whatever it holds, so a short tail
+/// pays for the empty lanes. For AVX2 the CPU's tuning profile says how
+/// long (tails of 1 and 2 on Zen 3, 1 to 3 on Intel's Golden Cove cores).
 /// For IFMA, whose group costs 1.4 to 1.8 mulx values on Emerald Rapids
 /// (its `tuning_sweep` against `bench_modexp`'s single values, December
 /// 2026) and about 2.7 by the Zen 4 figures, only a tail of 1 does.
 /// Nothing goes where mulx does not serve ([`mulx_serves`]: the CPU lacks
 /// it, or the batch runs on the portable backend).
-fn longest_tail_for_mulx(backend: Backend, modulus_bits: usize) -> usize {
+fn longest_tail_for_mulx(backend: Backend) -> usize {
     if !mulx_serves(backend) {
         return 0;
     }
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => super::backend::avx2::longest_tail_for_mulx(modulus_bits),
+        Backend::Avx2 => super::backend::avx2::longest_tail_for_mulx(),
         Backend::Ifma => 1,
         Backend::Mulx | Backend::Portable => 0,
         #[cfg(not(target_arch = "x86_64"))]
@@ -225,7 +209,7 @@ pub(super) fn run_powers(
     context_of: ContextOf<'_, '_>,
     operands: Operands<'_>,
 ) -> Vec<Zeroizing<Vec<u64>>> {
-    let tail = |modulus_bits| longest_tail_for_mulx(backend, modulus_bits);
+    let tail = longest_tail_for_mulx(backend);
     let mut powers = match backend {
         Backend::Portable => run_groups::<PortableArith>(context_of, operands, tail),
         #[cfg(target_arch = "x86_64")]
@@ -269,9 +253,9 @@ impl Job<'_> {
     }
 }
 
-/// The jobs of one size class's values (in order): groups of `lanes`, each
-/// split into single values when it holds at most `longest_tail` (only the
-/// last can hold fewer than `lanes`).
+/// The jobs of one size class's values (in order): groups of `lanes`, the
+/// last one split into single values when it holds at most
+/// `longest_tail`.
 fn jobs_of_class(class: &[usize], lanes: usize, longest_tail: usize) -> Vec<Job<'_>> {
     class
         .chunks(lanes)
@@ -286,14 +270,13 @@ fn jobs_of_class(class: &[usize], lanes: usize, longest_tail: usize) -> Vec<Job<
 }
 
 /// Splits the batch into groups of `A::LANES` values of one size class (the
-/// order of the values is public), a group of at most `longest_tail(bits)`
-/// values (the class's modulus size) into single values for the MULX/ADX
-/// backend, and runs them, on several
+/// order of the values is public), a group of at most `longest_tail` values
+/// into single values for the MULX/ADX backend, and runs them, on several
 /// threads when the caller opted in and there are several.
 fn run_groups<'c, A: LaneArith<'c>>(
     context_of: ContextOf<'_, 'c>,
     operands: Operands<'_>,
-    longest_tail: impl Fn(usize) -> usize,
+    longest_tail: usize,
 ) -> Vec<Power> {
     let mut order: Vec<usize> = (0..operands.count()).collect();
     order.sort_by_key(|&i| A::size_class(context_of(i)));
@@ -301,10 +284,7 @@ fn run_groups<'c, A: LaneArith<'c>>(
         |&a: &usize, &b: &usize| A::size_class(context_of(a)) == A::size_class(context_of(b));
     let jobs: Vec<Job<'_>> = order
         .chunk_by(same_class)
-        .flat_map(|class| {
-            let modulus_bits = context_of(class[0]).modulus_bits();
-            jobs_of_class(class, A::LANES, longest_tail(modulus_bits))
-        })
+        .flat_map(|class| jobs_of_class(class, A::LANES, longest_tail))
         .collect();
 
     let workers = threads().min(jobs.len());
@@ -416,8 +396,6 @@ mod tests {
         assert_eq!(shape(&jobs_of_class(&values[..1], 4, 2)), [one]);
         assert_eq!(shape(&jobs_of_class(&values[..1], 4, 0)), [lanes(1)]);
         assert_eq!(shape(&jobs_of_class(&values[..9], 8, 1)), [lanes(8), one]);
-        // Every group, where the tuning says so for the class's size.
-        assert_eq!(shape(&jobs_of_class(&values[..6], 4, usize::MAX)), [one; 6]);
         // Every value is in exactly one job, in order.
         let jobs = jobs_of_class(&values[..10], 4, 2);
         let covered: Vec<usize> = jobs

@@ -160,12 +160,11 @@ impl Avx2Arith<'_> {
     }
 }
 
-/// The longest group of a batch of `modulus_bits`-bit moduli (its last,
-/// partial group of lanes; [`tuning::EVERY_GROUP`]: any group) that goes to
-/// the MULX/ADX backend one value at a time on this CPU, by its tuning
+/// The longest tail of a batch (its last, partial group of lanes) that goes
+/// to the MULX/ADX backend one value at a time on this CPU, by its tuning
 /// profile (`tuning::longest_tail_for_mulx`).
-pub(crate) fn longest_tail_for_mulx(modulus_bits: usize) -> usize {
-    tuning::longest_tail_for_mulx(profile(), layout_for_bits(modulus_bits).digits)
+pub(crate) fn longest_tail_for_mulx() -> usize {
+    tuning::longest_tail_for_mulx(profile())
 }
 
 /// The tuning profile: the one `OBLIVEX_AVX2_PROFILE` names, else this

@@ -94,32 +94,23 @@ pub(super) fn tuning_of(profile: ProfileId, digits: usize) -> Tuning {
     }
 }
 
-/// The longest group of a batch (its last, partial group of lanes, or any
-/// group) that profile `profile` hands to the MULX/ADX backend one value
-/// at a time, for `digits`-digit moduli: a group costs the same whatever
-/// it holds, so a tail is cheaper there when its values on mulx cost less
-/// than one full group. [`EVERY_GROUP`]: every value of that size goes to
-/// mulx, where one value there costs no more than a quarter of a group.
-pub(super) fn longest_tail_for_mulx(profile: ProfileId, digits: usize) -> usize {
+/// The longest tail of a batch (its last, partial group of lanes) that
+/// profile `profile` hands to the MULX/ADX backend one value at a time:
+/// a group costs the same whatever it holds, so a tail is cheaper there
+/// when its values on mulx cost less than one full group.
+pub(super) fn longest_tail_for_mulx(profile: ProfileId) -> usize {
     match profile {
         // One value on mulx costs about 0.45 of a 4-lane group at 1024 to
         // 4096 bits (docs/PERFORMANCE.md): tails of 1 and 2.
         ProfileId::Zen3 => 2,
-        // Up to 40 digits (1,118 bits), one value on mulx costs less than
-        // a quarter of a group (Emerald Rapids, 6 December 2026, 16 values
-        // at 1024 bits, OBLIVEX_BACKEND=avx2 and mulx alternated, four
-        // pairs: 311.3 to 313.9 µs a value on avx2, 306.6 to 308.2 on
-        // mulx): every value. Above, about a quarter of a group at 2048
-        // bits (batches of 1 to 4 of one modulus: 2,070, 4,183, 7,853 and
-        // 8,027 µs, when tails of 1 and 2 went to mulx): tails of 1 to 3.
-        ProfileId::GoldenCove if digits <= 40 => EVERY_GROUP,
+        // One value on mulx costs about 0.25 of a group at 1024 and 2048
+        // bits (Emerald Rapids, batches of 1 to 4 of one modulus: 301,
+        // 696, 1,182 and 1,190 µs at 1024 bits, 2,070, 4,183, 7,853 and
+        // 8,027 µs at 2048, when tails of 1 and 2 went to mulx): tails of
+        // 1 to 3.
         ProfileId::GoldenCove => 3,
     }
 }
-
-/// [`longest_tail_for_mulx`]'s answer when no group of the size runs on
-/// the lanes: longer than any group.
-pub(super) const EVERY_GROUP: usize = usize::MAX;
 
 #[cfg(test)]
 pub(super) mod sweep {
@@ -137,28 +128,5 @@ pub(super) mod sweep {
 
     pub(super) fn forced() -> Option<Tuning> {
         *FORCED.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn golden_cove_sends_every_value_up_to_40_digits_to_mulx() {
-        // 1024 bits are 37 digits, 1118 bits 40, 1119 bits 41 (constants.rs).
-        assert_eq!(
-            longest_tail_for_mulx(ProfileId::GoldenCove, 37),
-            EVERY_GROUP
-        );
-        assert_eq!(
-            longest_tail_for_mulx(ProfileId::GoldenCove, 40),
-            EVERY_GROUP
-        );
-        assert_eq!(longest_tail_for_mulx(ProfileId::GoldenCove, 41), 3);
-        assert_eq!(longest_tail_for_mulx(ProfileId::GoldenCove, 152), 3);
-        for digits in [37, 41, 152] {
-            assert_eq!(longest_tail_for_mulx(ProfileId::Zen3, digits), 2);
-        }
     }
 }
