@@ -21,7 +21,8 @@
 /* OpenSSL 3.2 and later reject bad PKCS #1 v1.5 padding implicitly (a
  * synthetic message, no error) unless the "implicit-rejection" setting is
  * 0; built against an older OpenSSL, the setting does not exist, as in its
- * default provider. */
+ * default provider (run on 3.2 or later, such a build still rejects
+ * implicitly, RSA_private_decrypt's doing, but ignores the setting). */
 #if defined(RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING) && \
     defined(OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION)
 #define OBX_IMPLICIT_REJECTION_SETTING 1
@@ -237,6 +238,7 @@ static int cipher_init(void *vctx, void *key, const OSSL_PARAM params[]) {
     }
     ctx->key = k;
     ctx->pad_mode = RSA_PKCS1_PADDING;
+    ctx->implicit_rejection = 1; /* each init starts over, as the default provider's */
     return cipher_set_ctx_params(ctx, params);
 }
 

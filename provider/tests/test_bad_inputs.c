@@ -190,6 +190,7 @@ static int call_refused(EVP_PKEY_CTX *pctx, int decrypt, size_t outsize, const u
     if (pctx == NULL) {
         return 0; /* the set-up failed: not the refusal under test */
     }
+    ERR_clear_error(); /* only the call's own error counts */
     int ret = decrypt ? EVP_PKEY_decrypt(pctx, out, &outlen, in, inlen)
                       : EVP_PKEY_sign(pctx, out, &outlen, in, inlen);
     return refused(ret, out, sizeof(out));
@@ -275,7 +276,11 @@ int main(int argc, char **argv) {
     test_seed("test_provider_bad_inputs");
     libctx = context_with("oblivex", &prov);
 
-    EVP_PKEY *unequal = key_of_primes(1000, 1048);
+    /* A draw whose e divides p - 1 or q - 1 has no d: draw again. */
+    EVP_PKEY *unequal = NULL;
+    for (int tries = 0; unequal == NULL && tries < 8; tries++) {
+        unequal = key_of_primes(1000, 1048);
+    }
     signs_unbatched(unequal, OBLIVEX, "primes of 1000 and 1048 bits");
     EVP_PKEY_free(unequal);
     /* Three primes: the module's key management refuses the key, so an
@@ -313,6 +318,8 @@ int main(int argc, char **argv) {
     in.public = in.key != NULL ? public_half(in.key) : NULL;
     CHECK(in.public != NULL, "the key's public half");
     if (in.key != NULL && in.public != NULL) {
+        uint64_t batched = count_of(prov, "oblivex-batched-operations");
+        uint64_t single = count_of(prov, "oblivex-single-operations");
         CHECK(run_bad_inputs(&in), "outside a job: %d bad inputs not refused", in.failures);
         /* In a job: refused the same way, before the queue (a paused job
          * that is never woken fails run_async_jobs). */
@@ -320,6 +327,11 @@ int main(int argc, char **argv) {
         void *args[1] = {&in};
         CHECK(run_async_jobs(run_bad_inputs, args, 1, 0, 1) == 1,
               "in a job: %d bad inputs not refused", in.failures);
+        /* No private operation ran, alone or queued: each was refused
+         * before the exponentiation, so no job paused on one. */
+        CHECK(count_of(prov, "oblivex-batched-operations") == batched &&
+                  count_of(prov, "oblivex-single-operations") == single,
+              "a bad input reached the exponentiation");
     }
     EVP_PKEY_free(in.key);
     EVP_PKEY_free(in.public);

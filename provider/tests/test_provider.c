@@ -139,7 +139,7 @@ static void algorithm_ids_agree(EVP_PKEY *key) {
 }
 
 static void decryptions_agree(EVP_PKEY *key, int bits) {
-    unsigned char plain[MAX_SIG], cipher[MAX_SIG], back[MAX_SIG];
+    unsigned char plain[MAX_SIG], cipher[MAX_SIG], back[MAX_SIG], expected[MAX_SIG];
     size_t size = (size_t)bits / 8;
     for (size_t i = 0; i < size; i++) {
         plain[i] = (unsigned char)(i * 7 + 1);
@@ -159,10 +159,15 @@ static void decryptions_agree(EVP_PKEY *key, int bits) {
         long p = crypt(key, OBLIVEX, 1, modes[m].pad, cipher, (size_t)c, back, sizeof(back));
         CHECK(c == (long)size && p == (long)modes[m].len && memcmp(back, plain, modes[m].len) == 0,
               "%s decryption, %d bits: %ld bytes", modes[m].name, bits, p);
+        /* A corrupted ciphertext: what the default provider does with it
+         * (an error; from OpenSSL 3.2 on, PKCS #1 v1.5's implicit
+         * rejection gives a synthetic message instead, the same bytes). */
         cipher[size / 2] ^= 0x40;
         p = crypt(key, OBLIVEX, 1, modes[m].pad, cipher, (size_t)c, back, sizeof(back));
-        CHECK(modes[m].pad == RSA_NO_PADDING || p < 0,
-              "%s decryption, %d bits: a corrupted ciphertext decrypts", modes[m].name, bits);
+        long d = crypt(key, DEFAULT, 1, modes[m].pad, cipher, (size_t)c, expected, sizeof(expected));
+        CHECK(modes[m].pad == RSA_NO_PADDING || (d < 0 ? p < 0 : p == d && memcmp(back, expected, (size_t)d) == 0),
+              "%s decryption, %d bits: a corrupted ciphertext gives %ld bytes, the default provider %ld",
+              modes[m].name, bits, p, d);
     }
 }
 
@@ -195,8 +200,6 @@ static void tls_premaster(EVP_PKEY *key) {
     }
 }
 
-/* One private operation in an ASYNC job: a PKCS #1 v1.5 signature of a
- * SHA-256 digest under `key`. */
 /* Two threads of 4 jobs each, one key: the batches may mix the threads'
  * jobs, a job of one woken by the other. */
 static void *run_four_jobs(void *arg) {

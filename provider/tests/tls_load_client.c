@@ -13,10 +13,12 @@
  * the first failure's reason; exits 0 only when every handshake succeeded
  * (at least one). */
 #include <netdb.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,14 +65,25 @@ static SSL_CTX *context_for(const char *handshake, const char *ca_file) {
     return ctx;
 }
 
-/* A TCP connection to the server, or -1. */
+/* A handshake that stalls this long fails instead of hanging the run. */
+#define IO_TIMEOUT_SECONDS 5
+
+/* A TCP connection to the first of the server's addresses that takes one
+ * (localhost may resolve to ::1 before 127.0.0.1), with send and receive
+ * timeouts; or -1. */
 static int connect_to(const struct addrinfo *server) {
-    int fd = socket(server->ai_family, server->ai_socktype, server->ai_protocol);
-    if (fd >= 0 && connect(fd, server->ai_addr, server->ai_addrlen) != 0) {
+    const struct timeval timeout = {.tv_sec = IO_TIMEOUT_SECONDS};
+    for (const struct addrinfo *a = server; a != NULL; a = a->ai_next) {
+        int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0) continue;
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) == 0 &&
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout) == 0 &&
+            connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+            return fd;
+        }
         close(fd);
-        fd = -1;
     }
-    return fd;
+    return -1;
 }
 
 /* One full handshake with the certificate verified. On failure, writes
@@ -83,17 +96,28 @@ static int handshake_once(SSL_CTX *ctx, const struct addrinfo *server, const cha
         return 0;
     }
     SSL *ssl = SSL_new(ctx);
-    int ok = ssl != NULL && SSL_set_tlsext_host_name(ssl, host) && SSL_set1_host(ssl, host) &&
-             SSL_set_fd(ssl, fd) && SSL_connect(ssl) == 1 &&
-             SSL_get_verify_result(ssl) == X509_V_OK;
+    int set_up = ssl != NULL && SSL_set_tlsext_host_name(ssl, host) && SSL_set1_host(ssl, host) &&
+                 SSL_set_fd(ssl, fd);
+    int connected = set_up ? SSL_connect(ssl) : 0;
+    int ok = connected == 1 && SSL_get_verify_result(ssl) == X509_V_OK;
     if (!ok && why[0] == '\0') {
         long verify = ssl != NULL ? SSL_get_verify_result(ssl) : X509_V_OK;
+        unsigned long error = ERR_peek_last_error();
         if (verify != X509_V_OK) {
             snprintf(why, why_len, "certificate not verified: %s",
                      X509_verify_cert_error_string(verify));
+        } else if (error != 0) {
+            snprintf(why, why_len, "handshake failed: %s", ERR_error_string(error, NULL));
         } else {
+            /* No OpenSSL error: the I/O timed out, or the connection closed. */
+            int kind = set_up ? SSL_get_error(ssl, connected) : SSL_ERROR_SSL;
             snprintf(why, why_len, "handshake failed: %s",
-                     ERR_error_string(ERR_peek_last_error(), NULL));
+                     !set_up ? "cannot set up the connection"
+                     : kind == SSL_ERROR_WANT_READ || kind == SSL_ERROR_WANT_WRITE
+                         ? "no answer within the timeout"
+                     : kind == SSL_ERROR_SYSCALL || kind == SSL_ERROR_ZERO_RETURN
+                         ? "the connection closed"
+                         : "no reason given");
         }
     }
     ERR_clear_error();
@@ -114,6 +138,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "tls_load_client: SECONDS must be positive, not %s\n", argv[4]);
         return 2;
     }
+    /* A server that closes mid-handshake must count as a failure, not
+     * end this process with SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     SSL_CTX *ctx = context_for(argv[5], ca_file);
     if (ctx == NULL) return 2;
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
