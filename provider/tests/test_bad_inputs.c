@@ -132,14 +132,8 @@ static void signs_unbatched(EVP_PKEY *key, const char *propq, const char *what) 
         /* PKCS #1 v1.5 is deterministic: the default provider's own
          * signature of the same digest must be the same bytes. */
         reference = jobs[i];
-        EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(libctx, key, DEFAULT);
-        reference.siglen = MAX_SIG;
-        int signed_by_default =
-            pctx != NULL && EVP_PKEY_sign_init(pctx) == 1 &&
-            EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) == 1 &&
-            EVP_PKEY_CTX_set_signature_md(pctx, EVP_sha256()) == 1 &&
-            EVP_PKEY_sign(pctx, reference.sig, &reference.siglen, reference.digest, 32) == 1;
-        EVP_PKEY_CTX_free(pctx);
+        reference.propq = DEFAULT;
+        int signed_by_default = run_sign_job(&reference);
         CHECK(signed_by_default && job_verifies(&jobs[i]) && jobs[i].siglen == reference.siglen &&
                   memcmp(jobs[i].sig, reference.sig, reference.siglen) == 0,
               "%s: job %zu's signature is not the default provider's", what, i);
